@@ -1,0 +1,82 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One system-library target per pkg-config package. Their shim.h files hold only
+/// static-inline helpers for C macros and variadics that Swift cannot import.
+func systemLibrary(_ name: String, _ pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/CLibraries/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Confab",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "confab", targets: ["confab"]),
+        .executable(name: "confab-server", targets: ["confab-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Server side (confab-server).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.0"),
+    ],
+    targets: [
+        // MARK: C libraries (system packages)
+        systemLibrary("CGLib", "gio-unix-2.0", apt: "libglib2.0-dev"),
+        systemLibrary("CGtk", "gtk4", apt: "libgtk-4-dev"),
+        systemLibrary("CAdwaita", "libadwaita-1", apt: "libadwaita-1-dev"),
+        systemLibrary("CGStreamer", "gstreamer-1.0", apt: "libgstreamer1.0-dev"),
+        systemLibrary("CGStreamerApp", "gstreamer-app-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
+        systemLibrary("CGStreamerVideo", "gstreamer-video-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
+        systemLibrary("CGStreamerAudio", "gstreamer-audio-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
+        systemLibrary("CAlsa", "alsa", apt: "libasound2-dev"),
+
+        // MARK: Binding layer — the only place with C interop
+        .target(
+            name: "GLibBridge",
+            dependencies: ["CGLib", "CGtk", "CAdwaita", "CGStreamer", "CGStreamerApp",
+                           "CGStreamerVideo", "CGStreamerAudio", "CAlsa"]
+        ),
+
+        // MARK: Client modules
+        .target(name: "ConfabCore"),
+        .target(name: "ConfabMedia", dependencies: ["ConfabCore", "GLibBridge"]),
+        .target(name: "ConfabClient", dependencies: ["ConfabCore", "ConfabProtocol"]),
+        .target(
+            name: "ConfabDesktop",
+            dependencies: ["ConfabCore", "ConfabMedia", "ConfabClient", "GLibBridge"]
+        ),
+        .executableTarget(
+            name: "confab",
+            dependencies: ["ConfabDesktop", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // MARK: Shared wire protocol and the coordinator
+        .target(name: "ConfabProtocol"),
+        .target(
+            name: "ConfabServer",
+            dependencies: [
+                "ConfabProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "confab-server",
+            dependencies: ["ConfabServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "ConfabCoreTests", dependencies: ["ConfabCore"]),
+        .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge"]),
+        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge"]),
+        .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient"]),
+        .testTarget(name: "ConfabServerTests", dependencies: ["ConfabServer", "ConfabProtocol"]),
+    ]
+)

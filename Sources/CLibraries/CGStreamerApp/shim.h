@@ -1,0 +1,3 @@
+#pragma once
+#include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>

@@ -1,0 +1,2 @@
+import ConfabServer
+@main struct ConfabServerCommand { static func main() { print("confab-server: not yet") } }
