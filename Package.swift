@@ -77,6 +77,12 @@ let package = Package(
         .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge"]),
         .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge"]),
         .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient"]),
-        .testTarget(name: "ConfabServerTests", dependencies: ["ConfabServer", "ConfabProtocol"]),
+        .testTarget(
+            name: "ConfabServerTests",
+            dependencies: [
+                "ConfabServer", "ConfabProtocol",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
     ]
 )

@@ -1,1 +1,68 @@
 import ConfabProtocol
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// The call coordinator: WebSocket at `/` and `/ws`, `GET /health`, state in SQLite.
+public struct ConfabServer: Sendable {
+    public let configuration: ServerConfiguration
+    private let logger: Logger
+
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "confab-server")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs until the task is cancelled. `onListening` gets the bound host and port (the real
+    /// one when the configuration asked for port 0).
+    public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
+        let store = try SQLiteCallStore(path: configuration.databasePath)
+        let tokens = try await TokenAuthority.loadingSecret(at: configuration.secretPath)
+        let coordinator = CallCoordinator(
+            store: store, tokens: tokens,
+            settings: .init(
+                devAuth: configuration.devAuth, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
+                healthCheckInterval: configuration.healthCheckInterval),
+            logger: logger)
+        await coordinator.startHeartbeat()
+        defer { Task { await coordinator.stopHeartbeat() } }
+
+        let router = Router()
+        router.get("/health") { _, _ -> Response in
+            let status = HealthStatus(
+                status: "ok", protocolVersion: ProtocolVersion.current, serverTime: Date(),
+                connections: await coordinator.connectionCount)
+            let body = try ConfabJSON.encoder().encode(status)
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+
+        let maxMessageSize = configuration.maxMessageSize
+        let socketRouter = Router(context: BasicWebSocketRequestContext.self)
+        for path in ["/", "/ws"] {
+            socketRouter.ws(RouterPath(path)) { inbound, outbound, _ in
+                await ConnectionLoop.run(
+                    inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize)
+            }
+        }
+
+        let host = configuration.host
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: socketRouter,
+                configuration: .init(ws: .init(
+                    // Frames up to 1 MiB are read so that anything over the 64 KiB message limit gets
+                    // an error answer instead of a dropped connection; beyond 1 MiB NIO closes it.
+                    maxFrameSize: 1 << 20,
+                    autoPing: .enabled(timePeriod: configuration.healthCheckInterval)))),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "confab-server"),
+            onServerRunning: { channel in
+                await onListening(host, channel.localAddress?.port ?? 0)
+            },
+            logger: logger)
+        try await app.run()
+    }
+}

@@ -1,2 +1,74 @@
+import ArgumentParser
 import ConfabServer
-@main struct ConfabServerCommand { static func main() { print("confab-server: not yet") } }
+import Foundation
+import Logging
+
+/// `confab-server`: runs the call coordinator, or prints a token with `confab-server token USER`.
+@main
+struct ConfabServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "confab-server",
+        abstract: "The confab call coordinator.",
+        subcommands: [Serve.self, Token.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Where the database and secret are, shared by both subcommands.
+struct StorageOptions: ParsableArguments {
+    @Option(help: "SQLite database (default: $XDG_DATA_HOME/confab/server.sqlite).")
+    var db: String?
+
+    @Option(name: .customLong("secret-file"), help: "Token signing secret (default: server.secret beside the database).")
+    var secretFile: String?
+
+    var databasePath: String { db ?? ServerConfiguration.defaultDatabasePath() }
+    var secretPath: String { secretFile ?? ServerConfiguration.defaultSecretPath(besideDatabase: databasePath) }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default).")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = 8630
+    @OptionGroup var storage: StorageOptions
+    @Flag(name: .customLong("dev-auth"), help: "Accept any user id without a token (local use only).")
+    var devAuth = false
+    @Option(name: .customLong("ring-timeout"), help: "Seconds before an unanswered ring is cancelled.")
+    var ringTimeout: Double = 30
+    @Option(name: .customLong("health-interval"), help: "Seconds between health checks (heartbeats).")
+    var healthInterval: Double = 10
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+        guard ringTimeout > 0, healthInterval > 0 else { throw ValidationError("timeouts must be positive") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .notice
+            return handler
+        }
+        let configuration = ServerConfiguration(
+            host: host, port: port, databasePath: storage.databasePath, secretPath: storage.secretPath, devAuth: devAuth,
+            ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
+            healthCheckInterval: .milliseconds(Int(healthInterval * 1000)))
+        try await ConfabServer(configuration: configuration).run { host, port in
+            // Scripts wait for exactly this line. Written unbuffered so a pipe sees it at once.
+            FileHandle.standardOutput.write(Data("listening on ws://\(host):\(port)\n".utf8))
+        }
+    }
+}
+
+struct Token: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a token for USER signed with the server secret.")
+
+    @Argument(help: "The user id the token is for.") var user: String
+    @OptionGroup var storage: StorageOptions
+    @Option(help: "Lifetime in seconds (default: no expiry).") var lifetime: Double?
+
+    func run() async throws {
+        let authority = try await TokenAuthority.loadingSecret(at: storage.secretPath)
+        print(try await authority.token(for: user, lifetime: lifetime))
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// One device in a call's current session. A user joined from two devices is two participants
+/// with the same `userId` and different `sessionId`s.
+public struct CallParticipant: Codable, Sendable, Hashable {
+    public var userId: String
+    public var sessionId: String
+    public var role: CallRole
+    public var joinedAt: Date
+    /// Set while a host has pinned this participant for everyone.
+    public var pinnedAt: Date?
+
+    public init(userId: String, sessionId: String, role: CallRole, joinedAt: Date, pinnedAt: Date? = nil) {
+        self.userId = userId
+        self.sessionId = sessionId
+        self.role = role
+        self.joinedAt = joinedAt
+        self.pinnedAt = pinnedAt
+    }
+}

@@ -1,0 +1,41 @@
+/// The body of an error frame: a stable `code` for programs and a `message` for people.
+public struct ProtocolError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// Every error the server can answer with.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    /// The frame is not JSON.
+    case malformedJSON
+    /// The frame is JSON but a field is missing or has the wrong type; the message names it.
+    case invalidRequest
+    case unknownRequestType
+    /// The frame is larger than 64 KiB.
+    case messageTooLarge
+    case unsupportedProtocolVersion
+    /// A request other than `hello` came before a successful `hello`.
+    case notAuthenticated
+    /// The token is missing, forged, expired or for another user.
+    case invalidToken
+    case alreadyAuthenticated
+    case callNotFound
+    case callEnded
+    /// The user lacks the capability the request needs; the message names it.
+    case forbidden
+    case blockedFromCall
+    case notAMember
+    /// accept/reject when the user is not being rung.
+    case notRinging
+    case participantNotFound
+    /// The request conflicts with the call's state (e.g. recording already started).
+    case conflict
+    case internalError
+}

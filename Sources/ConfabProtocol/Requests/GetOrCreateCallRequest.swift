@@ -1,0 +1,39 @@
+import Foundation
+
+/// Fetches a call, creating it (with the sender as host) when it does not exist. With `ring`
+/// the members are rung as by `ringCall`. `members`, `custom` and `startsAt` only apply when
+/// the call is created.
+public struct GetOrCreateCallRequest: ConfabRequest, Hashable {
+    public static let type = RequestType.getOrCreateCall
+    public typealias Response = GetOrCreateCallResponse
+
+    public var cid: CallID
+    public var members: [MemberRequest]?
+    public var custom: [String: JSONValue]?
+    public var startsAt: Date?
+    public var ring: Bool?
+    public var video: Bool?
+
+    public init(
+        cid: CallID, members: [MemberRequest]? = nil, custom: [String: JSONValue]? = nil, startsAt: Date? = nil,
+        ring: Bool? = nil, video: Bool? = nil
+    ) {
+        self.cid = cid
+        self.members = members
+        self.custom = custom
+        self.startsAt = startsAt
+        self.ring = ring
+        self.video = video
+    }
+}
+
+public struct GetOrCreateCallResponse: Codable, Sendable, Hashable {
+    public var call: CallState
+    /// True when this request created the call (or reopened an ended one to ring it again).
+    public var created: Bool
+
+    public init(call: CallState, created: Bool) {
+        self.call = call
+        self.created = created
+    }
+}

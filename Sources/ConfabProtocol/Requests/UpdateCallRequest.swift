@@ -1,0 +1,20 @@
+import Foundation
+
+/// Changes call settings (needs `updateCall`). Absent fields stay as they are; `custom` replaces
+/// the whole custom object.
+public struct UpdateCallRequest: ConfabRequest, Hashable {
+    public static let type = RequestType.updateCall
+    public typealias Response = CallResponse
+
+    public var cid: CallID
+    public var custom: [String: JSONValue]?
+    public var startsAt: Date?
+    public var backstage: Bool?
+
+    public init(cid: CallID, custom: [String: JSONValue]? = nil, startsAt: Date? = nil, backstage: Bool? = nil) {
+        self.cid = cid
+        self.custom = custom
+        self.startsAt = startsAt
+        self.backstage = backstage
+    }
+}

@@ -1,0 +1,332 @@
+import ConfabProtocol
+import Foundation
+import Logging
+
+/// The single owner of the server's state: who is connected as whom, every call's durable
+/// record (through the `CallStore`) and live session, and the rings in progress.
+///
+/// Requests from all connections are handled one at a time on this actor, which keeps the ring
+/// rules free of races (an accept and a cancel can never interleave). Each request's response
+/// is queued before the events it caused.
+actor CallCoordinator {
+    struct Settings: Sendable {
+        var devAuth: Bool
+        var ringAutoCancelTimeout: Duration
+        var healthCheckInterval: Duration
+    }
+
+    struct Client {
+        var connection: ClientConnection
+        var userId: String?
+    }
+
+    let store: any CallStore
+    let tokens: TokenAuthority
+    let settings: Settings
+    let logger: Logger
+
+    var clients: [String: Client] = [:]
+    var connectionsByUser: [String: Set<String>] = [:]
+    /// Calls read from the store so far; the store stays the source of truth across restarts.
+    var calls: [CallID: StoredCall] = [:]
+    var sessions: [CallID: LiveSession] = [:]
+    var nextRingId: UInt64 = 0
+    /// Events queued while a request is handled, sent after its response.
+    private var outgoing: [(ClientConnection, String)] = []
+    private let encoder = ConfabJSON.encoder()
+    private var heartbeat: Task<Void, Never>?
+
+    init(store: any CallStore, tokens: TokenAuthority, settings: Settings, logger: Logger) {
+        self.store = store
+        self.tokens = tokens
+        self.settings = settings
+        self.logger = logger
+    }
+
+    // MARK: Connections
+
+    var connectionCount: Int { clients.count }
+
+    func connected(_ connection: ClientConnection) {
+        clients[connection.id] = Client(connection: connection)
+    }
+
+    func disconnected(_ connection: ClientConnection) {
+        guard let client = clients.removeValue(forKey: connection.id) else { return }
+        guard let userId = client.userId else { return }
+        connectionsByUser[userId]?.remove(connection.id)
+        if connectionsByUser[userId]?.isEmpty == true { connectionsByUser[userId] = nil }
+        for cid in Array(sessions.keys) {
+            sessions[cid]?.watchers.remove(connection.id)
+            if let participant = sessions[cid]?.participant(onConnection: connection.id) {
+                removeParticipant(participant, from: cid, reason: .disconnected)
+            }
+            // A caller whose app went away cannot be answered: stop ringing the others.
+            if let ring = sessions[cid]?.ring, ring.callerConnectionId == connection.id,
+               sessions[cid]?.acceptedBy.isEmpty == true {
+                try? cancelRing(cid, by: userId, connectionId: connection.id, reason: .cancel)
+            }
+        }
+        flush()
+    }
+
+    /// Sends `health.check` to every authenticated connection until cancelled.
+    func startHeartbeat() {
+        heartbeat?.cancel()
+        let interval = settings.healthCheckInterval
+        heartbeat = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                await self?.sendHealthChecks()
+            }
+        }
+    }
+
+    func stopHeartbeat() {
+        heartbeat?.cancel()
+        for timer in sessions.values.compactMap(\.ring?.timer) { timer.cancel() }
+    }
+
+    private func sendHealthChecks() {
+        let now = Date()
+        for (id, client) in clients where client.userId != nil {
+            send(.healthCheck(HealthCheckEvent(connectionId: id, serverTime: now)), to: client.connection)
+        }
+    }
+
+    // MARK: Requests
+
+    /// Handles one frame from a connection and answers it.
+    func receive(_ frame: Data, from connection: ClientConnection) async {
+        let request: IncomingRequest
+        switch RequestDecoder.envelope(of: frame) {
+        case .failure(let error):
+            send(error, to: connection)
+            return
+        case .success(let decoded):
+            request = decoded
+        }
+        do {
+            let response: String
+            if request.type == .hello {
+                response = try await answerHello(request, from: connection)
+            } else {
+                let userId = try authenticatedUser(of: connection)
+                response = try answer(request, userId: userId, connection: connection)
+            }
+            connection.send(response)
+        } catch {
+            // Validation happens before any change, so events queued by a failed request are
+            // only ever from a store failure mid-way: drop them with the request.
+            outgoing.removeAll()
+            let protocolError = (error as? ProtocolError) ?? {
+                logger.error("request failed", metadata: ["type": "\(request.type.rawValue)", "error": "\(error)"])
+                return ProtocolError(.internalError, "the server could not complete \(request.type.rawValue)")
+            }()
+            send(ErrorEnvelope(id: request.id, type: request.type.rawValue, error: protocolError), to: connection)
+        }
+        flush()
+    }
+
+    /// Answers a frame the connection loop refused before decoding (too large).
+    func reject(_ error: ProtocolError, to connection: ClientConnection) {
+        send(ErrorEnvelope(id: nil, type: nil, error: error), to: connection)
+    }
+
+    private func answer(_ request: IncomingRequest, userId: String, connection: ClientConnection) throws -> String {
+        let user = RequestSender(userId: userId, connection: connection)
+        switch request.type {
+        case .hello: throw ProtocolError(.alreadyAuthenticated, "this connection is already authenticated as \(userId)")
+        case .healthCheck: return try respond(request, HealthCheckRequest.self) { _ in HealthCheckResponse(serverTime: Date()) }
+        case .getOrCreateCall: return try respond(request, GetOrCreateCallRequest.self) { try getOrCreateCall($0, by: user) }
+        case .getCall: return try respond(request, GetCallRequest.self) { try getCall($0, by: user) }
+        case .joinCall: return try respond(request, JoinCallRequest.self) { try joinCall($0, by: user) }
+        case .leaveCall: return try respond(request, LeaveCallRequest.self) { try leaveCall($0, by: user) }
+        case .ringCall: return try respond(request, RingCallRequest.self) { try ringCall($0, by: user) }
+        case .acceptCall: return try respond(request, AcceptCallRequest.self) { try acceptCall($0, by: user) }
+        case .rejectCall: return try respond(request, RejectCallRequest.self) { try rejectCall($0, by: user) }
+        case .endCall: return try respond(request, EndCallRequest.self) { try endCall($0, by: user) }
+        case .updateCall: return try respond(request, UpdateCallRequest.self) { try updateCall($0, by: user) }
+        case .addMembers: return try respond(request, AddMembersRequest.self) { try addMembers($0, by: user) }
+        case .removeMembers: return try respond(request, RemoveMembersRequest.self) { try removeMembers($0, by: user) }
+        case .blockUser: return try respond(request, BlockUserRequest.self) { try blockUser($0, by: user) }
+        case .unblockUser: return try respond(request, UnblockUserRequest.self) { try unblockUser($0, by: user) }
+        case .muteUsers: return try respond(request, MuteUsersRequest.self) { try muteUsers($0, by: user) }
+        case .kickUser: return try respond(request, KickUserRequest.self) { try kickUser($0, by: user) }
+        case .pinForEveryone: return try respond(request, PinForEveryoneRequest.self) { try pin($0, by: user) }
+        case .unpinForEveryone: return try respond(request, UnpinForEveryoneRequest.self) { try unpin($0, by: user) }
+        case .startRecording: return try respond(request, StartRecordingRequest.self) { try startRecording($0, by: user) }
+        case .stopRecording: return try respond(request, StopRecordingRequest.self) { try stopRecording($0, by: user) }
+        }
+    }
+
+    private func respond<Request: ConfabRequest>(
+        _ request: IncomingRequest, _: Request.Type, _ handle: (Request) throws -> Request.Response
+    ) throws -> String {
+        let payload = try RequestDecoder.payload(Request.self, of: request)
+        let response = try handle(payload)
+        return try encode(ResponseEnvelope(id: request.id, type: Request.type, payload: response))
+    }
+
+    private func authenticatedUser(of connection: ClientConnection) throws -> String {
+        guard let userId = clients[connection.id]?.userId else {
+            throw ProtocolError(.notAuthenticated, "send hello (with a token) before any other request")
+        }
+        return userId
+    }
+
+    // MARK: Hello
+
+    private func answerHello(_ request: IncomingRequest, from connection: ClientConnection) async throws -> String {
+        let hello = try RequestDecoder.payload(HelloRequest.self, of: request)
+        if let userId = clients[connection.id]?.userId {
+            throw ProtocolError(.alreadyAuthenticated, "this connection is already authenticated as \(userId)")
+        }
+        guard hello.protocolVersion == ProtocolVersion.current else {
+            throw ProtocolError(
+                .unsupportedProtocolVersion,
+                "server speaks protocol version \(ProtocolVersion.current), client sent \(hello.protocolVersion)")
+        }
+        let userId: String
+        if let token = hello.token {
+            let tokenUser: String
+            do {
+                // The actor may run other requests during this await; nothing here depends on them.
+                tokenUser = try await tokens.userId(fromToken: token)
+            } catch {
+                throw ProtocolError(.invalidToken, "token rejected (\(error)); get one with `confab-server token USER`")
+            }
+            if let claimed = hello.userId, claimed != tokenUser {
+                throw ProtocolError(.invalidToken, "token is for '\(tokenUser)', not '\(claimed)'")
+            }
+            userId = tokenUser
+        } else if settings.devAuth, let claimed = hello.userId {
+            userId = claimed
+        } else if settings.devAuth {
+            throw ProtocolError(.invalidRequest, "hello needs a userId (or a token)")
+        } else {
+            throw ProtocolError(.notAuthenticated, "this server needs a token: get one with `confab-server token USER`")
+        }
+        try UserID.validate(userId)
+        guard clients[connection.id] != nil else {
+            throw ProtocolError(.internalError, "connection closed during hello")
+        }
+        clients[connection.id]?.userId = userId
+        connectionsByUser[userId, default: []].insert(connection.id)
+        logger.info("hello", metadata: ["user": "\(userId)", "client": "\(hello.clientName ?? "-")"])
+        deliverPendingRings(to: userId, connection: connection)
+        return try encode(ResponseEnvelope(
+            id: request.id, type: .hello,
+            payload: HelloResponse(
+                protocolVersion: ProtocolVersion.current, userId: userId, connectionId: connection.id,
+                healthCheckIntervalMs: Int(settings.healthCheckInterval.seconds * 1000))))
+    }
+
+    // MARK: Calls and state
+
+    /// The call, from memory or the store; nil when it does not exist.
+    func existingCall(_ cid: CallID) throws -> StoredCall? {
+        if let call = calls[cid] { return call }
+        guard let call = try store.call(cid) else { return nil }
+        calls[cid] = call
+        return call
+    }
+
+    func loadCall(_ cid: CallID) throws -> StoredCall {
+        guard let call = try existingCall(cid) else {
+            throw ProtocolError(.callNotFound, "call \(cid) does not exist")
+        }
+        return call
+    }
+
+    func save(_ call: StoredCall) throws {
+        try store.save(call)
+        calls[call.cid] = call
+    }
+
+    func require(_ capability: OwnCapability, of userId: String, in call: StoredCall) throws {
+        if call.blockedUsers.contains(userId) {
+            throw ProtocolError(.blockedFromCall, "\(userId) is blocked from \(call.cid)")
+        }
+        guard CallPermissions.capabilities(of: userId, in: call).contains(capability) else {
+            let role = call.role(of: userId)?.rawValue ?? "non-member"
+            throw ProtocolError(.forbidden, "\(userId) (\(role)) lacks capability \(capability.rawValue) in \(call.cid)")
+        }
+    }
+
+    /// The call as `userId` sees it.
+    func state(of cid: CallID, for userId: String) -> CallState? {
+        guard let call = calls[cid] else { return nil }
+        return state(of: call, for: userId)
+    }
+
+    func state(of call: StoredCall, for userId: String) -> CallState {
+        CallState(
+            cid: call.cid, createdBy: call.createdBy, createdAt: call.createdAt, updatedAt: call.updatedAt,
+            startsAt: call.startsAt, endedAt: call.endedAt, backstage: call.backstage, broadcasting: call.broadcasting,
+            recording: call.recording, members: call.members, blockedUsers: call.blockedUsers, custom: call.custom,
+            session: sessions[call.cid]?.wireValue ?? CallSession(),
+            ownCapabilities: CallPermissions.capabilities(of: userId, in: call).sorted())
+    }
+
+    // MARK: Recipients and events
+
+    func connections(ofUser userId: String) -> Set<String> {
+        connectionsByUser[userId] ?? []
+    }
+
+    /// Everyone who hears about a call: its members' devices, its participants and watchers.
+    func audience(of cid: CallID) -> Set<String> {
+        var ids = Set<String>()
+        for member in calls[cid]?.members ?? [] { ids.formUnion(connections(ofUser: member.userId)) }
+        if let session = sessions[cid] {
+            ids.formUnion(session.participants.values.map(\.connectionId))
+            ids.formUnion(session.watchers)
+        }
+        return ids
+    }
+
+    /// Queues an event for each connection; `makeEvent` builds it per user, because the call
+    /// state inside carries that user's own capabilities.
+    func emit(to connectionIds: Set<String>, _ makeEvent: (String) -> ServerEvent) {
+        var encodedByUser: [String: String] = [:]
+        for id in connectionIds.sorted() {
+            guard let client = clients[id], let userId = client.userId else { continue }
+            if encodedByUser[userId] == nil {
+                encodedByUser[userId] = try? encode(EventEnvelope(event: makeEvent(userId)))
+            }
+            if let text = encodedByUser[userId] { outgoing.append((client.connection, text)) }
+        }
+    }
+
+    /// Queues an event whose payload embeds the call as each recipient sees it.
+    func emit(to connectionIds: Set<String>, about cid: CallID, _ makeEvent: (CallState) -> ServerEvent) {
+        guard let call = calls[cid] else { return }
+        emit(to: connectionIds) { userId in makeEvent(state(of: call, for: userId)) }
+    }
+
+    /// Sends everything queued so far.
+    func flush() {
+        let batch = outgoing
+        outgoing.removeAll()
+        for (connection, text) in batch { connection.send(text) }
+    }
+
+    private func send(_ event: ServerEvent, to connection: ClientConnection) {
+        if let text = try? encode(EventEnvelope(event: event)) { connection.send(text) }
+    }
+
+    private func send(_ error: ErrorEnvelope, to connection: ClientConnection) {
+        if let text = try? encode(error) { connection.send(text) }
+    }
+
+    private func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// Who sent a request: the user and the device (connection) they sent it from.
+struct RequestSender {
+    var userId: String
+    var connection: ClientConnection
+}

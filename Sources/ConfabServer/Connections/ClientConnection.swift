@@ -1,0 +1,26 @@
+/// One client's WebSocket as the coordinator sees it: an id and an outbox.
+///
+/// Frames are queued and written by one task per connection, so a slow client never holds up
+/// the coordinator, and frames to one client keep their order.
+final class ClientConnection: Sendable {
+    let id: String
+    private let outbox: AsyncStream<String>.Continuation
+
+    init(id: String, outbox: AsyncStream<String>.Continuation) {
+        self.id = id
+        self.outbox = outbox
+    }
+
+    /// Queues a frame. A client so far behind that its outbox is full is dropped: it would only
+    /// fall further behind, and it reconnects for a fresh state.
+    func send(_ text: String) {
+        if case .dropped = outbox.yield(text) {
+            outbox.finish()
+        }
+    }
+
+    /// Stops the writer, which closes the socket.
+    func close() {
+        outbox.finish()
+    }
+}

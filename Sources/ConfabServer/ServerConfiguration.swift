@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything `confab-server` can be told on its command line, plus the timings tests shorten.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port; `ConfabServer.run` reports the one it got.
+    public var port: Int
+    public var databasePath: String
+    /// The HS256 signing secret; created (0600) on first use.
+    public var secretPath: String
+    /// Accept a bare user id in `hello`, without a token. For local use only.
+    public var devAuth: Bool
+    /// How long a ring lasts before the server sends `call.missed` (stream-video's autoCancelTimeoutMs).
+    public var ringAutoCancelTimeout: Duration
+    /// Period of `health.check` events and WebSocket pings; a client that misses a ping's pong
+    /// for this long is dropped.
+    public var healthCheckInterval: Duration
+    /// Largest message accepted; larger ones get a `messageTooLarge` error.
+    public var maxMessageSize: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8630, databasePath: String = ServerConfiguration.defaultDatabasePath(),
+        secretPath: String? = nil, devAuth: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
+        healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.secretPath = secretPath ?? Self.defaultSecretPath(besideDatabase: databasePath)
+        self.devAuth = devAuth
+        self.ringAutoCancelTimeout = ringAutoCancelTimeout
+        self.healthCheckInterval = healthCheckInterval
+        self.maxMessageSize = maxMessageSize
+    }
+
+    /// `$XDG_DATA_HOME/confab/server.sqlite`, else `~/.local/share/confab/server.sqlite`.
+    public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+            dataHome = home + "/.local/share"
+        }
+        return dataHome + "/confab/server.sqlite"
+    }
+
+    /// `server.secret` in the database's folder.
+    public static func defaultSecretPath(besideDatabase databasePath: String) -> String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("server.secret").path
+    }
+}

@@ -1,0 +1,130 @@
+import ConfabProtocol
+import Foundation
+import GRDB
+
+/// `CallStore` on an SQLite file through GRDB.
+final class SQLiteCallStore: CallStore {
+    private let database: DatabaseQueue
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    init(path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try DatabaseQueue(path: path)
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: calls, members, blocked users") { db in
+            try db.execute(sql: """
+                CREATE TABLE call (
+                    cid TEXT PRIMARY KEY NOT NULL,
+                    createdBy TEXT NOT NULL,
+                    createdAt DOUBLE NOT NULL,
+                    updatedAt DOUBLE NOT NULL,
+                    startsAt DOUBLE,
+                    endedAt DOUBLE,
+                    backstage BOOLEAN NOT NULL,
+                    broadcasting BOOLEAN NOT NULL,
+                    recording BOOLEAN NOT NULL,
+                    custom TEXT NOT NULL
+                );
+                CREATE TABLE callMember (
+                    cid TEXT NOT NULL REFERENCES call(cid) ON DELETE CASCADE,
+                    userId TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    createdAt DOUBLE NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (cid, userId)
+                );
+                CREATE TABLE callBlockedUser (
+                    cid TEXT NOT NULL REFERENCES call(cid) ON DELETE CASCADE,
+                    userId TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (cid, userId)
+                );
+                """)
+        }
+        return migrator
+    }
+
+    func call(_ cid: CallID) throws -> StoredCall? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM call WHERE cid = ?", arguments: [cid.description]) else {
+                return nil
+            }
+            let customText: String = row["custom"]
+            let custom = try ConfabJSON.decoder().decode([String: JSONValue].self, from: Data(customText.utf8))
+            let members = try Row.fetchAll(
+                db, sql: "SELECT userId, role, createdAt FROM callMember WHERE cid = ? ORDER BY position",
+                arguments: [cid.description]
+            ).map { member throws(StoreError) -> CallMember in
+                let roleName: String = member["role"]
+                guard let role = CallRole(rawValue: roleName) else { throw .unknownRole(roleName) }
+                return CallMember(userId: member["userId"], role: role, createdAt: Self.date(member["createdAt"]))
+            }
+            let blocked = try String.fetchAll(
+                db, sql: "SELECT userId FROM callBlockedUser WHERE cid = ? ORDER BY position", arguments: [cid.description])
+            return StoredCall(
+                cid: cid,
+                createdBy: row["createdBy"],
+                createdAt: Self.date(row["createdAt"]),
+                updatedAt: Self.date(row["updatedAt"]),
+                startsAt: (row["startsAt"] as Double?).map(Self.date),
+                endedAt: (row["endedAt"] as Double?).map(Self.date),
+                backstage: row["backstage"],
+                broadcasting: row["broadcasting"],
+                recording: row["recording"],
+                members: members,
+                blockedUsers: blocked,
+                custom: custom
+            )
+        }
+    }
+
+    func save(_ call: StoredCall) throws {
+        let custom = String(decoding: try ConfabJSON.encoder().encode(call.custom), as: UTF8.self)
+        try database.write { db in
+            let cid = call.cid.description
+            try db.execute(
+                sql: """
+                    INSERT INTO call (cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording, custom)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(cid) DO UPDATE SET
+                        updatedAt = excluded.updatedAt, startsAt = excluded.startsAt, endedAt = excluded.endedAt,
+                        backstage = excluded.backstage, broadcasting = excluded.broadcasting,
+                        recording = excluded.recording, custom = excluded.custom
+                    """,
+                arguments: [
+                    cid, call.createdBy, call.createdAt.timeIntervalSince1970, call.updatedAt.timeIntervalSince1970,
+                    call.startsAt?.timeIntervalSince1970, call.endedAt?.timeIntervalSince1970, call.backstage,
+                    call.broadcasting, call.recording, custom,
+                ])
+            try db.execute(sql: "DELETE FROM callMember WHERE cid = ?", arguments: [cid])
+            for (position, member) in call.members.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO callMember (cid, userId, role, createdAt, position) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [cid, member.userId, member.role.rawValue, member.createdAt.timeIntervalSince1970, position])
+            }
+            try db.execute(sql: "DELETE FROM callBlockedUser WHERE cid = ?", arguments: [cid])
+            for (position, userId) in call.blockedUsers.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO callBlockedUser (cid, userId, position) VALUES (?, ?, ?)",
+                    arguments: [cid, userId, position])
+            }
+        }
+    }
+
+    private static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    /// A row the current schema cannot read (written by a newer server, or edited by hand).
+    enum StoreError: Error, CustomStringConvertible {
+        case unknownRole(String)
+        var description: String {
+            switch self {
+            case .unknownRole(let role): "stored member role '\(role)' is unknown"
+            }
+        }
+    }
+}
