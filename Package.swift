@@ -1,5 +1,11 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// `CONFAB_CLIENT_ONLY=1` leaves the server targets out: the desktop client then builds
+/// without the server packages (quicker to iterate on the UI and media layers).
+let clientOnly = ProcessInfo.processInfo.environment["CONFAB_CLIENT_ONLY"] == "1"
+let serverTargetNames: Set<String> = ["ConfabServer", "confab-server", "ConfabServerTests"]
 
 /// One system-library target per pkg-config package. Their shim.h files hold only
 /// static-inline helpers for C macros and variadics that Swift cannot import.
@@ -86,3 +92,8 @@ let package = Package(
         ),
     ]
 )
+
+if clientOnly {
+    package.targets.removeAll { serverTargetNames.contains($0.name) }
+    package.products.removeAll { $0.name == "confab-server" }
+}

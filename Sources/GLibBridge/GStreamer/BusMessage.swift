@@ -1,0 +1,72 @@
+import CGLib
+import CGStreamer
+
+/// The bus messages Confab acts on, decoded into Swift values.
+public enum BusMessage: Sendable {
+    case error(String, debug: String?)
+    case warning(String)
+    case endOfStream
+    /// A `level` element's reading: RMS and peak per channel, in dB (0 = full scale).
+    case level(LevelReading)
+    case other
+
+    init(_ message: UnsafeMutablePointer<GstMessage>) {
+        switch confab_message_type(message) {
+        case GST_MESSAGE_ERROR:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_error(message, &error, &debug)
+            let text = string(from: error?.pointee.message) ?? "unknown error"
+            if let error { g_error_free(error) }
+            self = .error(text, debug: takeString(debug))
+        case GST_MESSAGE_WARNING:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            gst_message_parse_warning(message, &error, &debug)
+            let text = string(from: error?.pointee.message) ?? "unknown warning"
+            if let error { g_error_free(error) }
+            g_free(debug)
+            self = .warning(text)
+        case GST_MESSAGE_EOS:
+            self = .endOfStream
+        case GST_MESSAGE_ELEMENT:
+            if let structure = gst_message_get_structure(message),
+               gst_structure_has_name(structure, "level") != 0,
+               let reading = LevelReading(structure) {
+                self = .level(reading)
+            } else {
+                self = .other
+            }
+        default:
+            self = .other
+        }
+    }
+}
+
+/// One measurement from GStreamer's `level` element.
+public struct LevelReading: Sendable, Equatable {
+    public let rmsDecibels: [Double]
+    public let peakDecibels: [Double]
+
+    public init(rmsDecibels: [Double], peakDecibels: [Double]) {
+        self.rmsDecibels = rmsDecibels
+        self.peakDecibels = peakDecibels
+    }
+
+    /// The loudest channel's RMS level: a voice on one channel of a stereo mic still counts.
+    public var loudestRMS: Double { rmsDecibels.max() ?? -.infinity }
+
+    init?(_ structure: UnsafePointer<GstStructure>) {
+        guard let rms = LevelReading.doubles(structure, "rms"), let peak = LevelReading.doubles(structure, "peak") else { return nil }
+        self.init(rmsDecibels: rms, peakDecibels: peak)
+    }
+
+    /// `rms` and `peak` are GValueArrays of doubles, one per channel.
+    private static func doubles(_ structure: UnsafePointer<GstStructure>, _ field: String) -> [Double]? {
+        guard let value = gst_structure_get_value(structure, field),
+              let boxed = g_value_get_boxed(value) else { return nil }
+        let array = boxed.assumingMemoryBound(to: GValueArray.self).pointee
+        guard let values = array.values else { return [] }
+        return (0..<Int(array.n_values)).map { g_value_get_double(values + $0) }
+    }
+}

@@ -1,0 +1,130 @@
+import CGLib
+import CGtk
+import CAdwaita
+
+/// GtkBox: children in a row or a column.
+@MainActor
+public final class Box: Widget {
+    public enum Orientation { case horizontal, vertical }
+
+    public init(_ orientation: Orientation, spacing: Int = 0, children: [Widget] = []) {
+        super.init(gtk_box_new(orientation == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, gint(spacing)))
+        children.forEach(append)
+    }
+
+    public func append(_ child: Widget) { gtk_box_append(c(), child.c()) }
+    public func remove(_ child: Widget) { gtk_box_remove(c(), child.c()) }
+    public var isHomogeneous: Bool {
+        get { gtk_box_get_homogeneous(c()) != 0 }
+        set { gtk_box_set_homogeneous(c(), newValue ? 1 : 0) }
+    }
+}
+
+/// GtkStack: one visible page at a time, each page named.
+@MainActor
+public final class Stack: Widget {
+    public init() {
+        super.init(gtk_stack_new())
+        gtk_stack_set_transition_type(c(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+    }
+
+    public func addPage(_ child: Widget, name: String) { gtk_stack_add_named(c(), child.c(), name) }
+
+    public var visiblePageName: String? {
+        get { string(from: gtk_stack_get_visible_child_name(c())) }
+        set { if let newValue { gtk_stack_set_visible_child_name(c(), newValue) } }
+    }
+}
+
+/// GtkOverlay: a main child with widgets floating above it.
+@MainActor
+public final class Overlay: Widget {
+    public init(child: Widget) {
+        super.init(gtk_overlay_new())
+        gtk_overlay_set_child(c(), child.c())
+    }
+    public func addOverlay(_ child: Widget) { gtk_overlay_add_overlay(c(), child.c()) }
+}
+
+/// AdwClamp: keeps content at a readable width on wide windows.
+@MainActor
+public final class Clamp: Widget {
+    public init(maximumWidth: Int, child: Widget) {
+        super.init(adw_clamp_new())
+        adw_clamp_set_maximum_size(c(), gint(maximumWidth))
+        adw_clamp_set_child(c(), child.c())
+    }
+}
+
+/// GtkScrolledWindow with vertical scrolling only.
+@MainActor
+public final class ScrolledWindow: Widget {
+    public init(child: Widget) {
+        super.init(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(c(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(c(), child.c())
+    }
+}
+
+/// AdwPreferencesGroup: a titled list of rows.
+@MainActor
+public final class PreferencesGroup: Widget {
+    public init(title: String, rows: [Widget] = []) {
+        super.init(adw_preferences_group_new())
+        adw_preferences_group_set_title(c(), title)
+        rows.forEach(add)
+    }
+    public func add(_ row: Widget) { adw_preferences_group_add(c(), row.c()) }
+}
+
+/// AdwToastOverlay: short messages over its child ("Couldn't join: …").
+@MainActor
+public final class ToastOverlay: Widget {
+    public init(child: Widget) {
+        super.init(adw_toast_overlay_new())
+        adw_toast_overlay_set_child(c(), child.c())
+    }
+
+    public func showToast(_ title: String) {
+        let toast = adw_toast_new(title)
+        adw_toast_overlay_add_toast(c(), toast) // takes ownership of the toast
+    }
+}
+
+/// AdwHeaderBar with an AdwWindowTitle.
+@MainActor
+public final class HeaderBar: Widget {
+    private let titleWidget: OpaquePointer
+
+    public init(title: String, subtitle: String = "") {
+        titleWidget = OpaquePointer(adw_window_title_new(title, subtitle))
+        super.init(adw_header_bar_new())
+        adw_header_bar_set_title_widget(c(), titleWidget.c())
+    }
+
+    public func setTitle(_ title: String, subtitle: String) {
+        adw_window_title_set_title(titleWidget, title)
+        adw_window_title_set_subtitle(titleWidget, subtitle)
+    }
+
+    public func packStart(_ child: Widget) { adw_header_bar_pack_start(c(), child.c()) }
+    public func packEnd(_ child: Widget) { adw_header_bar_pack_end(c(), child.c()) }
+
+    /// Hides the window-manager buttons (the lobby has its own close button).
+    public func showWindowButtons(_ show: Bool) {
+        adw_header_bar_set_show_end_title_buttons(c(), show ? 1 : 0)
+        adw_header_bar_set_show_start_title_buttons(c(), show ? 1 : 0)
+    }
+}
+
+/// AdwStatusPage: an icon, a title and a description over optional content.
+@MainActor
+public final class StatusPage: Widget {
+    public init(iconName: String?, title: String, description: String?, child: Widget? = nil) {
+        super.init(adw_status_page_new())
+        if let iconName { adw_status_page_set_icon_name(c(), iconName) }
+        adw_status_page_set_title(c(), title)
+        if let description { adw_status_page_set_description(c(), description) }
+        if let child { adw_status_page_set_child(c(), child.c()) }
+    }
+}

@@ -1,0 +1,187 @@
+import CGLib
+import CGtk
+import CAdwaita
+
+/// GtkLabel.
+@MainActor
+public final class Label: Widget {
+    public init(_ text: String = "", cssClasses: [String] = []) {
+        super.init(opaque: OpaquePointer(gtk_label_new(text)))
+        cssClasses.forEach(addCSSClass)
+    }
+
+    public var text: String {
+        get { string(from: gtk_label_get_text(c())) ?? "" }
+        set { gtk_label_set_text(c(), newValue) }
+    }
+
+    public func wrap(_ on: Bool = true) {
+        gtk_label_set_wrap(c(), on ? 1 : 0)
+        gtk_label_set_justify(c(), GTK_JUSTIFY_CENTER)
+    }
+}
+
+/// GtkButton with a text label and/or an icon.
+@MainActor
+public class Button: Widget {
+    public init(label: String) {
+        super.init(gtk_button_new_with_label(label))
+    }
+
+    public init(iconName: String, accessibleLabel: String) {
+        super.init(gtk_button_new_from_icon_name(iconName))
+        setAccessibleLabel(accessibleLabel)
+        tooltip = accessibleLabel
+    }
+
+    init(existing pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
+
+    public var label: String? {
+        get { string(from: gtk_button_get_label(c())) }
+        set { gtk_button_set_label(c(), newValue) }
+    }
+
+    public func setIconName(_ name: String) { gtk_button_set_icon_name(c(), name) }
+
+    /// Runs `action` on click (mouse, Enter/Space on focus, or an AT-SPI click).
+    @discardableResult
+    public func onClicked(_ action: @escaping @MainActor () -> Void) -> SignalConnection { onSignal("clicked", action) }
+
+    /// Emits "clicked" as if the user activated the button.
+    public func activate() { _ = gtk_widget_activate(widget) }
+}
+
+/// GtkToggleButton: a two-state control; its pressed state is exposed to AT-SPI.
+@MainActor
+public final class ToggleButton: Button {
+    private var suppressToggled = false
+
+    public override init(iconName: String, accessibleLabel: String) {
+        super.init(existing: gtk_toggle_button_new())
+        setIconName(iconName)
+        setAccessibleLabel(accessibleLabel)
+    }
+
+    public var isActive: Bool {
+        get { gtk_toggle_button_get_active(c()) != 0 }
+        set {
+            guard newValue != isActive else { return }
+            // Setting from the model must not look like a user's toggle.
+            suppressToggled = true
+            gtk_toggle_button_set_active(c(), newValue ? 1 : 0)
+            suppressToggled = false
+        }
+    }
+
+    /// Runs `action(newState)` only when the user toggles it.
+    @discardableResult
+    public func onToggled(_ action: @escaping @MainActor (Bool) -> Void) -> SignalConnection {
+        onSignal("toggled") { [weak self] in
+            guard let self, !self.suppressToggled else { return }
+            action(self.isActive)
+        }
+    }
+}
+
+/// GtkLevelBar showing a 0…1 value (the microphone meter).
+@MainActor
+public final class LevelBar: Widget {
+    public init() {
+        super.init(gtk_level_bar_new_for_interval(0, 1))
+        gtk_level_bar_set_mode(c(), GTK_LEVEL_BAR_MODE_CONTINUOUS)
+        // No low/high colour offsets: a speech meter is not a battery gauge.
+        gtk_level_bar_remove_offset_value(c(), GTK_LEVEL_BAR_OFFSET_LOW)
+        gtk_level_bar_remove_offset_value(c(), GTK_LEVEL_BAR_OFFSET_HIGH)
+        gtk_level_bar_remove_offset_value(c(), GTK_LEVEL_BAR_OFFSET_FULL)
+    }
+
+    public var value: Double {
+        get { gtk_level_bar_get_value(c()) }
+        set { gtk_level_bar_set_value(c(), min(1, max(0, newValue))) }
+    }
+}
+
+/// A symbolic icon.
+@MainActor
+public final class Image: Widget {
+    public init(iconName: String, pixelSize: Int = 16) {
+        super.init(gtk_image_new_from_icon_name(iconName))
+        gtk_image_set_pixel_size(c(), gint(pixelSize))
+    }
+    public func setIconName(_ name: String) { gtk_image_set_from_icon_name(c(), name) }
+}
+
+/// AdwAvatar: the user's initials in a coloured circle.
+@MainActor
+public final class Avatar: Widget {
+    public init(size: Int, name: String) {
+        super.init(adw_avatar_new(gint(size), name, 1))
+    }
+    public var name: String {
+        get { string(from: adw_avatar_get_text(c())) ?? "" }
+        set { adw_avatar_set_text(c(), newValue) }
+    }
+}
+
+/// GtkEntry for a single line of text.
+@MainActor
+public final class Entry: Widget {
+    public init(placeholder: String) {
+        super.init(gtk_entry_new())
+        gtk_entry_set_placeholder_text(c(), placeholder)
+    }
+
+    public var text: String {
+        get { string(from: gtk_editable_get_text(c())) ?? "" }
+        set { gtk_editable_set_text(c(), newValue) }
+    }
+
+    /// Runs `action` when the user presses Enter in the entry.
+    @discardableResult
+    public func onActivate(_ action: @escaping @MainActor () -> Void) -> SignalConnection { onSignal("activate", action) }
+}
+
+/// AdwComboRow over a list of strings: a labelled drop-down in a preferences group.
+@MainActor
+public final class ComboRow: Widget {
+    private let model: OpaquePointer // GtkStringList, owned by the row
+    private var suppressSelection = false
+
+    public init(title: String) {
+        model = gtk_string_list_new(nil)
+        super.init(adw_combo_row_new())
+        adw_preferences_row_set_title(c(), title)
+        adw_combo_row_set_model(c(), model.c())
+        g_object_unref(gpointer(model)) // the row holds the list now, for as long as we do
+        setAccessibleLabel(title)
+    }
+
+    /// Replaces the choices and selects `selected` without reporting it as a user's choice.
+    public func setItems(_ items: [String], selected: Int?) {
+        suppressSelection = true
+        defer { suppressSelection = false }
+        let count = g_list_model_get_n_items(model.c())
+        var cStrings = items.map { strdup($0) } + [nil]
+        cStrings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                gtk_string_list_splice(model, 0, count, $0)
+            }
+        }
+        cStrings.forEach { free($0) }
+        adw_combo_row_set_selected(c(), guint(selected.map { max(0, $0) } ?? Int(GTK_INVALID_LIST_POSITION)))
+    }
+
+    public var selectedIndex: Int? {
+        let index = adw_combo_row_get_selected(c())
+        return index == GTK_INVALID_LIST_POSITION ? nil : Int(index)
+    }
+
+    /// Runs `action(index)` when the user picks another entry.
+    @discardableResult
+    public func onSelectionChanged(_ action: @escaping @MainActor (Int) -> Void) -> SignalConnection {
+        onPropertyChange("selected") { [weak self] in
+            guard let self, !self.suppressSelection, let index = self.selectedIndex else { return }
+            action(index)
+        }
+    }
+}

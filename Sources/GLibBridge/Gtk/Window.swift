@@ -1,0 +1,67 @@
+import CGLib
+import CGtk
+import CAdwaita
+
+/// AdwApplicationWindow with our conveniences: content, default widget, close handling, keys.
+@MainActor
+public final class Window: Widget {
+    public init(application: Application, title: String, width: Int, height: Int) {
+        super.init(adw_application_window_new(application.c()))
+        gtk_window_set_title(c(), title)
+        gtk_window_set_default_size(c(), gint(width), gint(height))
+    }
+
+    public var title: String {
+        get { string(from: gtk_window_get_title(c())) ?? "" }
+        set { gtk_window_set_title(c(), newValue) }
+    }
+
+    public func setContent(_ content: Widget) { adw_application_window_set_content(c(), content.c()) }
+
+    /// The widget Enter activates when nothing focused consumes it.
+    public func setDefaultWidget(_ widget: Widget) { gtk_window_set_default_widget(c(), widget.c()) }
+
+    public func present() { gtk_window_present(c()) }
+
+    /// Destroys the window (the app forgets it; the Swift wrapper may outlive it harmlessly).
+    public func close() { gtk_window_destroy(c()) }
+
+    public var isActive: Bool { gtk_window_is_active(c()) != 0 }
+
+    /// Handles the window manager's close request. Return true to keep the window open.
+    public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
+        let box = CallbackBox(handler)
+        let thunk: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+            let box = CallbackBox<@MainActor () -> Bool>.borrow(data)
+            return MainActor.assumeIsolated { box.body() } ? 1 : 0
+        }
+        g_signal_connect_data(raw, "close-request", unsafeBitCast(thunk, to: GCallback.self), box.retainedPointer(),
+                              { data, _ in CallbackBox<@MainActor () -> Bool>.release(data) }, GConnectFlags(rawValue: 0))
+    }
+
+    /// Binds a key combination ("Escape", "<Control>d", "Return") for the whole window.
+    ///
+    /// The shortcut runs in the bubble phase, so a focused control that handles the key itself
+    /// (Enter on a button, Space on a toggle) keeps it; the window gets what is left.
+    public func addShortcut(_ trigger: String, _ action: @escaping @MainActor () -> Void) {
+        let controller = shortcutController
+        let box = CallbackBox(action)
+        let callback: GtkShortcutFunc = { _, _, data in
+            CallbackBox<@MainActor () -> Void>.borrow(data).call()
+            return 1
+        }
+        let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger),
+                                        gtk_callback_action_new(callback, box.retainedPointer(), { data in
+                                            CallbackBox<@MainActor () -> Void>.release(data)
+                                        }))
+        gtk_shortcut_controller_add_shortcut(controller, shortcut)
+    }
+
+    private lazy var shortcutController: OpaquePointer = {
+        let controller: OpaquePointer = gtk_shortcut_controller_new().c()
+        gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_MANAGED)
+        gtk_event_controller_set_propagation_phase(controller.c(), GTK_PHASE_BUBBLE)
+        gtk_widget_add_controller(widget, controller.c())
+        return controller
+    }()
+}

@@ -1,0 +1,1 @@
+@main struct ConfabApp { static func main() {} }
