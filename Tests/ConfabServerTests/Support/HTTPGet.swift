@@ -1,0 +1,28 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A minimal HTTP/1.1 GET over a plain socket, so the health test needs no HTTP client library.
+enum HTTPGet {
+    static func fetch(_ url: String) async throws -> (status: Int, body: Data) {
+        guard let components = URLComponents(string: url), let host = components.host, let port = components.port else {
+            throw TestClient.Failure.unexpected("bad url \(url)")
+        }
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        var received = ByteBuffer()
+        try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: "GET \(components.path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"))
+            for try await var chunk in inbound { received.writeBuffer(&chunk) }
+        }
+        let text = String(buffer: received)
+        guard let headerEnd = text.range(of: "\r\n\r\n"),
+              let statusText = text.split(separator: " ").dropFirst().first, let status = Int(statusText)
+        else { throw TestClient.Failure.unexpected("not an HTTP response: \(text)") }
+        return (status, Data(text[headerEnd.upperBound...].utf8))
+    }
+}
