@@ -1,0 +1,95 @@
+import Foundation
+
+/// Where the user is in the life of a call; the app shows exactly one screen per state.
+public enum CallingState: Equatable, Sendable {
+    /// No call: the home screen.
+    case idle
+    /// Checking camera and microphone before joining.
+    case lobby(LobbyInfo)
+    /// Someone is ringing us.
+    case incoming(IncomingCall)
+    /// Joining a call (talking to the coordinator, then to the media server).
+    case joining
+    /// We are ringing others and waiting for an answer.
+    case outgoing
+    /// In a call with media flowing.
+    case inCall
+    /// In a call whose connection dropped; trying to get it back.
+    case reconnecting
+
+    /// A short name for logs and accessibility ("lobby", "inCall").
+    public var name: String {
+        switch self {
+        case .idle: "idle"
+        case .lobby: "lobby"
+        case .incoming: "incoming"
+        case .joining: "joining"
+        case .outgoing: "outgoing"
+        case .inCall: "inCall"
+        case .reconnecting: "reconnecting"
+        }
+    }
+}
+
+/// The call a lobby is for.
+public struct LobbyInfo: Equatable, Sendable {
+    public let callId: String
+    public let callType: String
+    /// People invited to (or already in) the call.
+    public var participants: [Member]
+
+    public init(callId: String, callType: String, participants: [Member]) {
+        self.callId = callId
+        self.callType = callType
+        self.participants = participants
+    }
+
+    /// The call's id as the server knows it: "type:id".
+    public var cid: String { "\(callType):\(callId)" }
+}
+
+/// A call that is ringing us.
+public struct IncomingCall: Equatable, Sendable, Identifiable {
+    public let id: String
+    public let caller: User
+    public let type: String
+    public let members: [Member]
+    /// How long the ring lasts before it is rejected with reason "timeout".
+    public let timeout: Duration
+    /// Whether the caller asked for a video call.
+    public let video: Bool
+
+    public init(id: String, caller: User, type: String, members: [Member], timeout: Duration, video: Bool) {
+        self.id = id
+        self.caller = caller
+        self.type = type
+        self.members = members
+        self.timeout = timeout
+        self.video = video
+    }
+}
+
+/// A call's id in "type:id" form, parsed.
+public struct CallID: Hashable, Sendable, CustomStringConvertible {
+    public let type: String
+    public let id: String
+
+    public init(type: String, id: String) {
+        self.type = type
+        self.id = id
+    }
+
+    /// Parses "default:standup"; a bare "standup" means the default call type.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+        func isValid(_ part: String) -> Bool { !part.isEmpty && part.unicodeScalars.allSatisfy(allowed.contains) }
+        switch parts.count {
+        case 1 where isValid(parts[0]): self.init(type: "default", id: parts[0])
+        case 2 where isValid(parts[0]) && isValid(parts[1]): self.init(type: parts[0], id: parts[1])
+        default: return nil
+        }
+    }
+
+    public var description: String { "\(type):\(id)" }
+}

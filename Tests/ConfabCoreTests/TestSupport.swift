@@ -1,0 +1,125 @@
+import ConfabCore
+import Foundation
+import XCTest
+
+/// Runs a test body on the main actor (XCTest on Linux runs tests on the main thread but
+/// cannot call main-actor test methods directly).
+func onMain(_ body: @MainActor () throws -> Void) rethrows {
+    precondition(Thread.isMainThread)
+    try MainActor.assumeIsolated(body)
+}
+
+/// Lets main-actor tasks run (the run loop drains the main queue) until `condition` holds.
+@MainActor
+func waitUntil(timeout: TimeInterval = 3, _ condition: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() && Date() < deadline {
+        RunLoop.main.run(until: Date().addingTimeInterval(0.005))
+    }
+    XCTAssertTrue(condition(), "condition not met within \(timeout) s", file: file, line: line)
+}
+
+/// Lets already-scheduled main-actor work run (observation callbacks hop through a Task).
+@MainActor
+func settle() {
+    for _ in 0..<5 { RunLoop.main.run(until: Date().addingTimeInterval(0.002)) }
+}
+
+// MARK: Fakes for process boundaries (devices, GStreamer, the network)
+
+@MainActor
+final class FakeDeviceSource: DeviceSource {
+    var devices: [MediaDevice]
+    private(set) var isMonitoring = false
+    private var onChange: (@MainActor ([MediaDevice]) -> Void)?
+
+    init(_ devices: [MediaDevice]) { self.devices = devices }
+
+    func startMonitoring(onChange: @escaping @MainActor ([MediaDevice]) -> Void) {
+        isMonitoring = true
+        self.onChange = onChange
+        onChange(devices)
+    }
+
+    func stopMonitoring() { isMonitoring = false; onChange = nil }
+
+    /// Simulates a plug or unplug.
+    func replug(_ devices: [MediaDevice]) {
+        self.devices = devices
+        onChange?(devices)
+    }
+}
+
+@MainActor
+final class FakeCameraPreview: CameraPreviewSource {
+    private(set) var running: MediaDevice?
+    private(set) var startCount = 0
+    private(set) var startedWhileRunning = false
+    private var onFailure: (@MainActor (String) -> Void)?
+
+    func startPreview(_ camera: MediaDevice, onFailure: @escaping @MainActor (String) -> Void) {
+        if running != nil { startedWhileRunning = true }
+        running = camera
+        startCount += 1
+        self.onFailure = onFailure
+    }
+
+    func stopPreview() { running = nil }
+
+    func fail(_ reason: String) { onFailure?(reason) }
+}
+
+@MainActor
+final class FakeMicrophone: MicrophoneLevelSource {
+    private(set) var metering: MediaDevice?
+    private(set) var startedWhileRunning = false
+    private var onLevel: (@MainActor (Double) -> Void)?
+    private var onFailure: (@MainActor (String) -> Void)?
+
+    func startMetering(_ microphone: MediaDevice, onLevel: @escaping @MainActor (Double) -> Void,
+                       onFailure: @escaping @MainActor (String) -> Void) {
+        if metering != nil { startedWhileRunning = true }
+        metering = microphone
+        self.onLevel = onLevel
+        self.onFailure = onFailure
+    }
+
+    func stopMetering() { metering = nil; onLevel = nil }
+
+    func emit(_ decibels: Double, times: Int = 1) { for _ in 0..<times { onLevel?(decibels) } }
+    func fail(_ reason: String) { onFailure?(reason) }
+}
+
+struct FakeLatencyProbe: LatencyProbe {
+    let roundTrip: Duration?
+    func measureRoundTrip() async -> Duration? { roundTrip }
+}
+
+@MainActor
+final class InMemoryDevicePreferences: DevicePreferences {
+    var choices: [MediaDevice.Kind: String] = [:]
+    func preferredDeviceID(for kind: MediaDevice.Kind) -> String? { choices[kind] }
+    func setPreferredDeviceID(_ id: String, for kind: MediaDevice.Kind) { choices[kind] = id }
+}
+
+@MainActor
+final class FakeCallService: CallService {
+    var failure: CallError?
+    private(set) var joined: [(CallID, CallSettings)] = []
+
+    func joinCall(_ call: CallID, settings: CallSettings) async throws {
+        if let failure { throw failure }
+        joined.append((call, settings))
+    }
+
+    func participants(in call: CallID) async throws -> [Member] { [] }
+}
+
+enum Devices {
+    static let builtInCamera = MediaDevice(id: "/dev/video0", name: "Built-in Camera", kind: .camera, isDefault: true)
+    static let usbCamera = MediaDevice(id: "/dev/video2", name: "USB Camera", kind: .camera)
+    static let headsetMic = MediaDevice(id: "alsa:headset", name: "Headset Microphone", kind: .microphone)
+    static let builtInMic = MediaDevice(id: "alsa:builtin", name: "Built-in Microphone", kind: .microphone, isDefault: true)
+    static let speakers = MediaDevice(id: "alsa:speakers", name: "Speakers", kind: .speaker, isDefault: true)
+    static let all = [builtInCamera, usbCamera, headsetMic, builtInMic, speakers]
+}
