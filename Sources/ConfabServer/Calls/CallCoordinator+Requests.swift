@@ -103,7 +103,6 @@ extension CallCoordinator {
         emit(to: audience(of: call.cid), about: call.cid) { _ in
             .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant))
         }
-        settleRingIfAnswered(call.cid)
         return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: participant.sessionId, media: nil)
     }
 

@@ -104,13 +104,14 @@ extension CallCoordinator {
             throw ProtocolError(.notRinging, "\(user.userId) is not being rung for \(call.cid)")
         }
         recordAcceptance(in: call.cid, by: user)
-        settleRingIfAnswered(call.cid)
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
     func recordAcceptance(in cid: CallID, by user: RequestSender) {
         sessions[cid]?.acceptedBy[user.userId] = Date()
         sessions[cid]?.rejectedBy[user.userId] = nil
+        // Stopped before the event is built, so the event's call state says the ring is over.
+        _ = stopRingIfEveryoneAnswered(cid)
         emit(to: audience(of: cid).union(connections(ofUser: user.userId)), about: cid) {
             .callAccepted(CallAcceptedEvent(call: $0, userId: user.userId, connectionId: user.connection.id))
         }
@@ -127,10 +128,11 @@ extension CallCoordinator {
                 let reason = request.reason ?? .decline
                 sessions[call.cid]?.rejectedBy[user.userId] = reason
                 sessions[call.cid]?.acceptedBy[user.userId] = nil
+                let ringIsOver = stopRingIfEveryoneAnswered(call.cid)
                 emit(to: audience(of: call.cid).union(connections(ofUser: user.userId)), about: call.cid) {
                     .callRejected(CallRejectedEvent(call: $0, userId: user.userId, reason: reason, connectionId: user.connection.id))
                 }
-                settleRingIfAnswered(call.cid)
+                if ringIsOver { try endIfNobodyAccepted(call.cid) }
             }
         }
         // Without a ring in progress (it already ended, timed out or was answered elsewhere) a
@@ -153,16 +155,26 @@ extension CallCoordinator {
 
     /// Ends the ring once every callee has answered; if all of them rejected, the call ends as unanswered.
     func settleRingIfAnswered(_ cid: CallID) {
-        guard let session = sessions[cid], let ring = session.ring else { return }
+        guard stopRingIfEveryoneAnswered(cid) else { return }
+        do {
+            try endIfNobodyAccepted(cid)
+        } catch {
+            logger.error("could not end unanswered call", metadata: ["cid": "\(cid)", "error": "\(error)"])
+        }
+    }
+
+    /// Stops the ring when every callee has accepted or rejected; true when it did.
+    func stopRingIfEveryoneAnswered(_ cid: CallID) -> Bool {
+        guard let session = sessions[cid], let ring = session.ring else { return false }
         let answered = ring.memberIds.allSatisfy { session.acceptedBy[$0] != nil || session.rejectedBy[$0] != nil }
-        guard answered else { return }
-        stopRing(cid)
-        if session.acceptedBy.isEmpty {
-            do {
-                try finishCall(cid, reason: .unanswered, endedBy: nil)
-            } catch {
-                logger.error("could not end unanswered call", metadata: ["cid": "\(cid)", "error": "\(error)"])
-            }
+        if answered { stopRing(cid) }
+        return answered
+    }
+
+    /// After a fully answered ring: when nobody accepted, the caller's call ends as unanswered.
+    func endIfNobodyAccepted(_ cid: CallID) throws {
+        if sessions[cid]?.acceptedBy.isEmpty ?? true {
+            try finishCall(cid, reason: .unanswered, endedBy: nil)
         }
     }
 

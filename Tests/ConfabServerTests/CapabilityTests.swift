@@ -1,0 +1,106 @@
+import ConfabProtocol
+@testable import ConfabServer
+import Foundation
+import XCTest
+
+/// ownCapabilities per call type and role, and the server refusing what a role may not do.
+final class CapabilityTests: ServerTestCase {
+    func test_defaultCall_userRole_maySendMediaButNotModerate() {
+        let capabilities = CallPermissions.capabilities(type: .default, role: .user)
+        XCTAssertTrue(capabilities.isSuperset(of: [.joinCall, .sendAudio, .sendVideo, .screenshare]))
+        XCTAssertTrue(capabilities.isDisjoint(with: [.muteUsers, .blockUsers, .kickUser, .endCall, .updateCall, .startRecording]))
+    }
+
+    func test_audioRoom_userRole_onlyListens() {
+        let capabilities = CallPermissions.capabilities(type: .audioRoom, role: .user)
+        XCTAssertTrue(capabilities.contains(.joinCall))
+        XCTAssertTrue(capabilities.isDisjoint(with: [.sendAudio, .sendVideo, .screenshare]))
+    }
+
+    func test_audioRoom_hostRole_speaksAndModeratesButSendsNoVideo() {
+        let capabilities = CallPermissions.capabilities(type: .audioRoom, role: .host)
+        XCTAssertTrue(capabilities.isSuperset(of: [.sendAudio, .muteUsers, .endCall, .startRecording, .stopRecording]))
+        XCTAssertFalse(capabilities.contains(.sendVideo))
+    }
+
+    func test_everyRole_everyCallType_hasTheCapabilitiesTheIssueLists() {
+        let required: Set<OwnCapability> = [
+            .createCall, .joinCall, .sendAudio, .sendVideo, .screenshare, .muteUsers, .blockUsers, .kickUser,
+            .pinForEveryone, .endCall, .updateCall, .startRecording, .stopRecording,
+        ]
+        let everything = CallType.allCases.flatMap { type in CallRole.allCases.map { CallPermissions.capabilities(type: type, role: $0) } }
+        XCTAssertTrue(required.isSubset(of: everything.reduce(into: Set()) { $0.formUnion($1) }))
+        XCTAssertEqual(CallPermissions.capabilities(type: .default, role: .admin), CallPermissions.capabilities(type: .default, role: .host))
+    }
+
+    func test_audioRoomCreatedByAlice_ownCapabilitiesDifferForHostAndListener() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let created = try await alice.send(GetOrCreateCallRequest(cid: cid("audio_room:townhall"), members: [MemberRequest(userId: "bob")]))
+        XCTAssertTrue(created.call.ownCapabilities.contains(.sendAudio))
+        XCTAssertFalse(created.call.ownCapabilities.contains(.sendVideo))
+        let bobs = try await bob.send(GetCallRequest(cid: cid("audio_room:townhall")))
+        XCTAssertEqual(bobs.call.ownCapabilities, [.createCall, .readCall, .joinCall])
+    }
+
+    func test_nonMember_joiningDefaultCallById_isAllowedAsUser() async throws {
+        let alice = try await connect("alice")
+        let stranger = try await connect("stranger")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:open")))
+        let joined = try await stranger.send(JoinCallRequest(cid: cid("default:open")))
+        XCTAssertEqual(joined.call.session.participants.first?.role, .user)
+    }
+
+    func test_plainMember_everyModerationRequest_isRefusedAsForbiddenNamingTheCapability() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "bob")]))
+        let aliceSession = try await alice.send(JoinCallRequest(cid: call)).sessionId
+        let refusals: [(OwnCapability, ProtocolError)] = [
+            (.ringCall, try await bob.sendExpectingError(RingCallRequest(cid: call))),
+            (.endCall, try await bob.sendExpectingError(EndCallRequest(cid: call))),
+            (.updateCall, try await bob.sendExpectingError(UpdateCallRequest(cid: call, backstage: true))),
+            (.updateCallMember, try await bob.sendExpectingError(AddMembersRequest(cid: call, members: [MemberRequest(userId: "bob", role: .admin)]))),
+            (.removeCallMember, try await bob.sendExpectingError(RemoveMembersRequest(cid: call, userIds: ["alice"]))),
+            (.blockUsers, try await bob.sendExpectingError(BlockUserRequest(cid: call, userId: "alice"))),
+            (.blockUsers, try await bob.sendExpectingError(UnblockUserRequest(cid: call, userId: "alice"))),
+            (.muteUsers, try await bob.sendExpectingError(MuteUsersRequest(cid: call, userIds: ["alice"]))),
+            (.kickUser, try await bob.sendExpectingError(KickUserRequest(cid: call, userId: "alice"))),
+            (.pinForEveryone, try await bob.sendExpectingError(PinForEveryoneRequest(cid: call, userId: "alice", sessionId: aliceSession))),
+            (.pinForEveryone, try await bob.sendExpectingError(UnpinForEveryoneRequest(cid: call, userId: "alice", sessionId: aliceSession))),
+            (.startRecording, try await bob.sendExpectingError(StartRecordingRequest(cid: call))),
+            (.stopRecording, try await bob.sendExpectingError(StopRecordingRequest(cid: call))),
+        ]
+        for (capability, error) in refusals {
+            XCTAssertEqual(error.code, .forbidden, "\(capability)")
+            XCTAssertTrue(error.message.contains(capability.rawValue), error.message)
+        }
+        // And nothing changed.
+        let state = try await alice.send(GetCallRequest(cid: call)).call
+        XCTAssertNil(state.endedAt)
+        XCTAssertFalse(state.backstage || state.recording)
+        XCTAssertEqual(state.members.map(\.role), [.host, .user])
+        XCTAssertEqual(state.blockedUsers, [])
+        XCTAssertEqual(state.session.participants.map(\.userId), ["alice"])
+    }
+
+    func test_memberPromotedToAdmin_mayThenModerate() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(AddMembersRequest(cid: call, members: [MemberRequest(userId: "bob", role: .admin)]))
+        let recording = try await bob.send(StartRecordingRequest(cid: call))
+        XCTAssertTrue(recording.call.recording)
+    }
+
+    func test_audioRoomListener_kickingTheHost_isRefused() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        _ = try await alice.send(JoinCallRequest(cid: cid("audio_room:talk"), create: true))
+        _ = try await bob.send(JoinCallRequest(cid: cid("audio_room:talk")))
+        let error = try await bob.sendExpectingError(KickUserRequest(cid: cid("audio_room:talk"), userId: "alice"))
+        XCTAssertEqual(error.code, .forbidden)
+    }
+}
