@@ -20,6 +20,9 @@ public final class MediaPipeline {
     private var mailboxes: [VideoFrameMailbox] = []
     public private(set) var isPlaying = false
 
+    /// Pipelines alive in this process; tests use it to prove owners release theirs.
+    public private(set) static var liveCount = 0
+
     /// Builds a pipeline from one gst-launch description.
     public init(description: String) throws(MediaPipelineError) {
         GStreamer.initialize()
@@ -32,9 +35,10 @@ public final class MediaPipeline {
             throw MediaPipelineError("could not build “\(description)”: \(message)")
         }
         guard let element else { throw MediaPipelineError("could not build “\(description)”") }
-        gst_object_ref_sink(gpointer(element))
-        gst_object_unref(gpointer(element))
+        // gst_parse_launch returns a floating reference: sink it so this wrapper owns it.
+        if g_object_is_floating(gpointer(element)) != 0 { gst_object_ref_sink(gpointer(element)) }
         pipeline = element
+        MediaPipeline.liveCount += 1
     }
 
     /// Builds `source ! <processing>`: the source is a device's own element or a description.
@@ -51,6 +55,7 @@ public final class MediaPipeline {
     isolated deinit {
         tearDown()
         gst_object_unref(gpointer(pipeline))
+        MediaPipeline.liveCount -= 1
     }
 
     private func attach(device: SystemDevice, to binName: String) throws(MediaPipelineError) {

@@ -62,7 +62,9 @@ final class VideoFrameMailbox: @unchecked Sendable {
         let isClosed = closed
         pthread_mutex_unlock(&lock)
         guard wasEmpty, !isClosed else { return }
-        g_main_context_invoke_full(nil, G_PRIORITY_DEFAULT, { data in
+        // An idle source, not g_main_context_invoke: invoke runs the function right here, on the
+        // streaming thread, whenever no thread holds the main context at that instant.
+        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
             Unmanaged<VideoFrameMailbox>.fromOpaque(data!).takeUnretainedValue().deliverWaiting()
             return gboolean(0)
         }, Unmanaged.passRetained(self).toOpaque(), { data in

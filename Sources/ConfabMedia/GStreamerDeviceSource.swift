@@ -1,0 +1,78 @@
+import ConfabCore
+import GLibBridge
+
+/// Cameras, microphones and speakers from GStreamer's device monitor, plus synthetic test
+/// devices when asked (`--test-devices`), so the whole lobby works on a machine without any.
+@MainActor
+public final class GStreamerDeviceSource: DeviceSource {
+    private let monitor = DeviceMonitor()
+    private let includeTestDevices: Bool
+    /// The monitor's devices by our id, to open the right one later.
+    private var systemDevices: [String: SystemDevice] = [:]
+
+    public init(includeTestDevices: Bool) {
+        self.includeTestDevices = includeTestDevices
+    }
+
+    public func startMonitoring(onChange: @escaping @MainActor ([MediaDevice]) -> Void) {
+        monitor.start { [weak self] in
+            guard let self else { return }
+            onChange(self.currentDevices())
+        }
+        onChange(currentDevices())
+    }
+
+    public func stopMonitoring() { monitor.stop() }
+
+    /// Where a pipeline gets this device's media from.
+    func source(for device: MediaDevice) -> MediaPipeline.Source? {
+        if let test = TestDevice(rawValue: device.id) { return .description(test.sourceDescription) }
+        return systemDevices[device.id].map { .device($0) }
+    }
+
+    private func currentDevices() -> [MediaDevice] {
+        let found = monitor.devices
+        systemDevices = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var devices = found.map { device in
+            MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: device.isDefault)
+        }
+        // One entry per id: PipeWire and PulseAudio can both report the same device.
+        var seen = Set<String>()
+        devices = devices.filter { seen.insert($0.id).inserted }
+        if includeTestDevices { devices += TestDevice.allCases.map(\.device) }
+        return devices
+    }
+}
+
+/// Synthetic devices: a moving test pattern, a steady tone, a silent microphone and a speaker
+/// that discards sound.
+enum TestDevice: String, CaseIterable {
+    case camera = "test:camera"
+    case toneMicrophone = "test:microphone"
+    case silentMicrophone = "test:microphone-silent"
+    case speaker = "test:speaker"
+
+    var device: MediaDevice {
+        switch self {
+        case .camera: MediaDevice(id: rawValue, name: "Test Camera (moving pattern)", kind: .camera, isTest: true)
+        case .toneMicrophone: MediaDevice(id: rawValue, name: "Test Microphone (tone)", kind: .microphone, isTest: true)
+        case .silentMicrophone: MediaDevice(id: rawValue, name: "Test Microphone (silence)", kind: .microphone, isTest: true)
+        case .speaker: MediaDevice(id: rawValue, name: "Test Speaker (discards sound)", kind: .speaker, isTest: true)
+        }
+    }
+
+    var sourceDescription: String {
+        switch self {
+        case .camera: "videotestsrc is-live=true pattern=ball motion=sweep background-color=0xff303846"
+        case .toneMicrophone: "audiotestsrc is-live=true wave=sine freq=440 volume=0.5"
+        case .silentMicrophone: "audiotestsrc is-live=true wave=sine volume=0"
+        case .speaker: "fakesink"
+        }
+    }
+}
+
+extension SystemDevice.Kind {
+    var mediaKind: MediaDevice.Kind {
+        switch self { case .camera: .camera; case .microphone: .microphone; case .speaker: .speaker }
+    }
+}
