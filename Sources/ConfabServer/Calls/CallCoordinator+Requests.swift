@@ -15,7 +15,6 @@ extension CallCoordinator {
                 try require(.ringCall, of: user.userId, in: call)
                 call.endedAt = nil
                 call.updatedAt = Date()
-                try save(call)
                 created = true
             }
         } else {
