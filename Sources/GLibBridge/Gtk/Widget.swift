@@ -55,6 +55,9 @@ open class Widget: GObjectReference {
         gtk_widget_set_margin_start(widget, gint(start)); gtk_widget_set_margin_end(widget, gint(end))
     }
 
+    /// Clips children to the widget's rounded corners (the preview's video).
+    public func clipChildren() { gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN) }
+
     @discardableResult public func grabFocus() -> Bool { gtk_widget_grab_focus(widget) != 0 }
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
     public var canFocus: Bool {

@@ -1,0 +1,26 @@
+import ConfabCore
+
+/// How the app was started (command line and environment), already validated.
+public struct AppOptions: Sendable {
+    public static let defaultServerURL = "ws://127.0.0.1:8630"
+
+    public var serverURL: String
+    public var user: User
+    /// Open straight into this call's lobby.
+    public var call: CallID?
+    /// Add a test camera and test microphones (no real devices needed).
+    public var useTestDevices: Bool
+    /// Size the camera preview is scaled to in GStreamer.
+    public var previewWidth: Int
+    public var previewHeight: Int
+
+    public init(serverURL: String = AppOptions.defaultServerURL, user: User, call: CallID? = nil,
+                useTestDevices: Bool = false, previewWidth: Int = 640, previewHeight: Int = 360) {
+        self.serverURL = serverURL
+        self.user = user
+        self.call = call
+        self.useTestDevices = useTestDevices
+        self.previewWidth = previewWidth
+        self.previewHeight = previewHeight
+    }
+}

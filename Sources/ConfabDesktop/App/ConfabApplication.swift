@@ -1,0 +1,70 @@
+import ConfabClient
+import ConfabCore
+import ConfabMedia
+import Foundation
+import GLibBridge
+
+/// The desktop app: one GTK application, one CallViewModel, the router and the media parts.
+@MainActor
+public final class ConfabApplication {
+    public static let applicationID = "org.confab.Confab"
+
+    private let options: AppOptions
+    private let application: Application
+    private let callViewModel: CallViewModel
+    private let devices: GStreamerDeviceSource
+    private let cameraPreview: CameraPreview
+    private let microphoneMeter: MicrophoneMeter
+    private let preferences = JSONFileDevicePreferences()
+    private var router: AppRouter?
+
+    public init(options: AppOptions) {
+        self.options = options
+        GStreamer.initialize()
+        application = Application(id: Self.applicationID)
+        callViewModel = CallViewModel(currentUser: options.user)
+        devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
+        cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
+        microphoneMeter = MicrophoneMeter(devices: devices)
+        application.onActivate { [weak self] in self?.activate() }
+    }
+
+    /// Runs until the last window closes; returns the process exit status.
+    public func run() -> Int32 { application.run() }
+
+    private func activate() {
+        guard router == nil else { return }
+        if let css = ResourceLocator.path(of: "confab.css") { Application.loadStyleSheet(path: css) }
+        let router = AppRouter(
+            callViewModel: callViewModel,
+            makeHome: { [unowned self] in HomeWindow(application: self.application, callViewModel: self.callViewModel) },
+            makeLobby: { [unowned self] info in self.makeLobby(info) })
+        self.router = router
+        if let call = options.call {
+            callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
+        }
+        router.start()
+    }
+
+    private func makeLobby(_ info: LobbyInfo) -> LobbyWindow {
+        let lobby = LobbyViewModel(info: info, callViewModel: callViewModel, deviceSource: devices,
+                                   microphoneLevels: microphoneMeter, cameraPreview: cameraPreview,
+                                   latencyProbe: TCPLatencyProbe(serverURL: options.serverURL),
+                                   preferences: preferences)
+        return LobbyWindow(application: application, callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
+    }
+}
+
+/// Finds data files (CSS, sounds): installed under share/confab, or in the source tree when
+/// run from a checkout (`make run`).
+enum ResourceLocator {
+    static func path(of name: String) -> String? {
+        var candidates: [String] = []
+        if let dataDir = ProcessInfo.processInfo.environment["CONFAB_DATA_DIR"] { candidates.append(dataDir) }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(executable.deletingLastPathComponent().appendingPathComponent("../share/confab").path)
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Resources").standardized.path)
+        return candidates.map { "\($0)/\(name)" }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}

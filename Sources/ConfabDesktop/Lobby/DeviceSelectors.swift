@@ -1,0 +1,45 @@
+import ConfabCore
+import GLibBridge
+
+/// Camera, microphone and speaker pickers. Lists follow plugging and unplugging; a pick is
+/// reported to `onSelect` (the view model remembers it).
+@MainActor
+final class DeviceSelectors {
+    let view: PreferencesGroup
+    private var rows: [MediaDevice.Kind: ComboRow] = [:]
+    private var shown: [MediaDevice.Kind: [MediaDevice]] = [:]
+
+    init(onSelect: @escaping @MainActor (MediaDevice) -> Void) {
+        view = PreferencesGroup(title: "Devices")
+        for kind in MediaDevice.Kind.allCases {
+            let row = ComboRow(title: kind.title)
+            row.onSelectionChanged { [weak self] index in
+                guard let devices = self?.shown[kind], devices.indices.contains(index) else { return }
+                onSelect(devices[index])
+            }
+            rows[kind] = row
+            view.add(row)
+        }
+    }
+
+    func update(kind: MediaDevice.Kind, devices: [MediaDevice], selected: MediaDevice?) {
+        guard let row = rows[kind] else { return }
+        let names = devices.isEmpty ? [kind.noneFound] : devices.map(\.name)
+        let selectedIndex = selected.flatMap { devices.firstIndex(of: $0) } ?? 0
+        if shown[kind] != devices || row.selectedIndex != selectedIndex {
+            shown[kind] = devices
+            row.setItems(names, selected: selectedIndex)
+        }
+        row.isSensitive = !devices.isEmpty
+    }
+}
+
+extension MediaDevice.Kind {
+    var title: String {
+        switch self { case .camera: "Camera"; case .microphone: "Microphone"; case .speaker: "Speaker" }
+    }
+
+    var noneFound: String {
+        switch self { case .camera: "No camera found"; case .microphone: "No microphone found"; case .speaker: "No speaker found" }
+    }
+}

@@ -1,0 +1,63 @@
+import ConfabCore
+import GLibBridge
+
+/// The lobby's big picture: the live camera preview, or the user's avatar with the reason
+/// there is no video (camera off, none found, or failed), with the mic meter and the
+/// connection quality laid over its bottom edge.
+@MainActor
+final class LobbyPreview {
+    let view: Overlay
+    let micLevel = MicrophoneLevelIndicator()
+    let connectionQuality = ConnectionQualityIndicator()
+    private let stack = Stack()
+    private let picture = VideoPicture()
+    private let avatar: Avatar
+    private let avatarCaption = Label("", cssClasses: ["dim-label"])
+    private let avatarPage: Box
+
+    init(user: User) {
+        avatar = Avatar(size: 96, name: user.name)
+        avatarPage = Box(.vertical, spacing: 12, children: [avatar, avatarCaption])
+        avatarPage.align(horizontal: .center, vertical: .center)
+        avatarCaption.wrap()
+        picture.setAccessibleLabel("Camera preview")
+        stack.addPage(picture, name: "video")
+        stack.addPage(avatarPage, name: "avatar")
+        stack.setSizeRequest(width: 480, height: 270)
+        stack.expand()
+        stack.addCSSClass("preview")
+        stack.clipChildren()
+
+        let spacer = Box(.horizontal)
+        spacer.expand(horizontally: true, vertically: false)
+        let bottomBar = Box(.horizontal, spacing: 12, children: [micLevel.view, spacer, connectionQuality.view])
+        bottomBar.addCSSClass("preview-bar")
+        bottomBar.align(vertical: .end)
+        bottomBar.setMargins(12)
+
+        view = Overlay(child: stack)
+        view.addOverlay(bottomBar)
+    }
+
+    var framesShown: Int { picture.framesShown }
+
+    func show(_ frame: VideoFrame) { picture.show(frame) }
+
+    /// One page per state: video while the camera runs and has produced a frame, else the avatar.
+    func update(cameraState: LobbyViewModel.CameraState, hasFrame: Bool, userName: String) {
+        let caption: String
+        switch cameraState {
+        case .running where hasFrame:
+            stack.visiblePageName = "video"
+            return
+        case .running: caption = "Starting camera…"
+        case .off: caption = "Camera is off"
+        case .noCamera: caption = "No camera found"
+        case .failed(let reason): caption = reason
+        }
+        if cameraState != .running { picture.clear() }
+        avatarCaption.text = caption
+        avatar.setAccessibleLabel("\(userName), \(caption.lowercased())")
+        stack.visiblePageName = "avatar"
+    }
+}

@@ -1,0 +1,175 @@
+import ConfabCore
+import ConfabMedia
+import GLibBridge
+
+/// The lobby: check camera and microphone, pick devices, see the connection, then join.
+///
+/// Keyboard: Enter joins, Escape closes (back to idle), Ctrl+D toggles the microphone,
+/// Ctrl+E the camera; Tab walks preview toggles → device pickers → Join.
+@MainActor
+final class LobbyWindow {
+    let window: Window
+    private let callViewModel: CallViewModel
+    private let lobby: LobbyViewModel
+    private let preview: LobbyPreview
+    private let microphoneToggle: MediaToggle
+    private let cameraToggle: MediaToggle
+    private let deviceSelectors: DeviceSelectors
+    private let microphoneWarning = Label("Your mic doesn't seem to be working.", cssClasses: ["warning", "caption"])
+    private let microphoneStatus = Label("", cssClasses: ["dim-label", "caption"])
+    private let connectionWarning = Label("Please check your internet connection.", cssClasses: ["warning", "caption"])
+    private let participantsLabel = Label("", cssClasses: ["dim-label"])
+    private let joinButton = Button(label: "Join call")
+    private let toasts: ToastOverlay
+    private var bindings: [ObservationBinding] = []
+    private var previewHasFrame = false
+    private var lastToastID: Int?
+
+    init(application: Application, callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
+        self.callViewModel = callViewModel
+        self.lobby = lobby
+        let info = lobby.info
+        window = Window(application: application, title: "\(info.callId) – Confab", width: 720, height: 820)
+        preview = LobbyPreview(user: callViewModel.currentUser)
+        microphoneToggle = MediaToggle(.microphone) { [weak lobby] in lobby?.toggleMicrophone() }
+        cameraToggle = MediaToggle(.camera) { [weak lobby] in lobby?.toggleCamera() }
+        deviceSelectors = DeviceSelectors { [weak lobby] device in lobby?.selectDevice(device) }
+
+        let header = HeaderBar(title: info.callId, subtitle: "Before joining · \(info.callType) call")
+        let heading = Label("Before Joining", cssClasses: ["title-2"])
+        let toggles = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button])
+        toggles.align(horizontal: .center)
+        joinButton.addCSSClass("suggested-action")
+        joinButton.addCSSClass("pill")
+        joinButton.align(horizontal: .center)
+        joinButton.tooltip = "Join the call (Enter)"
+        participantsLabel.wrap()
+        microphoneWarning.wrap()
+        connectionWarning.wrap()
+
+        let column = Box(.vertical, spacing: 18, children: [
+            heading, preview.view, microphoneWarning, microphoneStatus, connectionWarning,
+            toggles, participantsLabel, deviceSelectors.view, joinButton,
+        ])
+        column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
+        toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
+        window.setContent(Box(.vertical, children: [header, toasts]))
+        toasts.expand()
+
+        cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
+        joinButton.onClicked { [weak self] in self?.join() }
+        window.setDefaultWidget(joinButton)
+        window.addShortcut("Escape") { [weak lobby] in lobby?.close() }
+        window.addShortcut("Return") { [weak self] in self?.join() }
+        window.addShortcut("KP_Enter") { [weak self] in self?.join() }
+        window.addShortcut("<Control>d") { [weak lobby] in lobby?.toggleMicrophone() }
+        window.addShortcut("<Control>e") { [weak lobby] in lobby?.toggleCamera() }
+        // The window manager's close button leaves the lobby the same way Escape does.
+        window.onCloseRequest { [weak lobby] in
+            lobby?.close()
+            return false
+        }
+        bind()
+    }
+
+    func present() {
+        lobby.start()
+        window.present()
+        joinButton.grabFocus()
+    }
+
+    /// Stops the lobby's media and closes the window.
+    func close() {
+        bindings.forEach { $0.cancel() }
+        lobby.stop()
+        window.close()
+    }
+
+    /// Frames shown so far (the benchmark and tests read it).
+    var framesShown: Int { preview.framesShown }
+
+    private func join() {
+        guard callViewModel.callingState.name == "lobby" else { return }
+        Task { await lobby.join() }
+    }
+
+    private func show(_ frame: VideoFrame) {
+        preview.show(frame)
+        if !previewHasFrame {
+            previewHasFrame = true
+            updatePreview()
+        }
+    }
+
+    // MARK: Bindings: each widget group follows the state it shows
+
+    private func bind() {
+        bindings = [
+            ObservationBinding { [weak self] in self?.updatePreview() },
+            ObservationBinding { [weak self] in self?.updateMicrophone() },
+            ObservationBinding { [weak self] in self?.updateControls() },
+            ObservationBinding { [weak self] in self?.updateDevices() },
+            ObservationBinding { [weak self] in self?.updateConnection() },
+            ObservationBinding { [weak self] in self?.updateToast() },
+        ]
+    }
+
+    private func updatePreview() {
+        if lobby.cameraState != .running { previewHasFrame = false }
+        preview.update(cameraState: lobby.cameraState, hasFrame: previewHasFrame, userName: callViewModel.currentUser.name)
+    }
+
+    private func updateMicrophone() {
+        let isOn = callViewModel.callSettings.audioOn
+        preview.micLevel.update(level: lobby.microphoneChecker.meterLevel, isOn: isOn && lobby.microphoneState == .running)
+        microphoneWarning.isVisible = lobby.showsMicrophoneWarning
+        switch lobby.microphoneState {
+        case .noMicrophone:
+            microphoneStatus.text = "No microphone found. Plug one in and it will show up here."
+            microphoneStatus.isVisible = true
+        case .failed(let reason):
+            microphoneStatus.text = reason
+            microphoneStatus.isVisible = true
+        case .off, .running:
+            microphoneStatus.isVisible = false
+        }
+    }
+
+    private func updateControls() {
+        let settings = callViewModel.callSettings
+        microphoneToggle.update(isOn: settings.audioOn)
+        cameraToggle.update(isOn: settings.videoOn)
+        let joining = callViewModel.callingState == .joining
+        joinButton.isSensitive = !joining
+        joinButton.label = joining ? "Joining…" : "Join call"
+        participantsLabel.text = Self.describe(lobby.participants)
+    }
+
+    private func updateDevices() {
+        deviceSelectors.update(kind: .camera, devices: lobby.cameras, selected: lobby.selectedCamera)
+        deviceSelectors.update(kind: .microphone, devices: lobby.microphones, selected: lobby.selectedMicrophone)
+        deviceSelectors.update(kind: .speaker, devices: lobby.speakers, selected: lobby.selectedSpeaker)
+    }
+
+    private func updateConnection() {
+        preview.connectionQuality.update(lobby.connectionQuality)
+        connectionWarning.isVisible = lobby.showsConnectionWarning
+    }
+
+    private func updateToast() {
+        guard let toast = callViewModel.toast, toast.id != lastToastID else { return }
+        lastToastID = toast.id
+        toasts.showToast(toast.message)
+    }
+
+    /// "Bob is in the call." / "Bob and Carol are in the call." / "Bob, Carol and 3 others are in the call."
+    static func describe(_ participants: [Member]) -> String {
+        let names = participants.map(\.user.name)
+        switch names.count {
+        case 0: return "Nobody else is here yet."
+        case 1: return "\(names[0]) is in the call."
+        case 2: return "\(names[0]) and \(names[1]) are in the call."
+        default: return "\(names[0]), \(names[1]) and \(names.count - 2) others are in the call."
+        }
+    }
+}
