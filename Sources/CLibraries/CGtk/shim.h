@@ -12,3 +12,6 @@ static inline void confab_accessible_set_pressed(GtkWidget *widget, gboolean pre
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_PRESSED,
         pressed ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
 }
+static inline void confab_accessible_set_hidden(GtkWidget *widget, gboolean hidden) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}

@@ -28,11 +28,28 @@ public final class Stack: Widget {
         gtk_stack_set_transition_type(c(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
     }
 
-    public func addPage(_ child: Widget, name: String) { gtk_stack_add_named(c(), child.c(), name) }
+    private var pages: [(name: String, widget: Widget)] = []
+
+    public func addPage(_ child: Widget, name: String) {
+        gtk_stack_add_named(c(), child.c(), name)
+        pages.append((name, child))
+        markHiddenPages()
+    }
 
     public var visiblePageName: String? {
         get { string(from: gtk_stack_get_visible_child_name(c())) }
-        set { if let newValue { gtk_stack_set_visible_child_name(c(), newValue) } }
+        set {
+            guard let newValue else { return }
+            gtk_stack_set_visible_child_name(c(), newValue)
+            markHiddenPages()
+        }
+    }
+
+    /// GTK 4.8 leaves the stack's other pages "visible" to assistive technologies; a screen
+    /// reader would announce the camera preview while the avatar is on screen. Mark them hidden.
+    private func markHiddenPages() {
+        let visible = visiblePageName
+        for page in pages { confab_accessible_set_hidden(page.widget.widget, page.name == visible ? 0 : 1) }
     }
 }
 

@@ -153,7 +153,6 @@ public final class ComboRow: Widget {
         adw_preferences_row_set_title(c(), title)
         adw_combo_row_set_model(c(), model.c())
         g_object_unref(gpointer(model)) // the row holds the list now, for as long as we do
-        setAccessibleLabel(title)
     }
 
     /// Replaces the choices and selects `selected` without reporting it as a user's choice.

@@ -1,0 +1,213 @@
+"""Drive the real Confab app the way a user does: under Xvfb, through AT-SPI.
+
+Run inside a private D-Bus session (dbus-run-session): the accessibility bus and registry are
+activated there, so nothing leaks into the developer's desktop. Used by the UI suites and the
+lobby benchmark.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pyatspi
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def confab_binary():
+    path = os.environ.get("CONFAB_BIN") or os.path.join(ROOT, ".build", "debug", "confab")
+    if not os.path.exists(path):
+        raise RuntimeError(f"confab not built at {path} (run `make build` or set CONFAB_BIN)")
+    return path
+
+
+def artifacts_dir():
+    path = os.environ.get("CONFAB_ARTIFACTS") or os.path.join(ROOT, ".build", "ui-artifacts")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+class Xvfb:
+    """A private X server on a free display number."""
+
+    def __init__(self, width=1280, height=900):
+        self.process = None
+        for number in range(90, 140):
+            if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                continue
+            self.display = f":{number}"
+            self.process = subprocess.Popen(
+                ["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                    return
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.05)
+            self.stop()
+        raise RuntimeError("could not start Xvfb")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(5)
+        self.process = None
+
+
+class App:
+    """One running `confab` process with its own config directory."""
+
+    def __init__(self, xvfb, args, extra_env=None, device_preferences=None):
+        self.config_home = tempfile.mkdtemp(prefix="confab-ui-")
+        if device_preferences is not None:
+            # Choices remembered from an earlier run, in the app's own file format.
+            os.makedirs(os.path.join(self.config_home, "confab"))
+            with open(os.path.join(self.config_home, "confab", "devices.json"), "w") as file:
+                json.dump(device_preferences, file)
+        env = dict(os.environ)
+        env.update({
+            "DISPLAY": xvfb.display,
+            "GTK_A11Y": "atspi",
+            "GSK_RENDERER": "cairo",       # llvmpipe GL dominates CPU under Xvfb
+            "G_DEBUG": "fatal-criticals",  # a GLib/GTK critical is a bug, not noise
+            "XDG_CONFIG_HOME": self.config_home,
+            "NO_AT_BRIDGE": "0",
+        })
+        env.pop("WAYLAND_DISPLAY", None)
+        env.update(extra_env or {})
+        self.log_path = os.path.join(self.config_home, "confab.log")
+        self.log = open(self.log_path, "w")
+        self.started = time.monotonic()
+        self.process = subprocess.Popen([confab_binary(), *args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def output(self):
+        self.log.flush()
+        with open(self.log_path) as log:
+            return log.read()
+
+    def exited(self):
+        return self.process.poll() is not None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.config_home, ignore_errors=True)
+
+
+def wait_for(condition, timeout=15, interval=0.1, what="condition"):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            value = condition()
+        except Exception:  # AT-SPI objects vanish while windows change; try again
+            value = None
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def application(pid):
+    """The AT-SPI application object of process `pid`."""
+    desktop = pyatspi.Registry.getDesktop(0)
+    for index in range(desktop.childCount):
+        app = desktop.getChildAtIndex(index)
+        try:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        except Exception:
+            continue
+    return None
+
+
+def walk(node, depth=0, max_depth=40):
+    if node is None or depth > max_depth:
+        return
+    yield node
+    try:
+        count = node.childCount
+    except Exception:
+        return
+    for index in range(count):
+        try:
+            child = node.getChildAtIndex(index)
+        except Exception:
+            continue
+        yield from walk(child, depth + 1, max_depth)
+
+
+def find_all(root, role=None, name=None, name_contains=None, showing=None):
+    found = []
+    for node in walk(root):
+        try:
+            if role is not None and node.getRoleName() != role:
+                continue
+            if name is not None and node.name != name:
+                continue
+            if name_contains is not None and name_contains not in (node.name or ""):
+                continue
+            if showing is not None and is_showing(node) != showing:
+                continue
+        except Exception:
+            continue
+        found.append(node)
+    return found
+
+
+def find(root, **criteria):
+    matches = find_all(root, **criteria)
+    return matches[0] if matches else None
+
+
+def is_showing(node):
+    return node.getState().contains(pyatspi.STATE_SHOWING)
+
+
+def is_checked(node):
+    states = node.getState()
+    return states.contains(pyatspi.STATE_CHECKED) or states.contains(pyatspi.STATE_PRESSED)
+
+
+def click(node):
+    """Invoke the node's first action ("click"), as a screen-reader user would."""
+    action = node.queryAction()
+    for index in range(action.nActions):
+        if action.getName(index) in ("click", "press", "activate", "toggle"):
+            action.doAction(index)
+            return
+    action.doAction(0)
+
+
+def press_keys(display, window_title, keys):
+    """Type keys into a window through the X server (XTest), as a keyboard would, e.g.
+    press_keys(":91", "lobby-test – Confab", "ctrl+d"). With no window manager running, the
+    window is given the input focus first."""
+    env = dict(os.environ, DISPLAY=display)
+    subprocess.run(["xdotool", "search", "--sync", "--limit", "1", "--name", f"^{window_title}$", "windowfocus", "--sync"],
+                   env=env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+    subprocess.run(["xdotool", "key", "--clearmodifiers", keys], env=env, check=True, timeout=10)
+
+
+def screenshot(display, name):
+    path = os.path.join(artifacts_dir(), name)
+    subprocess.run(["import", "-display", display, "-window", "root", path], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return path
+
+
+def pixel(path, x, y):
+    """(r, g, b) of one pixel of a screenshot, via ImageMagick."""
+    out = subprocess.run(["convert", path, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
+                         check=True, capture_output=True, text=True).stdout
+    return tuple(int(v) for v in out.strip().split(","))

@@ -1,0 +1,136 @@
+"""UI tests of the lobby: the real `confab` under Xvfb, driven through AT-SPI."""
+import time
+import unittest
+
+import pyatspi
+
+from confab_ui import App, Xvfb, application, click, find, is_checked, press_keys, screenshot, wait_for
+
+# Nothing listens on the discard port: the lobby must cope with an unreachable server.
+UNREACHABLE_SERVER = "ws://127.0.0.1:9"
+LOBBY_TITLE = "lobby-test – Confab"
+
+
+class LobbyTestCase(unittest.TestCase):
+    app_args = ["--test-devices", "--call", "default:lobby-test", "--server", UNREACHABLE_SERVER]
+    extra_env = {}
+    device_preferences = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.xvfb = Xvfb()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+
+    def setUp(self):
+        self.app = App(self.xvfb, self.app_args, self.extra_env, self.device_preferences)
+        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
+        self.window = wait_for(lambda: find(self.accessible, role="frame", name=LOBBY_TITLE), what="the lobby window")
+
+    def tearDown(self):
+        failed = self.app.exited()
+        output = self.app.output()
+        self.app.stop()
+        self.assertFalse(failed, f"confab exited during the test:\n{output}")
+
+    def control(self, role, name):
+        return wait_for(lambda: find(self.window, role=role, name=name), what=f"{role} '{name}'")
+
+    def press(self, keys):
+        press_keys(self.xvfb.display, LOBBY_TITLE, keys)
+
+    def wait_shown(self, role, name, shown=True):
+        """GTK leaves hidden widgets (and the stack's hidden pages) out of the accessibility tree."""
+        wait_for(lambda: (find(self.window, role=role, name=name) is not None) == shown,
+                 what=f"{role} '{name}' {'shown' if shown else 'hidden'}")
+
+
+class LobbyWithTestDevices(LobbyTestCase):
+    def test_controls_haveAccessibleNamesAndRoles(self):
+        join = self.control("push button", "Join call")
+        microphone = self.control("push button", "Microphone")
+        camera = self.control("push button", "Camera")
+        self.assertTrue(is_checked(microphone), "microphone should start on")
+        self.assertTrue(is_checked(camera), "camera should start on")
+        self.assertTrue(join.getState().contains(pyatspi.STATE_FOCUSABLE))
+        self.control("level bar", "Microphone level")
+        for title in ("Camera", "Microphone", "Speaker"):
+            self.assertIsNotNone(find(self.window, name=title, role="combo box") or find(self.window, name=title, role="list item")
+                                 or find(self.window, name=title), f"device picker {title}")
+        self.wait_shown("image", "Camera preview")
+        # Unreachable server: quality poor and the hint to check the connection.
+        self.control("label", "Please check your internet connection.")
+        wait_for(lambda: find(self.window, role="label", name="Connection poor"), what="connection quality poor")
+        time.sleep(0.5)  # let a few more preview frames land before the picture is taken
+        print("screenshot:", screenshot(self.xvfb.display, "lobby.png"))
+
+    def test_cameraToggleClicked_previewReplacedByAvatar_andBackAgain(self):
+        camera = self.control("push button", "Camera")
+        self.wait_shown("image", "Camera preview")
+
+        click(camera)
+        wait_for(lambda: not is_checked(camera), what="camera toggle off")
+        self.wait_shown("image", "Camera preview", shown=False)
+        avatar = wait_for(lambda: find(self.window, name_contains="camera is off"), what="avatar with 'camera is off'")
+        self.assertEqual(avatar.name, "me, camera is off")
+        screenshot(self.xvfb.display, "lobby-camera-off.png")
+
+        click(camera)
+        wait_for(lambda: is_checked(camera), what="camera toggle on")
+        self.wait_shown("image", "Camera preview")
+        self.assertIsNone(find(self.window, name_contains="camera is off"))
+
+    def test_ctrlD_and_ctrlE_toggleMicrophoneAndCamera(self):
+        microphone = self.control("push button", "Microphone")
+        camera = self.control("push button", "Camera")
+        self.press("ctrl+d")
+        wait_for(lambda: not is_checked(microphone), what="microphone off after Ctrl+D")
+        self.assertTrue(is_checked(camera))
+        self.press("ctrl+e")
+        wait_for(lambda: not is_checked(camera), what="camera off after Ctrl+E")
+        self.press("ctrl+d")
+        wait_for(lambda: is_checked(microphone), what="microphone on again")
+
+    def test_enterWithoutServer_staysInLobby_andSaysWhy(self):
+        self.press("Return")
+        wait_for(lambda: find(self.window, name_contains="Not connected to a call server"), what="toast saying why")
+        self.assertIsNotNone(find(self.window, role="push button", name="Join call"))
+
+    def test_escape_closesLobby_andReturnsToIdle(self):
+        self.press("Escape")
+        wait_for(lambda: find(self.accessible, role="frame", name=LOBBY_TITLE) is None, what="lobby window closed")
+        wait_for(lambda: find(self.accessible, role="frame", name="Confab"), what="home window")
+        screenshot(self.xvfb.display, "home.png")
+
+
+class LobbyWithSilentMicrophone(LobbyTestCase):
+    device_preferences = {"microphone": "test:microphone-silent"}
+
+    def test_rememberedSilentMicrophone_showsWarning(self):
+        microphone_row_value = wait_for(lambda: find(self.window, name="Test Microphone (silence)"), what="remembered microphone selected")
+        self.assertIsNotNone(microphone_row_value)
+        self.assertIsNone(find(self.window, role="label", name="Your mic doesn't seem to be working."),
+                          "the warning must wait for a few seconds of silence")
+        self.wait_shown("label", "Your mic doesn't seem to be working.")
+        screenshot(self.xvfb.display, "lobby-silent-mic.png")
+
+
+class LobbyWithoutDevices(LobbyTestCase):
+    app_args = ["--call", "default:lobby-test", "--server", UNREACHABLE_SERVER]
+    # Hide every device provider: this is what a machine with no camera or sound card looks like.
+    extra_env = {"GST_PLUGIN_FEATURE_RANK": "v4l2deviceprovider:NONE,pulsedeviceprovider:NONE,"
+                 "alsadeviceprovider:NONE,pipewiredeviceprovider:NONE,libcameraprovider:NONE"}
+
+    def test_noCameraNoMicrophone_saysSo_andShowsAvatar(self):
+        wait_for(lambda: find(self.window, name_contains="no camera found"), what="avatar saying no camera")
+        wait_for(lambda: find(self.window, role="label", name_contains="No microphone found. Plug one in"), what="no microphone message")
+        self.assertIsNone(find(self.window, role="image", name="Camera preview"))
+        self.assertIsNotNone(find(self.window, role="push button", name="Join call"))
+        self.assertIsNone(find(self.window, role="alert"), "an error dialog appeared")
+        screenshot(self.xvfb.display, "lobby-no-devices.png")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
