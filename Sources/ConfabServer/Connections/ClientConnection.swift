@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One client's WebSocket as the coordinator sees it: an id and an outbox.
 ///
 /// Frames are queued and written by one task per connection, so a slow client never holds up
@@ -5,6 +7,7 @@
 final class ClientConnection: Sendable {
     let id: String
     private let outbox: AsyncStream<String>.Continuation
+    private let overflowed = Atomic<Bool>(false)
 
     init(id: String, outbox: AsyncStream<String>.Continuation) {
         self.id = id
@@ -15,9 +18,13 @@ final class ClientConnection: Sendable {
     /// fall further behind, and it reconnects for a fresh state.
     func send(_ text: String) {
         if case .dropped = outbox.yield(text) {
+            overflowed.store(true, ordering: .relaxed)
             outbox.finish()
         }
     }
+
+    /// True once the client fell too far behind; the writer stops instead of draining the backlog.
+    var isTooSlow: Bool { overflowed.load(ordering: .relaxed) }
 
     /// Stops the writer, which closes the socket.
     func close() {

@@ -18,6 +18,7 @@ enum ConnectionLoop {
             group.addTask {
                 do {
                     for await text in outbox {
+                        if connection.isTooSlow { break }
                         try await outbound.write(.text(text))
                     }
                     // The outbox finished: either the reader is done or the client was too slow.
