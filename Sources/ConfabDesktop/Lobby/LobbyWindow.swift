@@ -24,12 +24,13 @@ final class LobbyWindow {
     private var bindings: [ObservationBinding] = []
     private var previewHasFrame = false
     private var lastToastID: Int?
+    private let statistics = PreviewStatistics()
 
     init(application: Application, callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
         self.callViewModel = callViewModel
         self.lobby = lobby
         let info = lobby.info
-        window = Window(application: application, title: "\(info.callId) – Confab", width: 720, height: 820)
+        window = Window(application: application, title: "\(info.callId) – Confab", width: 720, height: 860)
         preview = LobbyPreview(user: callViewModel.currentUser)
         microphoneToggle = MediaToggle(.microphone) { [weak lobby] in lobby?.toggleMicrophone() }
         cameraToggle = MediaToggle(.camera) { [weak lobby] in lobby?.toggleCamera() }
@@ -95,6 +96,7 @@ final class LobbyWindow {
 
     private func show(_ frame: VideoFrame) {
         preview.show(frame)
+        statistics.frameShown()
         if !previewHasFrame {
             previewHasFrame = true
             updatePreview()
