@@ -105,14 +105,41 @@ final class InMemoryDevicePreferences: DevicePreferences {
 @MainActor
 final class FakeCallService: CallService {
     var failure: CallError?
+    let currentUserID: String
     private(set) var joined: [(CallID, CallSettings)] = []
+    private(set) var requests: [String] = []
+    private var handler: (@MainActor (CallServiceEvent) -> Void)?
 
-    func joinCall(_ call: CallID, settings: CallSettings) async throws {
+    init(currentUserID: String = "ada") { self.currentUserID = currentUserID }
+
+    func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void) { self.handler = handler }
+    func send(_ event: CallServiceEvent) { handler?(event) }
+
+    func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
+        requests.append("getOrCreate \(call) members=\(memberIDs.joined(separator: ",")) ring=\(ring)")
         if let failure { throw failure }
-        joined.append((call, settings))
+        return CallSnapshot(id: call, createdBy: currentUserID,
+                            members: ([currentUserID] + memberIDs).map { Member(user: User(id: $0)) },
+                            ringingMemberIDs: ring ? memberIDs : [])
     }
 
-    func participants(in call: CallID) async throws -> [Member] { [] }
+    func getCall(_ call: CallID) async throws -> CallSnapshot {
+        requests.append("get \(call)")
+        if let failure { throw failure }
+        return CallSnapshot(id: call, createdBy: "bob")
+    }
+
+    func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
+        requests.append("join \(call)")
+        if let failure { throw failure }
+        joined.append((call, settings))
+        return CallSnapshot(id: call, createdBy: currentUserID)
+    }
+
+    func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }
+    func acceptCall(_ call: CallID) async throws { requests.append("accept \(call)") }
+    func rejectCall(_ call: CallID, reason: RejectionReason) async throws { requests.append("reject \(call) \(reason.rawValue)") }
+    func endCall(_ call: CallID) async throws { requests.append("end \(call)") }
 }
 
 enum Devices {

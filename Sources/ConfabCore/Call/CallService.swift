@@ -1,11 +1,111 @@
+import Foundation
+
 /// What the call view model needs from the call coordinator. ConfabClient implements it over
-/// the coordinator's WebSocket; tests use fakes.
+/// the coordinator's WebSocket (`CoordinatorClient`); ConfabCore's tests use fakes.
+///
+/// Every method throws `CallError` with a sentence for the user when the coordinator refuses
+/// or cannot be reached. Events arrive on the main actor through the handler set with
+/// `setEventHandler`, in the order the coordinator sent them.
 @MainActor
 public protocol CallService: AnyObject {
-    /// Joins `call` with the given media settings; returns once the coordinator admitted us.
-    func joinCall(_ call: CallID, settings: CallSettings) async throws
-    /// The people already in a call, for the lobby ("Ada and 2 others are in the call").
-    func participants(in call: CallID) async throws -> [Member]
+    /// The user this service is signed in as.
+    var currentUserID: String { get }
+
+    /// Receives ring, answer, participant and connection events.
+    func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void)
+
+    /// Creates the call if needed (with `memberIDs` as members) and optionally rings them.
+    func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot
+    /// Reads a call and subscribes to its events (the lobby shows who is in it).
+    func getCall(_ call: CallID) async throws -> CallSnapshot
+    /// Joins the call's session with the given media settings.
+    func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot
+    func leaveCall(_ call: CallID) async throws
+    func acceptCall(_ call: CallID) async throws
+    func rejectCall(_ call: CallID, reason: RejectionReason) async throws
+    func endCall(_ call: CallID) async throws
+}
+
+/// Why a ring was rejected (the SDK's reasons).
+public enum RejectionReason: String, Sendable, Equatable, Codable, CaseIterable {
+    /// The callee said no.
+    case decline
+    /// The callee was already in a call.
+    case busy
+    /// The caller hung up before anyone answered.
+    case cancel
+    /// Nobody answered in time.
+    case timeout
+}
+
+/// Something the coordinator told us.
+public enum CallServiceEvent: Sendable, Equatable {
+    /// Someone is ringing the current user.
+    case ringing(IncomingCall)
+    /// `userID` accepted the ring; `byThisDevice` is false when it was another device of ours or another user.
+    case accepted(CallID, userID: String, byThisDevice: Bool)
+    /// `userID` rejected the ring.
+    case rejected(CallID, userID: String, reason: RejectionReason, byThisDevice: Bool, call: CallSnapshot)
+    /// The ring timed out on the coordinator before everyone answered.
+    case missed(CallID)
+    /// The call ended (by a host, unanswered, cancelled …); `reason` is for the user.
+    case ended(CallID, reason: String?)
+    case participantJoined(CallID, CallParticipant)
+    case participantLeft(CallID, CallParticipant)
+    /// The call's state changed (members, blocked users, capabilities, recording …).
+    case callUpdated(CallSnapshot)
+    /// The connection to the coordinator dropped; the client is reconnecting.
+    case connectionLost
+    /// The connection is back (the client has signed in again).
+    case connectionRestored
+}
+
+/// A call as the coordinator describes it to the current user.
+public struct CallSnapshot: Sendable, Equatable {
+    public var id: CallID
+    public var createdBy: String
+    public var members: [Member]
+    public var participants: [CallParticipant]
+    public var blockedUserIDs: [String]
+    /// What the current user may do ("sendAudio", "muteUsers" …), as the coordinator computed it.
+    public var ownCapabilities: Set<String>
+    /// Members being rung now (empty when no ring is in progress).
+    public var ringingMemberIDs: [String]
+    public var rejectedBy: [String: RejectionReason]
+    public var isEnded: Bool
+
+    public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
+                blockedUserIDs: [String] = [], ownCapabilities: Set<String> = [], ringingMemberIDs: [String] = [],
+                rejectedBy: [String: RejectionReason] = [:], isEnded: Bool = false) {
+        self.id = id
+        self.createdBy = createdBy
+        self.members = members
+        self.participants = participants
+        self.blockedUserIDs = blockedUserIDs
+        self.ownCapabilities = ownCapabilities
+        self.ringingMemberIDs = ringingMemberIDs
+        self.rejectedBy = rejectedBy
+        self.isEnded = isEnded
+    }
+}
+
+/// One device in a call's session (a user on two devices is two participants).
+public struct CallParticipant: Sendable, Equatable, Identifiable {
+    public var user: User
+    public var sessionID: String
+    public var role: String
+    public var joinedAt: Date
+    public var isPinned: Bool
+
+    public var id: String { sessionID }
+
+    public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false) {
+        self.user = user
+        self.sessionID = sessionID
+        self.role = role
+        self.joinedAt = joinedAt
+        self.isPinned = isPinned
+    }
 }
 
 /// Why something the user asked for did not happen, in words for them.

@@ -44,7 +44,7 @@ public final class CallViewModel {
         let previous = callingState
         callingState = .joining
         do {
-            try await callService.joinCall(CallID(type: callType, id: callId), settings: callSettings)
+            _ = try await callService.joinCall(CallID(type: callType, id: callId), settings: callSettings)
             callingState = .inCall
         } catch {
             callingState = previous
