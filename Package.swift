@@ -8,7 +8,7 @@ let clientOnly = ProcessInfo.processInfo.environment["CONFAB_CLIENT_ONLY"] == "1
 /// XCTest on Linux runs tests on the main thread but cannot call main-actor test methods;
 /// tests enter the main actor themselves, which Swift 6 mode's capture checks cannot see.
 let testSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-let serverTargetNames: Set<String> = ["ConfabServer", "confab-server", "ConfabServerTests"]
+let serverTargetNames: Set<String> = ["ConfabServer", "confab-server", "ConfabServerTests", "ConfabEndToEndTests"]
 
 /// One system-library target per pkg-config package. Their shim.h files hold only
 /// static-inline helpers for C macros and variadics that Swift cannot import.
@@ -22,6 +22,7 @@ let package = Package(
     products: [
         .executable(name: "confab", targets: ["confab"]),
         .executable(name: "confab-server", targets: ["confab-server"]),
+        .executable(name: "confab-peer", targets: ["confab-peer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -53,7 +54,19 @@ let package = Package(
         // MARK: Client modules
         .target(name: "ConfabCore"),
         .target(name: "ConfabMedia", dependencies: ["ConfabCore", "GLibBridge"]),
-        .target(name: "ConfabClient", dependencies: ["ConfabCore", "ConfabProtocol"]),
+        .target(
+            name: "ConfabClient",
+            dependencies: [
+                "ConfabCore", "ConfabProtocol",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "confab-peer",
+            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .target(
             name: "ConfabDesktop",
             dependencies: ["ConfabCore", "ConfabMedia", "ConfabClient", "GLibBridge"]
@@ -86,6 +99,8 @@ let package = Package(
         .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge"], swiftSettings: testSettings),
         .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge"], swiftSettings: testSettings),
         .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient"], swiftSettings: testSettings),
+        // Multi-process: real confab-server and confab-peer processes ringing and answering.
+        .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",
             dependencies: [

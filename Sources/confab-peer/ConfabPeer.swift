@@ -1,0 +1,1 @@
+@main struct ConfabPeer { static func main() { print("confab-peer: under construction") } }
