@@ -50,6 +50,7 @@ public struct LobbyInfo: Equatable, Sendable {
 
 /// A call that is ringing us.
 public struct IncomingCall: Equatable, Sendable, Identifiable {
+    /// The call's id without its type ("standup"); `cid` has both.
     public let id: String
     public let caller: User
     public let type: String
@@ -67,6 +68,8 @@ public struct IncomingCall: Equatable, Sendable, Identifiable {
         self.timeout = timeout
         self.video = video
     }
+
+    public var cid: CallID { CallID(type: type, id: id) }
 }
 
 /// A call's id in "type:id" form, parsed.
