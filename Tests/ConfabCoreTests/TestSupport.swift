@@ -115,8 +115,14 @@ final class FakeCallService: CallService {
     func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void) { self.handler = handler }
     func send(_ event: CallServiceEvent) { handler?(event) }
 
+    /// When set, getOrCreateCall waits until `releaseCreate()` (a slow server).
+    var holdCreate = false
+    private var createWaiters: [CheckedContinuation<Void, Never>] = []
+    func releaseCreate() { createWaiters.forEach { $0.resume() }; createWaiters = [] }
+
     func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
         requests.append("getOrCreate \(call) members=\(memberIDs.joined(separator: ",")) ring=\(ring)")
+        if holdCreate { await withCheckedContinuation { createWaiters.append($0) } }
         if let failure { throw failure }
         return CallSnapshot(id: call, createdBy: currentUserID,
                             members: ([currentUserID] + memberIDs).map { Member(user: User(id: $0)) },
@@ -133,8 +139,10 @@ final class FakeCallService: CallService {
         requests.append("join \(call)")
         if let failure { throw failure }
         joined.append((call, settings))
-        return CallSnapshot(id: call, createdBy: currentUserID)
+        return CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin)
     }
+
+    var participantsOnJoin: [CallParticipant] = []
 
     func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }
     func acceptCall(_ call: CallID) async throws { requests.append("accept \(call)") }

@@ -1,7 +1,14 @@
+import Foundation
 import Observation
 
 /// The app's call state: what screen to show (`callingState`), the user's media choices
-/// (`callSettings`) and the actions that move between them. Every window reads this.
+/// (`callSettings`), the people in the call, and the actions that move between them.
+///
+/// The ring rules follow the Stream SDK, with its known bugs fixed (see the tests):
+/// a ring whose caller is us is ignored; a ring while busy is rejected as `busy`; an unanswered
+/// incoming ring is rejected with reason `timeout` (not silently dismissed); a ring answered on
+/// another of our devices stops here; the caller cancelling stops it; everyone declining ends
+/// the outgoing call; hanging up while the call is still being created cancels it.
 @Observable
 @MainActor
 public final class CallViewModel {
@@ -12,14 +19,31 @@ public final class CallViewModel {
     /// The latest message for the user, if any.
     public private(set) var toast: Toast?
     public let currentUser: User
+    /// The call we are ringing, joining or in.
+    public private(set) var activeCall: CallID?
+    /// Who we are ringing (outgoing page).
+    public private(set) var outgoingCallMembers: [Member] = []
+    /// Everyone in the active call's session, by session id (a user on two devices appears twice).
+    public private(set) var callParticipants: [String: CallParticipant] = [:]
+    public private(set) var blockedUsers: [User] = []
+    /// What the current user may do in the active call ("sendVideo", "muteUsers" …).
+    public private(set) var ownCapabilities: Set<String> = []
+    /// Why the last call ended, for the call-ended page ("Bob declined", "Connection lost").
+    public private(set) var lastCallEndReason: String?
 
     @ObservationIgnored private let callService: CallService?
     @ObservationIgnored private var toastCounter = 0
+    @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
+    /// Set while getOrCreateCall is in flight, so a hang-up then can cancel the ring when it returns.
+    @ObservationIgnored private var isCreatingCall = false
+    @ObservationIgnored private var hangUpRequestedDuringCreate = false
+    @ObservationIgnored private var outgoingRejections: [String: RejectionReason] = [:]
 
     public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil) {
         self.currentUser = currentUser
         self.callSettings = callSettings
         self.callService = callService
+        callService?.setEventHandler { [weak self] event in self?.handle(event) }
     }
 
     // MARK: Lobby
@@ -35,20 +59,91 @@ public final class CallViewModel {
         callingState = .idle
     }
 
-    /// Joins the call the lobby is for, carrying the lobby's settings into it.
+    /// Joins a call directly (from the lobby), carrying the lobby's settings into it.
     public func joinCall(callType: String, callId: String) async {
-        guard let callService else {
+        guard callService != nil else {
             show(CallError.notConnected.message)
             return
         }
-        let previous = callingState
+        await join(CallID(type: callType, id: callId), fallback: callingState)
+    }
+
+    // MARK: Outgoing
+
+    /// Starts a call with `members`; with `ring` they are rung and we wait on the outgoing page,
+    /// without it we join at once.
+    public func startCall(callType: String, callId: String, members: [String], ring: Bool = true) async {
+        guard let callService else { return show(CallError.notConnected.message) }
+        guard callingState == .idle || callingState.name == "lobby" else { return }
+        let call = CallID(type: callType, id: callId)
+        let callees = members.filter { $0 != currentUser.id }
+        activeCall = call
+        outgoingRejections = [:]
+        outgoingCallMembers = callees.map { Member(user: User(id: $0)) }
+        callingState = ring ? .outgoing : .joining
+        isCreatingCall = true
+        hangUpRequestedDuringCreate = false
+        let snapshot: CallSnapshot
+        do {
+            snapshot = try await callService.getOrCreateCall(call, memberIDs: callees, ring: ring, video: callSettings.videoOn)
+        } catch {
+            isCreatingCall = false
+            guard activeCall == call else { return }
+            return finishCall(reason: "Couldn’t start the call: \(error)")
+        }
+        isCreatingCall = false
+        if hangUpRequestedDuringCreate {
+            // The user hung up while the call was being created: cancel the ring it started.
+            try? await callService.rejectCall(call, reason: .cancel)
+            return
+        }
+        guard activeCall == call else { return }
+        apply(snapshot)
+        outgoingCallMembers = snapshot.members.filter { callees.contains($0.user.id) }
+        if !ring { await join(call, fallback: .idle) }
+    }
+
+    // MARK: Incoming
+
+    /// Accepts the ringing call and joins it.
+    public func acceptCall(callType: String, callId: String) async {
+        guard let callService, case .incoming(let incoming) = callingState, incoming.cid == CallID(type: callType, id: callId) else { return }
+        incomingTimeout?.cancel()
+        activeCall = incoming.cid
         callingState = .joining
         do {
-            _ = try await callService.joinCall(CallID(type: callType, id: callId), settings: callSettings)
-            callingState = .inCall
+            try await callService.acceptCall(incoming.cid)
         } catch {
-            callingState = previous
-            show("Couldn’t join the call: \(error)")
+            return finishCall(reason: "Couldn’t answer: \(error)")
+        }
+        await join(incoming.cid, fallback: .idle)
+    }
+
+    /// Declines the ringing call.
+    public func rejectCall(callType: String, callId: String) async {
+        guard case .incoming(let incoming) = callingState, incoming.cid == CallID(type: callType, id: callId) else { return }
+        incomingTimeout?.cancel()
+        callingState = .idle
+        try? await callService?.rejectCall(incoming.cid, reason: .decline)
+    }
+
+    // MARK: Leaving
+
+    /// Hangs up whatever is going on: cancels an outgoing ring, declines an incoming one, leaves a call.
+    public func hangUp() async {
+        let call = activeCall
+        switch callingState {
+        case .outgoing:
+            if isCreatingCall { hangUpRequestedDuringCreate = true }
+            finishCall(reason: nil)
+            if !isCreatingCall, let call { try? await callService?.rejectCall(call, reason: .cancel) }
+        case .joining, .inCall, .reconnecting:
+            finishCall(reason: nil)
+            if let call { try? await callService?.leaveCall(call) }
+        case .incoming(let incoming):
+            await rejectCall(callType: incoming.type, callId: incoming.id)
+        case .idle, .lobby:
+            break
         }
     }
 
@@ -64,5 +159,152 @@ public final class CallViewModel {
     public func show(_ message: String) {
         toastCounter += 1
         toast = Toast(id: toastCounter, message: message)
+    }
+
+    // MARK: Coordinator events
+
+    private func handle(_ event: CallServiceEvent) {
+        switch event {
+        case .ringing(let incoming):
+            ringing(incoming)
+        case .accepted(let call, let userID, let byThisDevice):
+            accepted(call, by: userID, byThisDevice: byThisDevice)
+        case .rejected(let call, let userID, let reason, let byThisDevice, _):
+            rejected(call, by: userID, reason: reason, byThisDevice: byThisDevice)
+        case .missed(let call):
+            if isRinging(call) { finishCall(reason: callingState == .outgoing ? "No answer" : missedCallMessage()) }
+        case .ended(let call, let reason):
+            if call == activeCall || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
+        case .participantJoined(let call, let participant):
+            if call == activeCall { callParticipants[participant.sessionID] = participant }
+        case .participantLeft(let call, let participant):
+            if call == activeCall { callParticipants[participant.sessionID] = nil }
+        case .callUpdated(let snapshot):
+            guard snapshot.id == activeCall else { return }
+            apply(snapshot)
+            if snapshot.blockedUserIDs.contains(currentUser.id), isInCallSession {
+                finishCall(reason: "You were removed from the call")
+            }
+        case .connectionLost:
+            if callingState == .inCall { callingState = .reconnecting }
+        case .connectionRestored:
+            if callingState == .reconnecting, let call = activeCall {
+                Task { await self.join(call, fallback: .idle, rejoining: true) }
+            }
+        }
+    }
+
+    private func ringing(_ incoming: IncomingCall) {
+        guard incoming.caller.id != currentUser.id else { return }
+        guard callingState == .idle else {
+            // Already busy (in or starting another call): say so instead of ringing over it.
+            if incoming.cid != activeCall {
+                Task { try? await callService?.rejectCall(incoming.cid, reason: .busy) }
+            }
+            return
+        }
+        callingState = .incoming(incoming)
+        incomingTimeout?.cancel()
+        incomingTimeout = Task { [weak self] in
+            try? await Task.sleep(for: incoming.timeout)
+            guard !Task.isCancelled, let self, case .incoming(let current) = self.callingState, current == incoming else { return }
+            // Tell the caller we did not answer, rather than only hiding the ring (SDK bug on iOS).
+            self.finishCall(reason: "Missed call from \(incoming.caller.name)")
+            try? await self.callService?.rejectCall(incoming.cid, reason: .timeout)
+        }
+    }
+
+    private func accepted(_ call: CallID, by userID: String, byThisDevice: Bool) {
+        if callingState == .outgoing, call == activeCall, userID != currentUser.id {
+            Task { await join(call, fallback: .idle) }
+        } else if case .incoming(let incoming) = callingState, incoming.cid == call, userID == currentUser.id, !byThisDevice {
+            finishCall(reason: "Answered on another device")
+        }
+    }
+
+    private func rejected(_ call: CallID, by userID: String, reason: RejectionReason, byThisDevice: Bool) {
+        if case .incoming(let incoming) = callingState, incoming.cid == call {
+            if userID == incoming.caller.id {
+                finishCall(reason: missedCallMessage())
+            } else if userID == currentUser.id, !byThisDevice {
+                finishCall(reason: "Declined on another device")
+            }
+            // A rejection by another callee keeps our ring going.
+        } else if callingState == .outgoing, call == activeCall, userID != currentUser.id {
+            outgoingRejections[userID] = reason
+            let callees = Set(outgoingCallMembers.map(\.user.id))
+            if !callees.isEmpty, callees.isSubset(of: outgoingRejections.keys) {
+                finishCall(reason: Self.describeRejections(outgoingRejections, members: outgoingCallMembers))
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func join(_ call: CallID, fallback: CallingState, rejoining: Bool = false) async {
+        guard let callService else { return }
+        activeCall = call
+        if !rejoining { callingState = .joining }
+        do {
+            let snapshot = try await callService.joinCall(call, settings: callSettings)
+            guard activeCall == call, callingState == .joining || callingState == .reconnecting else { return }
+            apply(snapshot)
+            callParticipants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
+            callingState = .inCall
+        } catch {
+            guard activeCall == call else { return }
+            if case .lobby = fallback {
+                activeCall = nil
+                callingState = fallback
+                show("Couldn’t join the call: \(error)")
+            } else {
+                finishCall(reason: "Couldn’t join the call: \(error)")
+            }
+        }
+    }
+
+    private func apply(_ snapshot: CallSnapshot) {
+        blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
+        ownCapabilities = snapshot.ownCapabilities
+    }
+
+    /// Back to idle, forgetting the call; `reason` is shown to the user.
+    private func finishCall(reason: String?) {
+        incomingTimeout?.cancel()
+        incomingTimeout = nil
+        activeCall = nil
+        outgoingCallMembers = []
+        outgoingRejections = [:]
+        callParticipants = [:]
+        lastCallEndReason = reason
+        callingState = .idle
+        if let reason { show(reason) }
+    }
+
+    private func isRinging(_ call: CallID) -> Bool {
+        if case .incoming(let incoming) = callingState { return incoming.cid == call }
+        return callingState == .outgoing && call == activeCall
+    }
+
+    private var isInCallSession: Bool {
+        [.joining, .inCall, .reconnecting].contains(callingState)
+    }
+
+    private func missedCallMessage() -> String {
+        if case .incoming(let incoming) = callingState { return "Missed call from \(incoming.caller.name)" }
+        return "Missed call"
+    }
+
+    /// "Bob declined", "Bob is busy", "Bob didn't answer", "Nobody answered", "Everyone declined".
+    static func describeRejections(_ rejections: [String: RejectionReason], members: [Member]) -> String {
+        if members.count == 1, let member = members.first, let reason = rejections[member.user.id] {
+            switch reason {
+            case .busy: return "\(member.user.name) is busy"
+            case .timeout: return "\(member.user.name) didn’t answer"
+            case .decline, .cancel: return "\(member.user.name) declined"
+            }
+        }
+        if rejections.values.allSatisfy({ $0 == .decline }) { return "Everyone declined" }
+        return "Nobody answered"
     }
 }

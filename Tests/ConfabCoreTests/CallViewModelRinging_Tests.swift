@@ -1,0 +1,257 @@
+@testable import ConfabCore
+import Foundation
+import XCTest
+
+/// The client-side ring rules, one behaviour per test, against a fake coordinator.
+final class CallViewModelRinging_Tests: XCTestCase {
+    private let standup = CallID(type: "default", id: "standup")
+    private let bob = User(id: "bob", name: "Bob")
+
+    @MainActor private func makeSubject(user: String = "ada") -> (CallViewModel, FakeCallService) {
+        let service = FakeCallService(currentUserID: user)
+        return (CallViewModel(currentUser: User(id: user, name: user.capitalized), callService: service), service)
+    }
+
+    @MainActor private func incoming(from caller: User? = nil, timeout: Duration = .seconds(30)) -> IncomingCall {
+        IncomingCall(id: "standup", caller: caller ?? bob, type: "default", members: [], timeout: timeout, video: true)
+    }
+
+    @MainActor private func run(_ action: @escaping @MainActor () async -> Void) {
+        var done = false
+        Task { await action(); done = true }
+        waitUntil { done }
+    }
+
+    @MainActor private func snapshot() -> CallSnapshot { CallSnapshot(id: standup, createdBy: "ada") }
+
+    // MARK: Outgoing
+
+    func test_idle_startCallWithRing_isOutgoingWithMembersRung() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob", "ada"]) }
+        XCTAssertEqual(subject.callingState, .outgoing)
+        XCTAssertEqual(subject.outgoingCallMembers.map(\.user.id), ["bob"], "the caller is not rung")
+        XCTAssertEqual(service.requests, ["getOrCreate default:standup members=bob ring=true"])
+    } }
+
+    func test_outgoing_calleeAccepts_joinsAndIsInCall() { onMain {
+        let (subject, service) = makeSubject()
+        service.participantsOnJoin = [CallParticipant(user: bob, sessionID: "s-bob", role: "user", joinedAt: Date())]
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        service.send(.accepted(standup, userID: "bob", byThisDevice: false))
+        waitUntil { subject.callingState == .inCall }
+        XCTAssertEqual(subject.callParticipants["s-bob"]?.user, bob)
+        XCTAssertEqual(service.joined.map(\.0), [standup])
+    } }
+
+    func test_outgoing_onlyCalleeDeclines_backToIdleSayingWho() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        service.send(.rejected(standup, userID: "bob", reason: .decline, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "bob declined")
+        XCTAssertEqual(subject.lastCallEndReason, "bob declined")
+    } }
+
+    func test_outgoing_calleeBusy_saysBusy() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        service.send(.rejected(standup, userID: "bob", reason: .busy, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.toast?.message, "bob is busy")
+    } }
+
+    func test_outgoing_oneOfTwoDeclines_keepsRinging_untilAllHave() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob", "cy"]) }
+        service.send(.rejected(standup, userID: "bob", reason: .decline, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.callingState, .outgoing)
+        service.send(.rejected(standup, userID: "cy", reason: .timeout, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "Nobody answered")
+    } }
+
+    func test_outgoing_serverTimesOut_missed_backToIdle() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        service.send(.missed(standup))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "No answer")
+    } }
+
+    func test_outgoing_hangUp_cancelsRing() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.hangUp() }
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(service.requests.last, "reject default:standup cancel")
+    } }
+
+    func test_hangUpWhileCallIsBeingCreated_cancelsRingOnceCreated() { onMain {
+        let (subject, service) = makeSubject()
+        service.holdCreate = true
+        var started = false
+        Task { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]); started = true }
+        waitUntil { service.requests.count == 1 }
+        run { await subject.hangUp() }
+        XCTAssertEqual(subject.callingState, .idle)
+        service.releaseCreate()
+        waitUntil { started }
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(service.requests.last, "reject default:standup cancel")
+    } }
+
+    func test_startCallWithoutRing_joinsDirectly() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        XCTAssertEqual(subject.callingState, .inCall)
+        XCTAssertEqual(service.requests, ["getOrCreate default:standup members= ring=false", "join default:standup"])
+    } }
+
+    func test_startCallRefused_backToIdleWithReason() { onMain {
+        let (subject, service) = makeSubject()
+        service.failure = CallError("You may not create calls of type audio_room")
+        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "Couldn’t start the call: You may not create calls of type audio_room")
+    } }
+
+    // MARK: Incoming
+
+    func test_idle_ring_showsIncomingWithCaller() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        XCTAssertEqual(subject.callingState, .incoming(incoming()))
+    } }
+
+    func test_ringFromOurselves_isIgnored() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming(from: User(id: "ada"))))
+        XCTAssertEqual(subject.callingState, .idle)
+    } }
+
+    func test_incoming_accept_joinsAndIsInCall() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        run { await subject.acceptCall(callType: "default", callId: "standup") }
+        XCTAssertEqual(subject.callingState, .inCall)
+        XCTAssertEqual(service.requests, ["accept default:standup", "join default:standup"])
+    } }
+
+    func test_incoming_decline_rejectsWithDecline() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        run { await subject.rejectCall(callType: "default", callId: "standup") }
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(service.requests, ["reject default:standup decline"])
+    } }
+
+    func test_incomingNotAnswered_rejectsWithTimeout_notASilentDismiss() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming(timeout: .milliseconds(50))))
+        waitUntil { service.requests == ["reject default:standup timeout"] }
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "Missed call from Bob")
+    } }
+
+    func test_incomingAnswered_timeoutDoesNotFireLater() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming(timeout: .milliseconds(50))))
+        run { await subject.acceptCall(callType: "default", callId: "standup") }
+        RunLoop.main.run(until: Date().addingTimeInterval(0.15))
+        XCTAssertEqual(subject.callingState, .inCall)
+        XCTAssertFalse(service.requests.contains("reject default:standup timeout"))
+    } }
+
+    func test_incoming_callerCancels_backToIdle() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        service.send(.rejected(standup, userID: "bob", reason: .cancel, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "Missed call from Bob")
+    } }
+
+    func test_incoming_anotherCalleeDeclines_keepsRinging() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        service.send(.rejected(standup, userID: "cy", reason: .decline, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.callingState.name, "incoming")
+    } }
+
+    func test_incoming_acceptedOnAnotherDevice_stopsRingingHere() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        service.send(.accepted(standup, userID: "ada", byThisDevice: false))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.toast?.message, "Answered on another device")
+    } }
+
+    func test_incoming_declinedOnAnotherDevice_stopsRingingHere() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        service.send(.rejected(standup, userID: "ada", reason: .decline, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(subject.callingState, .idle)
+    } }
+
+    func test_incoming_callEnded_dismissesRing() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        service.send(.ended(standup, reason: "Bob ended the call"))
+        XCTAssertEqual(subject.callingState, .idle)
+    } }
+
+    func test_inCall_ringForAnotherCall_rejectedAsBusy() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        service.send(.ringing(IncomingCall(id: "other", caller: bob, type: "default", members: [], timeout: .seconds(30), video: true)))
+        waitUntil { service.requests.last == "reject default:other busy" }
+        XCTAssertEqual(subject.callingState, .inCall)
+    } }
+
+    // MARK: In call
+
+    func test_inCall_participantsFollowJoinAndLeave() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        let participant = CallParticipant(user: bob, sessionID: "s1", role: "user", joinedAt: Date())
+        service.send(.participantJoined(standup, participant))
+        XCTAssertEqual(subject.callParticipants.count, 1)
+        service.send(.participantJoined(CallID(type: "default", id: "elsewhere"), participant))
+        XCTAssertEqual(subject.callParticipants.count, 1, "events of other calls are ignored")
+        service.send(.participantLeft(standup, participant))
+        XCTAssertTrue(subject.callParticipants.isEmpty)
+    } }
+
+    func test_inCall_hangUp_leavesAndIsIdle() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.hangUp() }
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(service.requests.last, "leave default:standup")
+    } }
+
+    func test_inCall_connectionLost_reconnecting_thenRejoinsWhenRestored() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        service.send(.connectionLost)
+        XCTAssertEqual(subject.callingState, .reconnecting)
+        service.send(.connectionRestored)
+        waitUntil { subject.callingState == .inCall }
+        XCTAssertEqual(service.joined.count, 2)
+    } }
+
+    func test_inCall_blockedByHost_leavesWithReason() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        service.send(.callUpdated(CallSnapshot(id: standup, createdBy: "bob", blockedUserIDs: ["ada"])))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.lastCallEndReason, "You were removed from the call")
+    } }
+
+    func test_inCall_endedByHost_idleWithReason() { onMain {
+        let (subject, service) = makeSubject()
+        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        service.send(.ended(standup, reason: "Bob ended the call"))
+        XCTAssertEqual(subject.callingState, .idle)
+        XCTAssertEqual(subject.lastCallEndReason, "Bob ended the call")
+    } }
+}
