@@ -121,4 +121,14 @@ public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct Toast: Equatable, Sendable, Identifiable {
     public let id: Int
     public let message: String
+    public let createdAt: Date
+
+    public init(id: Int, message: String, createdAt: Date = Date()) {
+        self.id = id
+        self.message = message
+        self.createdAt = createdAt
+    }
+
+    /// Still worth showing in a window that opens now (a screen change often follows the message).
+    public var isRecent: Bool { Date().timeIntervalSince(createdAt) < 3 }
 }

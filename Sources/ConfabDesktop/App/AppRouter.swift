@@ -1,70 +1,94 @@
 import ConfabCore
 import GLibBridge
 
+/// A top-level window the router can show and take down.
+@MainActor
+protocol ScreenWindow: AnyObject {
+    func present()
+    func close()
+}
+
+extension HomeWindow: ScreenWindow {}
+extension LobbyWindow: ScreenWindow {}
+extension OutgoingCallWindow: ScreenWindow {}
+extension IncomingCallWindow: ScreenWindow {}
+extension InCallWindow: ScreenWindow {}
+
 /// The one place that maps `callingState` to what is on screen.
 @MainActor
 final class AppRouter {
     /// What is on screen; several calling states can share one screen.
     enum Screen: Equatable {
         case home
-        case lobby(cid: String)
+        case lobby(CallID)
+        case outgoing(CallID)
+        case incoming(CallID)
+        case call(CallID)
+    }
+
+    /// Builds the window for a screen.
+    struct Factory {
+        let home: @MainActor () -> ScreenWindow
+        let lobby: @MainActor (LobbyInfo) -> ScreenWindow
+        let outgoing: @MainActor () -> ScreenWindow
+        let incoming: @MainActor (IncomingCall) -> ScreenWindow
+        let call: @MainActor (CallID) -> ScreenWindow
     }
 
     private let callViewModel: CallViewModel
-    private let makeHome: @MainActor () -> HomeWindow
-    private let makeLobby: @MainActor (LobbyInfo) -> LobbyWindow
+    private let factory: Factory
     private var binding: ObservationBinding?
     private(set) var screen: Screen?
-    private var home: HomeWindow?
-    private(set) var lobby: LobbyWindow?
+    private(set) var window: ScreenWindow?
 
-    init(callViewModel: CallViewModel, makeHome: @escaping @MainActor () -> HomeWindow,
-         makeLobby: @escaping @MainActor (LobbyInfo) -> LobbyWindow) {
+    init(callViewModel: CallViewModel, factory: Factory) {
         self.callViewModel = callViewModel
-        self.makeHome = makeHome
-        self.makeLobby = makeLobby
+        self.factory = factory
     }
 
     func start() {
         binding = ObservationBinding { [weak self] in
             guard let self else { return }
-            self.route(self.callViewModel.callingState)
+            self.route(self.callViewModel.callingState, activeCall: self.callViewModel.activeCall)
         }
     }
 
-    static func screen(for state: CallingState, current: Screen?) -> Screen {
+    static func screen(for state: CallingState, activeCall: CallID?, current: Screen?) -> Screen {
         switch state {
-        case .idle: return .home
-        case .lobby(let info): return .lobby(cid: info.cid)
-        // Joining from the lobby keeps the lobby up (with "Joining…") until the call window exists.
-        case .joining: if case .lobby = current { return current! } else { return .home }
-        // The ringing and in-call windows are not built yet; the home screen stays up meanwhile.
-        case .incoming, .outgoing, .inCall, .reconnecting: return current ?? .home
+        case .idle:
+            return .home
+        case .lobby(let info):
+            return .lobby(CallID(type: info.callType, id: info.callId))
+        case .incoming(let call):
+            return .incoming(call.cid)
+        case .outgoing:
+            return activeCall.map(Screen.outgoing) ?? .home
+        case .joining:
+            // Joining from the lobby keeps the lobby up (its Join button says "Joining…").
+            if case .lobby(let call)? = current, call == activeCall { return .lobby(call) }
+            return activeCall.map(Screen.call) ?? .home
+        case .inCall, .reconnecting:
+            return activeCall.map(Screen.call) ?? .home
         }
     }
 
-    private func route(_ state: CallingState) {
-        let next = Self.screen(for: state, current: screen)
+    private func route(_ state: CallingState, activeCall: CallID?) {
+        let next = Self.screen(for: state, activeCall: activeCall, current: screen)
         guard next != screen else { return }
-        let previousHome = home, previousLobby = lobby
-        home = nil
-        lobby = nil
+        let previous = window
+        let newWindow: ScreenWindow
+        switch (next, state) {
+        case (.lobby, .lobby(let info)): newWindow = factory.lobby(info)
+        case (.incoming, .incoming(let call)): newWindow = factory.incoming(call)
+        case (.outgoing, _): newWindow = factory.outgoing()
+        case (.call(let call), _): newWindow = factory.call(call)
+        default: newWindow = factory.home()
+        }
         // Present the new window before closing the old one: with no window at all for a
         // moment, GtkApplication would quit.
-        switch (next, state) {
-        case (.home, _):
-            let window = makeHome()
-            home = window
-            window.present()
-        case (.lobby, .lobby(let info)):
-            let window = makeLobby(info)
-            lobby = window
-            window.present()
-        default:
-            break
-        }
-        previousHome?.close()
-        previousLobby?.close()
+        window = newWindow
         screen = next
+        newWindow.present()
+        previous?.close()
     }
 }

@@ -35,10 +35,13 @@ public final class ConfabApplication {
     private func activate() {
         guard router == nil else { return }
         if let css = ResourceLocator.path(of: "confab.css") { Application.loadStyleSheet(path: css) }
-        let router = AppRouter(
-            callViewModel: callViewModel,
-            makeHome: { [unowned self] in HomeWindow(application: self.application, callViewModel: self.callViewModel) },
-            makeLobby: { [unowned self] info in self.makeLobby(info) })
+        let application = application, callViewModel = callViewModel
+        let router = AppRouter(callViewModel: callViewModel, factory: AppRouter.Factory(
+            home: { HomeWindow(application: application, callViewModel: callViewModel) },
+            lobby: { [unowned self] info in self.makeLobby(info) },
+            outgoing: { OutgoingCallWindow(application: application, callViewModel: callViewModel) },
+            incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
+            call: { call in InCallWindow(application: application, callViewModel: callViewModel, call: call) }))
         self.router = router
         if let call = options.call {
             callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])

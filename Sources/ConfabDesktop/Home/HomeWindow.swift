@@ -1,46 +1,89 @@
-import Foundation
 import ConfabCore
+import Foundation
 import GLibBridge
 
-/// The idle screen: open the lobby of a call by its name.
+/// The idle screen: ring people, or open the lobby of a call by its name.
 @MainActor
 final class HomeWindow {
     let window: Window
     private let callName = Entry(placeholder: "Call name, e.g. standup")
+    private let people = Entry(placeholder: "Who to call, e.g. bob, carol")
     private let toasts: ToastOverlay
+    private weak var callViewModel: CallViewModel?
+    private var bindings: [ObservationBinding] = []
+    private var lastToastID: Int?
 
     init(application: Application, callViewModel: CallViewModel) {
-        window = Window(application: application, title: "Confab", width: 560, height: 520)
+        self.callViewModel = callViewModel
+        // A message from just before this window opened (e.g. "Bob declined") is shown here.
+        if let toast = callViewModel.toast, !toast.isRecent { lastToastID = toast.id }
+        window = Window(application: application, title: "Confab", width: 560, height: 640)
+        callName.setAccessibleLabel("Call name")
+        people.setAccessibleLabel("People to call")
+
+        let ringButton = Button(label: "Call")
+        ringButton.addCSSClass("suggested-action")
+        ringButton.addCSSClass("pill")
+        ringButton.align(horizontal: .center)
+        let ringHint = Label("Rings everyone listed; the call starts when someone answers.", cssClasses: ["dim-label", "caption"])
+        ringHint.wrap()
+
         let openButton = Button(label: "Open lobby")
-        openButton.addCSSClass("suggested-action")
         openButton.addCSSClass("pill")
         openButton.align(horizontal: .center)
-        callName.setAccessibleLabel("Call name")
-        let form = Box(.vertical, spacing: 18, children: [callName, openButton])
-        let page = StatusPage(iconName: "camera-web-symbolic", title: "Join a call",
-                              description: "Signed in as \(callViewModel.currentUser.name). Enter the call’s name to check your camera and microphone before joining.",
-                              child: Clamp(maximumWidth: 360, child: form))
-        toasts = ToastOverlay(child: page)
+        let joinHint = Label("Check your camera and microphone, then join.", cssClasses: ["dim-label", "caption"])
+        joinHint.wrap()
+
+        let form = Box(.vertical, spacing: 12, children: [
+            Label("Call someone", cssClasses: ["heading"]), people, ringHint, ringButton,
+            Label("Join a call", cssClasses: ["heading"]), callName, joinHint, openButton,
+        ])
+        let page = StatusPage(iconName: "camera-web-symbolic", title: "Confab",
+                              description: "Signed in as \(callViewModel.currentUser.name).",
+                              child: Clamp(maximumWidth: 380, child: form))
+        toasts = ToastOverlay(child: ScrolledWindow(child: page))
         toasts.expand()
         window.setContent(Box(.vertical, children: [HeaderBar(title: "Confab"), toasts]))
-        window.setDefaultWidget(openButton)
 
-        let open: @MainActor () -> Void = { [weak self, weak callViewModel] in
-            guard let self, let callViewModel else { return }
-            guard let call = CallID(parsing: self.callName.text.trimmingCharacters(in: .whitespaces)) else {
-                self.toasts.showToast("Call names use letters, digits, “-” and “_”, optionally after a type: default:standup")
-                return
-            }
-            callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
-        }
-        openButton.onClicked(open)
-        callName.onActivate(open)
+        openButton.onClicked { [weak self] in self?.openLobby() }
+        callName.onActivate { [weak self] in self?.openLobby() }
+        ringButton.onClicked { [weak self] in self?.ring() }
+        people.onActivate { [weak self] in self?.ring() }
+        // The reason the last call ended (declined, missed …) shows here, where the user lands.
+        bindings = [ObservationBinding { [weak self] in self?.updateToast() }]
     }
 
     func present() {
         window.present()
-        callName.grabFocus()
+        people.grabFocus()
     }
 
-    func close() { window.close() }
+    func close() {
+        bindings.forEach { $0.cancel() }
+        window.close()
+    }
+
+    private func openLobby() {
+        guard let call = CallID(parsing: callName.text.trimmingCharacters(in: .whitespaces)) else {
+            return toasts.showToast("Call names use letters, digits, “-” and “_”, optionally after a type: default:standup")
+        }
+        callViewModel?.enterLobby(callType: call.type, callId: call.id, members: [])
+    }
+
+    private func ring() {
+        let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
+        guard !members.isEmpty else { return toasts.showToast("Enter who to call: their user ids, separated by commas") }
+        let typed = callName.text.trimmingCharacters(in: .whitespaces)
+        let call = typed.isEmpty ? CallID(type: "default", id: "call-\(UUID().uuidString.prefix(8).lowercased())") : CallID(parsing: typed)
+        guard let call else {
+            return toasts.showToast("Call names use letters, digits, “-” and “_”, optionally after a type: default:standup")
+        }
+        Task { await callViewModel?.startCall(callType: call.type, callId: call.id, members: members) }
+    }
+
+    private func updateToast() {
+        guard let toast = callViewModel?.toast, toast.id != lastToastID else { return }
+        lastToastID = toast.id
+        toasts.showToast(toast.message)
+    }
 }

@@ -71,3 +71,25 @@ public final class MainLoop {
 
 /// Seconds from the monotonic clock (g_get_monotonic_time).
 public func monotonicSeconds() -> Double { Double(g_get_monotonic_time()) / 1_000_000 }
+
+/// A timer on the GLib main loop that fires every `interval` until cancelled or released.
+@MainActor
+public final class RepeatingTimer {
+    private var sourceID: guint = 0
+
+    public init(interval: Double, _ body: @escaping @MainActor () -> Void) {
+        let box = CallbackBox(body)
+        sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, interval * 1000)), { data in
+            CallbackBox<@MainActor () -> Void>.borrow(data).call()
+            return gboolean(1)
+        }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) })
+    }
+
+    public func cancel() {
+        guard sourceID != 0 else { return }
+        g_source_remove(sourceID)
+        sourceID = 0
+    }
+
+    isolated deinit { cancel() }
+}

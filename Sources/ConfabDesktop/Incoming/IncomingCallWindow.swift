@@ -1,0 +1,57 @@
+import ConfabCore
+import GLibBridge
+
+/// Someone is ringing us: who, and Accept / Decline.
+@MainActor
+final class IncomingCallWindow {
+    let window: Window
+
+    init(application: Application, callViewModel: CallViewModel, call: IncomingCall) {
+        window = Window(application: application, title: "\(call.caller.name) is calling – Confab", width: 480, height: 420)
+        let kind = call.video ? "Incoming video call" : "Incoming call"
+        let status = Label(kind, cssClasses: ["title-2"])
+        let callName = Label(call.cid.description, cssClasses: ["dim-label"])
+
+        let accept = Button(iconName: "call-start-symbolic", accessibleLabel: "Accept")
+        accept.addCSSClass("success")
+        accept.addCSSClass("suggested-action")
+        accept.addCSSClass("circular")
+        accept.addCSSClass("call-button")
+        accept.tooltip = "Accept (Enter)"
+        let decline = Button(iconName: "call-stop-symbolic", accessibleLabel: "Decline")
+        decline.addCSSClass("destructive-action")
+        decline.addCSSClass("circular")
+        decline.addCSSClass("call-button")
+        decline.tooltip = "Decline (Escape)"
+        let buttons = Box(.horizontal, spacing: 48, children: [decline, accept])
+        buttons.align(horizontal: .center)
+
+        let answer: @MainActor () -> Void = { [weak callViewModel] in
+            Task { await callViewModel?.acceptCall(callType: call.type, callId: call.id) }
+        }
+        let refuse: @MainActor () -> Void = { [weak callViewModel] in
+            Task { await callViewModel?.rejectCall(callType: call.type, callId: call.id) }
+        }
+        accept.onClicked(answer)
+        decline.onClicked(refuse)
+        window.addShortcut("Return", answer)
+        window.addShortcut("KP_Enter", answer)
+        window.addShortcut("Escape", refuse)
+        window.onCloseRequest {
+            refuse()
+            return true
+        }
+
+        let column = Box(.vertical, spacing: 18, children: [
+            ParticipantAvatars(users: [call.caller], size: 96).view, status, callName, buttons,
+        ])
+        column.align(horizontal: .center, vertical: .center)
+        column.expand()
+        column.setMargins(24)
+        window.setContent(Box(.vertical, children: [HeaderBar(title: "Incoming call"), column]))
+        accept.grabFocus()
+    }
+
+    func present() { window.present() }
+    func close() { window.close() }
+}
