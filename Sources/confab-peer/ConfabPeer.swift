@@ -1,1 +1,95 @@
-@main struct ConfabPeer { static func main() { print("confab-peer: under construction") } }
+import ArgumentParser
+import ConfabClient
+import ConfabCore
+import Foundation
+import Logging
+
+/// `confab-peer`: a headless confab client for tests, benchmarks and bots. It signs in to a
+/// coordinator, does one thing (join, answer a ring, ring someone) and writes a JSON report of
+/// what it saw: calling states, participants, events and the outcome.
+@main
+struct ConfabPeer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "confab-peer",
+        abstract: "A headless confab client: joins, rings or answers, and reports what it saw as JSON.",
+        subcommands: [JoinCommand.self, AnswerCommand.self, RingCommand.self])
+}
+
+/// Options every subcommand takes.
+struct PeerOptions: ParsableArguments {
+    @Option(help: "The coordinator, e.g. ws://127.0.0.1:8630 (the /ws path is added when missing).")
+    var server: String
+
+    @Option(help: "The user to sign in as.")
+    var user: String
+
+    @Option(help: "A token from `confab-server token USER`; not needed with a --dev-auth server.")
+    var token: String?
+
+    @Option(help: "Where to write the JSON report: a file, or - for standard output.")
+    var report: String?
+
+    @Flag(help: "Log the client's connection and frame handling to standard error.")
+    var verbose = false
+
+    /// The address with the WebSocket path the server serves.
+    var serverURL: String {
+        guard var components = URLComponents(string: server), components.path.isEmpty || components.path == "/" else { return server }
+        components.path = "/ws"
+        return components.string ?? server
+    }
+}
+
+/// Reads `type:id`, explaining what is wrong when it can't.
+func parseCallID(_ text: String) throws -> ConfabCore.CallID {
+    guard text.contains(":"), let cid = ConfabCore.CallID(parsing: text) else {
+        throw ValidationError("'\(text)' is not a call id of the form TYPE:ID (e.g. default:standup)")
+    }
+    return cid
+}
+
+/// Splits "a,b" into user ids, dropping blanks.
+func parseMembers(_ text: String?) -> [String] {
+    (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
+/// `--duration`/`--timeout` seconds as a Duration.
+func seconds(_ value: Double) -> Duration {
+    .milliseconds(Int((max(value, 0) * 1000).rounded()))
+}
+
+/// Runs one peer session on the main actor: connects, runs `body`, writes the report, and
+/// turns failures into a message and a non-zero exit code.
+@MainActor
+func runPeer(_ options: PeerOptions, command: String, call: ConfabCore.CallID?,
+             _ body: @MainActor (PeerSession) async throws -> Void) async throws {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = options.verbose ? .debug : .warning
+        return handler
+    }
+    var clientOptions = CoordinatorClient.Options()
+    clientOptions.clientName = "confab-peer"
+    let client = CoordinatorClient(serverURL: options.serverURL, userID: options.user, token: options.token, options: clientOptions)
+    let session = PeerSession(client: client, command: command, call: call)
+    var failure: (any Error)?
+    do {
+        try await session.start()
+        try await body(session)
+    } catch {
+        failure = error
+        session.fail(error)
+    }
+    await client.disconnect()
+    session.finish()
+    do {
+        try session.writeReport(to: options.report)
+    } catch {
+        PeerSession.say("could not write the report: \(error)")
+        throw ExitCode(2)
+    }
+    if let failure {
+        PeerSession.say("error: \(failure)")
+        throw ExitCode(1)
+    }
+}

@@ -254,4 +254,19 @@ final class CallViewModelRinging_Tests: XCTestCase {
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.lastCallEndReason, "Bob ended the call")
     } }
+
+    // MARK: Lobby
+
+    func test_lobby_showsWhoIsAlreadyInTheCall_andFollowsJoinsAndLeaves() { onMain {
+        let (subject, service) = makeSubject()
+        subject.enterLobby(callType: "default", callId: "standup", members: [])
+        waitUntil { service.requests == ["get default:standup"] }
+        let carol = CallParticipant(user: User(id: "carol"), sessionID: "s-c", role: "user", joinedAt: Date())
+        service.send(.participantJoined(standup, carol))
+        guard case .lobby(let info) = subject.callingState else { return XCTFail("left the lobby") }
+        XCTAssertEqual(info.participants.map(\.user.id), ["carol"])
+        service.send(.participantLeft(standup, carol))
+        guard case .lobby(let after) = subject.callingState else { return XCTFail("left the lobby") }
+        XCTAssertEqual(after.participants, [])
+    } }
 }

@@ -51,6 +51,21 @@ public final class CallViewModel {
     /// Opens the lobby of a call so the user can check their devices before joining.
     public func enterLobby(callType: String, callId: String, members: [Member]) {
         callingState = .lobby(LobbyInfo(callId: callId, callType: callType, participants: members))
+        guard let callService else { return }
+        let call = CallID(type: callType, id: callId)
+        // Who is already in the call; getCall also subscribes us to its joins and leaves.
+        Task {
+            guard let snapshot = try? await callService.getCall(call) else { return }
+            updateLobbyParticipants(of: call) { _ in snapshot.participants.map { Member(user: $0.user, role: $0.role) } }
+        }
+    }
+
+    /// Edits the participants of the lobby on screen, if it is the lobby of `call`.
+    private func updateLobbyParticipants(of call: CallID, _ change: ([Member]) -> [Member]) {
+        guard case .lobby(var info) = callingState, info.cid == call.description else { return }
+        var seen = Set<String>()
+        info.participants = change(info.participants).filter { seen.insert($0.user.id).inserted }
+        callingState = .lobby(info)
     }
 
     /// Leaves the lobby without joining.
@@ -177,8 +192,10 @@ public final class CallViewModel {
             if call == activeCall || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
         case .participantJoined(let call, let participant):
             if call == activeCall { callParticipants[participant.sessionID] = participant }
+            updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
         case .participantLeft(let call, let participant):
             if call == activeCall { callParticipants[participant.sessionID] = nil }
+            updateLobbyParticipants(of: call) { $0.filter { $0.user.id != participant.user.id } }
         case .callUpdated(let snapshot):
             guard snapshot.id == activeCall else { return }
             apply(snapshot)

@@ -59,7 +59,10 @@ public final class LobbyViewModel {
 
     /// The people already in the call (not counting the current user).
     public var participants: [Member] {
-        info.participants.filter { $0.user.id != callViewModel.currentUser.id }
+        // The call view model keeps the lobby's list current as people join and leave.
+        let current: LobbyInfo
+        if case .lobby(let latest) = callViewModel.callingState, latest.cid == info.cid { current = latest } else { current = info }
+        return current.participants.filter { $0.user.id != callViewModel.currentUser.id }
     }
 
     /// True when the warning "Your mic doesn't seem to be working." should show.

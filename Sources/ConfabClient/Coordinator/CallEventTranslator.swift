@@ -1,0 +1,162 @@
+import ConfabCore
+import ConfabProtocol
+import Foundation
+
+/// Turns coordinator events into what the call view model understands, for one signed-in
+/// device. It remembers the last state of each call it has seen, because some events
+/// (blocked, pinned) name only what changed.
+struct CallEventTranslator {
+    let currentUserID: String
+    /// This device's connection, from the hello response: tells "accepted here" from "accepted
+    /// on my other device".
+    var connectionID: String?
+    /// The latest state of every call this device has heard about.
+    private(set) var knownCalls: [WireCallID: CallSnapshot] = [:]
+    private let now: @Sendable () -> Date
+
+    init(currentUserID: String, connectionID: String? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        self.currentUserID = currentUserID
+        self.connectionID = connectionID
+        self.now = now
+    }
+
+    /// Records a call state (from a response or an event) and returns it as the app sees it.
+    @discardableResult
+    mutating func remember(_ state: CallState) -> CallSnapshot {
+        let snapshot = CallSnapshot(state)
+        knownCalls[state.cid] = snapshot
+        return snapshot
+    }
+
+    /// The events for the app, in order; empty for events the app has no use for.
+    mutating func translate(_ event: ServerEvent) -> [CallServiceEvent] {
+        switch event {
+        case .callRing(let ring):
+            remember(ring.call)
+            // The SDK ignores rings it started itself (CallEventsHandler); the server never
+            // sends them to the caller, but a ring from our own user must not ring us anyway.
+            guard ring.callerId != currentUserID else { return [] }
+            return [.ringing(incomingCall(from: ring))]
+
+        case .callAccepted(let accepted):
+            let cid = ConfabCore.CallID(accepted.call.cid)
+            remember(accepted.call)
+            return [.accepted(cid, userID: accepted.userId, byThisDevice: isThisDevice(accepted.connectionId))]
+
+        case .callRejected(let rejected):
+            let snapshot = remember(rejected.call)
+            return [.rejected(
+                snapshot.id, userID: rejected.userId, reason: RejectionReason(rejected.reason),
+                byThisDevice: isThisDevice(rejected.connectionId), call: snapshot)]
+
+        case .callMissed(let missed):
+            return [.missed(remember(missed.call).id)]
+
+        case .callEnded(let ended):
+            let snapshot = remember(ended.call)
+            return [.ended(snapshot.id, reason: Self.reasonText(ended.reason, endedBy: ended.endedBy))]
+
+        case .participantJoined(let joined):
+            let participant = ConfabCore.CallParticipant(joined.participant)
+            update(joined.cid) { call in
+                call.participants.removeAll { $0.sessionID == participant.sessionID }
+                call.participants.append(participant)
+            }
+            return [.participantJoined(ConfabCore.CallID(joined.cid), participant)]
+
+        case .participantLeft(let left):
+            let participant = ConfabCore.CallParticipant(left.participant)
+            update(left.cid) { $0.participants.removeAll { $0.sessionID == participant.sessionID } }
+            return [.participantLeft(ConfabCore.CallID(left.cid), participant)]
+
+        case .callCreated(let changed), .callUpdated(let changed), .recordingStarted(let changed),
+             .recordingStopped(let changed):
+            return [.callUpdated(remember(changed.call))]
+        case .membersAdded(let added):
+            return [.callUpdated(remember(added.call))]
+        case .membersRemoved(let removed):
+            return [.callUpdated(remember(removed.call))]
+
+        case .userBlocked(let blocked):
+            var events = updated(blocked.cid) { call in
+                if !call.blockedUserIDs.contains(blocked.userId) { call.blockedUserIDs.append(blocked.userId) }
+                call.participants.removeAll { $0.user.id == blocked.userId }
+            }
+            // CallService has no "you were removed" event; for this device the call is over.
+            if blocked.userId == currentUserID {
+                events.append(.ended(ConfabCore.CallID(blocked.cid), reason: "\(blocked.byUserId) blocked you from this call"))
+            }
+            return events
+        case .userUnblocked(let unblocked):
+            return updated(unblocked.cid) { $0.blockedUserIDs.removeAll { $0 == unblocked.userId } }
+        case .userKicked(let kicked):
+            guard kicked.userId == currentUserID else { return [] }
+            return [.ended(ConfabCore.CallID(kicked.cid), reason: "\(kicked.byUserId) removed you from the call")]
+
+        case .pinned(let pin):
+            return updated(pin.cid) { call in
+                for index in call.participants.indices where call.participants[index].sessionID == pin.sessionId {
+                    call.participants[index].isPinned = true
+                }
+            }
+        case .unpinned(let pin):
+            return updated(pin.cid) { call in
+                for index in call.participants.indices where call.participants[index].sessionID == pin.sessionId {
+                    call.participants[index].isPinned = false
+                }
+            }
+
+        case .usersMuted, .healthCheck, .unknown:
+            // Mute requests have no CallService event yet; health checks are only a heartbeat.
+            return []
+        }
+    }
+
+    // MARK: Helpers
+
+    private func isThisDevice(_ connectionID: String?) -> Bool {
+        guard let connectionID, let ours = self.connectionID else { return false }
+        return connectionID == ours
+    }
+
+    private func incomingCall(from ring: CallRingEvent) -> IncomingCall {
+        let cid = ring.call.cid
+        let members = ring.call.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) }
+        return IncomingCall(
+            id: cid.id, caller: User(id: ring.callerId), type: cid.type.rawValue, members: members,
+            timeout: ringTimeout(ring.call.session.ringing), video: ring.video)
+    }
+
+    /// What is left of the ring's auto-cancel time. The two clocks may disagree: when the
+    /// remainder is impossible (negative, or longer than the whole ring) use the ring's length.
+    private func ringTimeout(_ ringing: Ringing?) -> Duration {
+        guard let ringing else { return .seconds(30) }
+        let length = max(ringing.autoCancelAt.timeIntervalSince(ringing.startedAt), 0)
+        let remaining = ringing.autoCancelAt.timeIntervalSince(now())
+        let seconds = (remaining > 0 && remaining <= length) ? remaining : length
+        return .milliseconds(Int((seconds * 1000).rounded()))
+    }
+
+    /// Changes a remembered call; nothing happens for calls this device has not seen.
+    private mutating func update(_ cid: WireCallID, _ change: (inout CallSnapshot) -> Void) {
+        guard var call = knownCalls[cid] else { return }
+        change(&call)
+        knownCalls[cid] = call
+    }
+
+    /// Changes a remembered call and reports it; no event for calls this device has not seen.
+    private mutating func updated(_ cid: WireCallID, _ change: (inout CallSnapshot) -> Void) -> [CallServiceEvent] {
+        update(cid, change)
+        return knownCalls[cid].map { [.callUpdated($0)] } ?? []
+    }
+
+    /// Why the call ended, in words for the user.
+    static func reasonText(_ reason: CallEndReason, endedBy: String?) -> String {
+        switch reason {
+        case .ended: endedBy.map { "\($0) ended the call" } ?? "The call ended"
+        case .unanswered: "Nobody accepted the call"
+        case .timedOut: "Nobody answered"
+        case .cancelled: endedBy.map { "\($0) cancelled the call" } ?? "The call was cancelled"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ConfabCore
+import ConfabProtocol
+import Foundation
+
+extension CallSnapshot {
+    /// The app's view of a call from the coordinator's full call state.
+    init(_ state: CallState) {
+        self.init(
+            id: ConfabCore.CallID(state.cid),
+            createdBy: state.createdBy,
+            members: state.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) },
+            participants: state.session.participants.map(ConfabCore.CallParticipant.init),
+            blockedUserIDs: state.blockedUsers,
+            ownCapabilities: Set(state.ownCapabilities.map(\.rawValue)),
+            ringingMemberIDs: state.session.ringing?.memberIds ?? [],
+            rejectedBy: state.session.rejectedBy.mapValues(RejectionReason.init),
+            isEnded: state.endedAt != nil)
+    }
+}
+
+extension ConfabCore.CallParticipant {
+    /// A participant as the app shows it. The coordinator knows user ids only; names come later.
+    init(_ participant: WireParticipant) {
+        self.init(
+            user: User(id: participant.userId), sessionID: participant.sessionId, role: participant.role.rawValue,
+            joinedAt: participant.joinedAt, isPinned: participant.pinnedAt != nil)
+    }
+}
+
+extension ConfabCore.CallID {
+    init(_ cid: WireCallID) {
+        self.init(type: cid.type.rawValue, id: cid.id)
+    }
+
+    /// The wire form; the app's ids are parsed more loosely, so this can fail with a reason.
+    func wireID() throws -> WireCallID {
+        do {
+            return try WireCallID.parse(description)
+        } catch {
+            throw CallError("“\(description)” is not a call this server knows how to name: \(error.description).")
+        }
+    }
+}
+
+extension RejectionReason {
+    init(_ reason: RejectReason) {
+        switch reason {
+        case .decline: self = .decline
+        case .busy: self = .busy
+        case .cancel: self = .cancel
+        case .timeout: self = .timeout
+        }
+    }
+}
+
+extension RejectReason {
+    init(_ reason: RejectionReason) {
+        switch reason {
+        case .decline: self = .decline
+        case .busy: self = .busy
+        case .cancel: self = .cancel
+        case .timeout: self = .timeout
+        }
+    }
+}

@@ -1,0 +1,389 @@
+import ConfabCore
+import ConfabProtocol
+import Foundation
+import Logging
+
+/// `CallService` over the coordinator's WebSocket.
+///
+///     let client = CoordinatorClient(serverURL: "ws://127.0.0.1:8630/ws", userID: "alice", token: token)
+///     client.setEventHandler { event in … }   // before connecting: rings waiting for us come right after sign-in
+///     try await client.connect()              // throws CallError when the server can't be reached or refuses us
+///     let call = try await client.getOrCreateCall(cid, memberIDs: ["bob"], ring: true, video: true)
+///     …
+///     await client.disconnect()
+///
+/// Once connected, the client stays connected until `disconnect()`: when the socket drops, or
+/// no frame (not even the coordinator's health check) arrives for `missedHeartbeatsBeforeLost`
+/// intervals, it reports `.connectionLost` once, reconnects with backoff, signs in again and
+/// reports `.connectionRestored`. Requests made meanwhile fail at once with
+/// `CallError.notConnected`. Events are delivered on the main actor in the order the
+/// coordinator sent them; the socket itself runs off the main actor.
+@MainActor
+public final class CoordinatorClient: CallService {
+    /// Tuning that tests and tools change; the defaults suit the app.
+    public struct Options: Sendable {
+        /// How long a request may wait for its answer.
+        public var requestTimeout: Duration = .seconds(10)
+        /// How long opening the socket may take.
+        public var connectTimeout: Duration = .seconds(10)
+        public var reconnectBackoff = ReconnectBackoff()
+        /// Health checks that may go missing before the connection counts as lost.
+        public var missedHeartbeatsBeforeLost = 3
+        /// Shown in the server's logs ("confab (GTK)", "confab-peer").
+        public var clientName = "confab"
+
+        public init() {}
+    }
+
+    /// The coordinator's address, `ws://HOST:PORT/ws`.
+    public let serverURL: String
+    public let currentUserID: String
+    /// This device's id on the coordinator (from the last sign-in); nil while not signed in.
+    public private(set) var connectionID: String?
+    /// True while signed in: requests can be made.
+    public var isConnected: Bool { phase == .signedIn }
+
+    private let token: String?
+    private let options: Options
+    private let logger: Logger
+    private var translator: CallEventTranslator
+    private var eventHandler: (@MainActor (CallServiceEvent) -> Void)?
+    private var serverEventObserver: (@MainActor (ServerEvent) -> Void)?
+    /// This device's participant session in each call it joined.
+    private var sessionIDs: [WireCallID: String] = [:]
+
+    // MARK: Connection state
+
+    private enum Phase { case disconnected, opening, signingIn, signedIn }
+    private var phase = Phase.disconnected
+    /// The socket in use; frames and closures from older sockets are ignored.
+    private var connection: Connection?
+    /// True between `connect()` and `disconnect()`: a dropped socket is reconnected.
+    private var staysConnected = false
+    /// `.connectionLost` was reported and `.connectionRestored` is owed.
+    private var owesRestoredEvent = false
+    private var reconnecting: Task<Void, Never>?
+    private var heartbeatWatch: Task<Void, Never>?
+    private var lastFrameAt = ContinuousClock.now
+    private var openWaiter: (id: Int, continuation: CheckedContinuation<Void, any Error>)?
+    private var nextConnectionNumber = 0
+
+    private struct Connection {
+        let id: Int
+        let socket: CoordinatorSocket
+        let task: Task<Void, Never>
+    }
+
+    // MARK: Requests in flight
+
+    private struct PendingRequest {
+        let type: RequestType
+        let continuation: CheckedContinuation<Data, any Error>
+        let timeout: Task<Void, Never>
+    }
+    private var pending: [String: PendingRequest] = [:]
+    private var nextRequestNumber = 0
+
+    /// `token` comes from `confab-server token USER`; without one only a `--dev-auth` server
+    /// accepts `userID`. With both, the server checks they name the same user.
+    public init(serverURL: String, userID: String, token: String? = nil, options: Options = Options(),
+                logger: Logger = Logger(label: "confab.coordinator")) {
+        self.serverURL = serverURL
+        self.currentUserID = userID
+        self.token = token
+        self.options = options
+        self.logger = logger
+        self.translator = CallEventTranslator(currentUserID: userID)
+    }
+
+    public func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void) {
+        eventHandler = handler
+    }
+
+    /// Sees every coordinator event as it came, health checks included (for reports and tools).
+    public func setServerEventObserver(_ observer: @escaping @MainActor (ServerEvent) -> Void) {
+        serverEventObserver = observer
+    }
+
+    /// This device's participant session id in `call`, once joined.
+    public func sessionID(in call: ConfabCore.CallID) -> String? {
+        (try? call.wireID()).flatMap { sessionIDs[$0] }
+    }
+
+    // MARK: Connecting
+
+    /// Opens the socket and signs in. Throws `CallError` when the server can't be reached or
+    /// refuses the sign-in; the client is then disconnected and `connect()` may be tried again.
+    public func connect() async throws {
+        guard !staysConnected else { return }
+        staysConnected = true
+        do {
+            try await openConnection()
+        } catch {
+            staysConnected = false
+            throw error
+        }
+    }
+
+    /// Closes the socket and stops reconnecting; requests in flight fail with `notConnected`.
+    public func disconnect() async {
+        staysConnected = false
+        reconnecting?.cancel()
+        reconnecting = nil
+        guard let connection else { return }
+        connectionEnded(connection.id, error: nil)
+        await connection.task.value
+    }
+
+    private func openConnection() async throws {
+        nextConnectionNumber += 1
+        let id = nextConnectionNumber
+        let socket = CoordinatorSocket(url: serverURL, logger: logger)
+        let task = Task.detached { [weak self] in
+            var failure: (any Error)?
+            do {
+                try await socket.run(
+                    opened: { await self?.socketOpened(id) },
+                    received: { frame in await self?.receive(frame, on: id) })
+            } catch {
+                failure = error
+            }
+            await self?.connectionEnded(id, error: failure)
+        }
+        connection = Connection(id: id, socket: socket, task: task)
+        phase = .opening
+        do {
+            try await waitUntilOpen(id)
+            phase = .signingIn
+            let hello = try await send(
+                HelloRequest(token: token, userId: currentUserID, clientName: options.clientName), duringSignIn: true)
+            guard connection?.id == id else { throw CallError.connectionLost }
+            connectionID = hello.connectionId
+            translator.connectionID = hello.connectionId
+            phase = .signedIn
+            lastFrameAt = .now
+            watchHeartbeat(on: id, interval: .milliseconds(max(hello.healthCheckIntervalMs, 100)))
+            logger.info("signed in to the coordinator", metadata: ["user": "\(hello.userId)", "connection": "\(hello.connectionId)"])
+        } catch {
+            if connection?.id == id { connectionEnded(id, error: error) }
+            throw error
+        }
+    }
+
+    private func waitUntilOpen(_ id: Int) async throws {
+        let timeout = options.connectTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            self?.openFailed(id, CallError.unreachable(self?.serverURL ?? "", because: "no answer within \(timeout.secondsText)"))
+        }
+        defer { timer.cancel() }
+        try await withCheckedThrowingContinuation { continuation in
+            openWaiter = (id, continuation)
+        }
+    }
+
+    private func socketOpened(_ id: Int) {
+        guard let waiter = openWaiter, waiter.id == id else { return }
+        openWaiter = nil
+        waiter.continuation.resume()
+    }
+
+    private func openFailed(_ id: Int, _ error: any Error) {
+        guard let waiter = openWaiter, waiter.id == id else { return }
+        openWaiter = nil
+        waiter.continuation.resume(throwing: error)
+    }
+
+    /// The socket `id` is gone (closed, broken, silent, or we closed it). Everything that
+    /// depended on it fails, and, if the user was signed in, reconnection starts.
+    private func connectionEnded(_ id: Int, error: (any Error)?) {
+        guard let connection, connection.id == id else { return }
+        self.connection = nil
+        connection.task.cancel()
+        heartbeatWatch?.cancel()
+        heartbeatWatch = nil
+        let wasSignedIn = phase == .signedIn
+        phase = .disconnected
+        connectionID = nil
+        translator.connectionID = nil
+        sessionIDs.removeAll()
+        openFailed(id, CallError.unreachable(serverURL, because: error.map(Self.describe) ?? "the connection closed"))
+        let waiting = pending
+        pending.removeAll()
+        for request in waiting.values {
+            request.timeout.cancel()
+            request.continuation.resume(throwing: staysConnected ? CallError.connectionLost : CallError.notConnected)
+        }
+        guard staysConnected else { return }
+        if wasSignedIn {
+            logger.warning("lost the connection to the coordinator", metadata: ["error": "\(error.map(Self.describe) ?? "closed")"])
+            if !owesRestoredEvent {
+                owesRestoredEvent = true
+                deliver(.connectionLost)
+            }
+            reconnect()
+        }
+    }
+
+    /// Tries again with backoff until signed in or `disconnect()`.
+    private func reconnect() {
+        guard reconnecting == nil else { return }
+        reconnecting = Task { [weak self] in
+            var failures = 0
+            while true {
+                guard let delay = self?.options.reconnectBackoff.delay(afterFailures: failures) else { return }
+                try? await Task.sleep(for: delay)
+                guard let self, self.staysConnected, !Task.isCancelled else { return }
+                do {
+                    try await self.openConnection()
+                    self.reconnecting = nil
+                    if self.owesRestoredEvent {
+                        self.owesRestoredEvent = false
+                        self.deliver(.connectionRestored)
+                    }
+                    return
+                } catch {
+                    failures += 1
+                    self.logger.info("reconnection attempt failed", metadata: ["attempt": "\(failures)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// The coordinator sends a health check every interval; a socket that stays silent for
+    /// several is dead even if TCP has not noticed (a frozen server, a dropped route).
+    private func watchHeartbeat(on id: Int, interval: Duration) {
+        heartbeatWatch?.cancel()
+        let limit = interval * options.missedHeartbeatsBeforeLost
+        heartbeatWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval / 2)
+                guard let self, !Task.isCancelled, self.connection?.id == id else { return }
+                if ContinuousClock.now - self.lastFrameAt > limit {
+                    self.logger.warning("no heartbeat from the coordinator", metadata: ["silentFor": "\(ContinuousClock.now - self.lastFrameAt)"])
+                    self.connectionEnded(id, error: CallError("no heartbeat for \(limit.secondsText)"))
+                    return
+                }
+            }
+        }
+    }
+
+    // MARK: Frames
+
+    private func receive(_ frame: InboundFrame, on id: Int) {
+        guard connection?.id == id else { return }
+        lastFrameAt = .now
+        switch frame {
+        case .response(let requestID, let json):
+            guard let request = pending.removeValue(forKey: requestID) else {
+                logger.debug("answer to a request no longer waiting", metadata: ["id": "\(requestID)"])
+                return
+            }
+            request.timeout.cancel()
+            request.continuation.resume(returning: json)
+        case .error(let requestID, let error):
+            guard let requestID, let request = pending.removeValue(forKey: requestID) else {
+                logger.warning("the coordinator could not read a frame we sent", metadata: ["error": "\(error)"])
+                return
+            }
+            request.timeout.cancel()
+            request.continuation.resume(throwing: CallError.refused(error, request: request.type))
+        case .event(let event):
+            serverEventObserver?(event)
+            for translated in translator.translate(event) { deliver(translated) }
+        }
+    }
+
+    private func deliver(_ event: CallServiceEvent) {
+        eventHandler?(event)
+    }
+
+    /// Sends a request and waits for its typed answer.
+    private func send<Request: ConfabRequest>(_ request: Request, duringSignIn: Bool = false) async throws -> Request.Response {
+        guard let connection, phase == .signedIn || (duringSignIn && phase == .signingIn) else { throw CallError.notConnected }
+        nextRequestNumber += 1
+        let id = String(nextRequestNumber)
+        let text: String
+        do {
+            text = String(decoding: try ConfabJSON.encoder().encode(RequestEnvelope(id: id, payload: request)), as: UTF8.self)
+        } catch {
+            throw CallError("Couldn’t prepare the request “\(Request.type.rawValue)”: \(error).")
+        }
+        let timeout = options.requestTimeout
+        let json = try await withCheckedThrowingContinuation { continuation in
+            let timer = Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled else { return }
+                self?.expire(id, after: timeout)
+            }
+            pending[id] = PendingRequest(type: Request.type, continuation: continuation, timeout: timer)
+            connection.socket.send(text)
+        }
+        do {
+            return try ConfabJSON.decoder().decode(ResponseEnvelope<Request.Response>.self, from: json).payload
+        } catch {
+            logger.warning("unreadable answer from the coordinator", metadata: ["request": "\(Request.type.rawValue)", "error": "\(error)"])
+            throw CallError.unreadableAnswer(Request.type)
+        }
+    }
+
+    private func expire(_ id: String, after timeout: Duration) {
+        guard let request = pending.removeValue(forKey: id) else { return }
+        request.continuation.resume(throwing: CallError.timedOut(request.type, after: timeout))
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? CallError { return error.message }
+        return String(describing: error)
+    }
+
+    // MARK: CallService
+
+    public func getOrCreateCall(_ call: ConfabCore.CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
+        let request = GetOrCreateCallRequest(
+            cid: try call.wireID(), members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video)
+        return translator.remember(try await send(request).call)
+    }
+
+    public func getCall(_ call: ConfabCore.CallID) async throws -> CallSnapshot {
+        translator.remember(try await send(GetCallRequest(cid: try call.wireID())).call)
+    }
+
+    /// Joins an existing call (`joinCall(_:create:)` can create it). The media settings stay
+    /// on this device until the Janus integration needs them.
+    public func joinCall(_ call: ConfabCore.CallID, settings: CallSettings) async throws -> CallSnapshot {
+        try await joinCall(call, create: false)
+    }
+
+    /// Joins the call's session from this device; with `create` the call is made first if missing.
+    public func joinCall(_ call: ConfabCore.CallID, create: Bool) async throws -> CallSnapshot {
+        let cid = try call.wireID()
+        let response = try await send(JoinCallRequest(cid: cid, create: create))
+        sessionIDs[cid] = response.sessionId
+        return translator.remember(response.call)
+    }
+
+    public func leaveCall(_ call: ConfabCore.CallID) async throws {
+        let cid = try call.wireID()
+        translator.remember(try await send(LeaveCallRequest(cid: cid)).call)
+        sessionIDs[cid] = nil
+    }
+
+    public func acceptCall(_ call: ConfabCore.CallID) async throws {
+        translator.remember(try await send(AcceptCallRequest(cid: try call.wireID())).call)
+    }
+
+    public func rejectCall(_ call: ConfabCore.CallID, reason: RejectionReason) async throws {
+        translator.remember(try await send(RejectCallRequest(cid: try call.wireID(), reason: RejectReason(reason))).call)
+    }
+
+    public func endCall(_ call: ConfabCore.CallID) async throws {
+        translator.remember(try await send(EndCallRequest(cid: try call.wireID())).call)
+    }
+
+    /// Rings members of an existing call (all but us when `memberIDs` is nil).
+    public func ringCall(_ call: ConfabCore.CallID, memberIDs: [String]? = nil, video: Bool) async throws -> CallSnapshot {
+        translator.remember(try await send(RingCallRequest(cid: try call.wireID(), memberIds: memberIDs, video: video)).call)
+    }
+}
