@@ -3,12 +3,14 @@
 SWIFT       ?= swift
 CONFIG      ?= debug
 BUILD_DIR   := .build/$(CONFIG)
-CALL        ?= default:standup
 ARGS        ?=
+CALL        ?= default:standup
+# `make run USER=bob` runs the app as bob; SERVER=ws://host:port uses a shared server.
+SERVER      ?= ws://127.0.0.1:8630
 # Tests treat any GLib/GTK/GStreamer critical as a crash.
 TEST_ENV    := G_DEBUG=fatal-criticals
 
-.PHONY: all deps test-deps build run test test-swift test-ui bench clean
+.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench clean
 
 all: build
 
@@ -21,9 +23,14 @@ test-deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-## The app, opened on the lobby of $(CALL). Add a test camera and microphone with ARGS=--test-devices.
+## The app, connected to $(SERVER) (a local confab-server is started there if none answers).
+## Opens the lobby of $(CALL) (CALL= opens the home page instead); add test devices with ARGS=--test-devices.
 run: build
-	$(BUILD_DIR)/confab --call $(CALL) $(ARGS)
+	SERVER=$(SERVER) CONFAB_RUN_USER=$(USER) meson-helpers/run-local $(BUILD_DIR) $(if $(CALL),--call $(CALL)) $(ARGS)
+
+stop-server:
+	@pid_file="$${XDG_STATE_HOME:-$$HOME/.local/state}/confab/server.pid"; \
+	  if [ -f "$$pid_file" ]; then kill "$$(cat "$$pid_file")" 2>/dev/null || true; rm -f "$$pid_file"; echo "stopped"; fi
 
 ## Every suite: unit, GStreamer, server, and the real app under Xvfb through AT-SPI.
 test: test-deps
