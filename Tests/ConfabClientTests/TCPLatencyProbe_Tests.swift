@@ -7,7 +7,7 @@ final class TCPLatencyProbe_Tests: XCTestCase {
     func test_listeningServer_measuresARoundTrip() async throws {
         let listener = try LoopbackListener()
         defer { listener.close() }
-        let probe = TCPLatencyProbe(host: "127.0.0.1", port: listener.port)
+        let probe = TCPLatencyProbe(host: "127.0.0.1", port: Int(listener.port))
         let roundTrip = await probe.measureRoundTrip()
         XCTAssertNotNil(roundTrip)
         XCTAssertEqual(ConnectionQuality(roundTripTime: roundTrip), .excellent)
@@ -17,7 +17,7 @@ final class TCPLatencyProbe_Tests: XCTestCase {
         let listener = try LoopbackListener()
         let port = listener.port
         listener.close()
-        let roundTrip = await TCPLatencyProbe(host: "127.0.0.1", port: port).measureRoundTrip()
+        let roundTrip = await TCPLatencyProbe(host: "127.0.0.1", port: Int(port)).measureRoundTrip()
         XCTAssertNil(roundTrip)
         XCTAssertEqual(ConnectionQuality(roundTripTime: roundTrip), .poor)
     }

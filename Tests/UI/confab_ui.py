@@ -211,3 +211,67 @@ def pixel(path, x, y):
     out = subprocess.run(["convert", path, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
                          check=True, capture_output=True, text=True).stdout
     return tuple(int(v) for v in out.strip().split(","))
+
+
+class Server:
+    """A real confab-server on a free loopback port, dev auth, temporary database."""
+
+    def __init__(self, extra_args=()):
+        self.directory = tempfile.mkdtemp(prefix="confab-server-")
+        binary = os.path.join(os.path.dirname(confab_binary()), "confab-server")
+        self.log = open(os.path.join(self.directory, "server.log"), "w+")
+        self.process = subprocess.Popen(
+            [binary, "--host", "127.0.0.1", "--port", "0", "--dev-auth", "--db", os.path.join(self.directory, "calls.sqlite"), *extra_args],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.process.stdout.readline().strip()
+        if not line.startswith("listening on "):
+            raise RuntimeError(f"confab-server did not start: {line!r}")
+        self.url = line[len("listening on "):]
+
+    def health(self):
+        import json as _json
+        import urllib.request
+        http = self.url.replace("ws://", "http://") + "/health"
+        with urllib.request.urlopen(http, timeout=2) as response:
+            return _json.loads(response.read())
+
+    def wait_for_connections(self, count):
+        wait_for(lambda: self.health().get("connections") == count, what=f"{count} clients signed in to the server")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.log.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class Peer:
+    """A headless `confab-peer` process; its JSON report is read when it finishes."""
+
+    def __init__(self, server, user, command):
+        self.report_path = tempfile.mktemp(prefix=f"confab-peer-{user}-", suffix=".json")
+        binary = os.path.join(os.path.dirname(confab_binary()), "confab-peer")
+        self.process = subprocess.Popen([binary, "--server", server.url, "--user", user, "--report", self.report_path, *command],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def report(self, timeout=30):
+        output, _ = self.process.communicate(timeout=timeout)
+        try:
+            with open(self.report_path) as file:
+                return json.load(file)
+        except (OSError, ValueError) as error:
+            raise AssertionError(f"no report from confab-peer ({error}); output:\n{output}")
+        finally:
+            if os.path.exists(self.report_path):
+                os.remove(self.report_path)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+def type_text(node, text):
+    """Replace an entry's text, as typing would."""
+    node.queryEditableText().setTextContents(text)

@@ -6,6 +6,8 @@ public struct AppOptions: Sendable {
 
     public var serverURL: String
     public var user: User
+    /// A token from `confab-server token USER`; nil works with a `--dev-auth` server.
+    public var token: String?
     /// Open straight into this call's lobby.
     public var call: CallID?
     /// Add a test camera and test microphones (no real devices needed).
@@ -14,10 +16,11 @@ public struct AppOptions: Sendable {
     public var previewWidth: Int
     public var previewHeight: Int
 
-    public init(serverURL: String = AppOptions.defaultServerURL, user: User, call: CallID? = nil,
+    public init(serverURL: String = AppOptions.defaultServerURL, user: User, token: String? = nil, call: CallID? = nil,
                 useTestDevices: Bool = false, previewWidth: Int = 640, previewHeight: Int = 360) {
         self.serverURL = serverURL
         self.user = user
+        self.token = token
         self.call = call
         self.useTestDevices = useTestDevices
         self.previewWidth = previewWidth

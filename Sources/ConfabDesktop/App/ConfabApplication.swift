@@ -12,6 +12,7 @@ public final class ConfabApplication {
     private let options: AppOptions
     private let application: Application
     private let callViewModel: CallViewModel
+    private let coordinator: CoordinatorClient
     private let devices: GStreamerDeviceSource
     private let cameraPreview: CameraPreview
     private let microphoneMeter: MicrophoneMeter
@@ -22,7 +23,8 @@ public final class ConfabApplication {
         self.options = options
         GStreamer.initialize()
         application = Application(id: Self.applicationID)
-        callViewModel = CallViewModel(currentUser: options.user)
+        coordinator = CoordinatorClient(serverURL: options.serverURL, userID: options.user.id, token: options.token)
+        callViewModel = CallViewModel(currentUser: options.user, callService: coordinator)
         devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
@@ -47,6 +49,26 @@ public final class ConfabApplication {
             callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
         }
         router.start()
+        stayConnected()
+    }
+
+    /// Signs in to the coordinator and keeps trying while it is unreachable: an idle app that is
+    /// connected can be rung. Once signed in, the client reconnects by itself.
+    private func stayConnected() {
+        let coordinator = coordinator, serverURL = options.serverURL
+        Task {
+            var delay: Duration = .milliseconds(500)
+            while true {
+                do {
+                    try await coordinator.connect()
+                    return
+                } catch {
+                    print("confab: cannot reach the call server at \(serverURL): \(error); retrying in \(delay)")
+                    try? await Task.sleep(for: delay)
+                    delay = min(delay * 2, .seconds(10))
+                }
+            }
+        }
     }
 
     private func makeLobby(_ info: LobbyInfo) -> LobbyWindow {
