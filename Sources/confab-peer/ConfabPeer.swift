@@ -13,6 +13,10 @@ struct ConfabPeer: AsyncParsableCommand {
         commandName: "confab-peer",
         abstract: "A headless confab client: joins, rings or answers, and reports what it saw as JSON.",
         subcommands: [JoinCommand.self, AnswerCommand.self, RingCommand.self])
+
+    // Declared here too so they can come before the subcommand, as in
+    // `confab-peer --server URL --user bob answer`; subcommands receive the same values.
+    @OptionGroup var options: PeerOptions
 }
 
 /// Options every subcommand takes.
@@ -32,12 +36,26 @@ struct PeerOptions: ParsableArguments {
     @Flag(help: "Log the client's connection and frame handling to standard error.")
     var verbose = false
 
+    /// The plain values, safe to hand to the main actor.
+    var settings: PeerSettings {
+        PeerSettings(serverURL: serverURL, user: user, token: token, report: report, verbose: verbose)
+    }
+
     /// The address with the WebSocket path the server serves.
     var serverURL: String {
         guard var components = URLComponents(string: server), components.path.isEmpty || components.path == "/" else { return server }
         components.path = "/ws"
         return components.string ?? server
     }
+}
+
+/// What `PeerOptions` parsed.
+struct PeerSettings: Sendable {
+    let serverURL: String
+    let user: String
+    let token: String?
+    let report: String?
+    let verbose: Bool
 }
 
 /// Reads `type:id`, explaining what is wrong when it can't.
@@ -61,7 +79,7 @@ func seconds(_ value: Double) -> Duration {
 /// Runs one peer session on the main actor: connects, runs `body`, writes the report, and
 /// turns failures into a message and a non-zero exit code.
 @MainActor
-func runPeer(_ options: PeerOptions, command: String, call: ConfabCore.CallID?,
+func runPeer(_ options: PeerSettings, command: String, call: ConfabCore.CallID?,
              _ body: @MainActor (PeerSession) async throws -> Void) async throws {
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)

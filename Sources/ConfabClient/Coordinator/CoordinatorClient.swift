@@ -139,16 +139,18 @@ public final class CoordinatorClient: CallService {
         nextConnectionNumber += 1
         let id = nextConnectionNumber
         let socket = CoordinatorSocket(url: serverURL, logger: logger)
-        let task = Task.detached { [weak self] in
+        // The socket's task must not keep the client alive: the client owns the socket.
+        let owner = WeakClient(self)
+        let task = Task.detached {
             var failure: (any Error)?
             do {
                 try await socket.run(
-                    opened: { await self?.socketOpened(id) },
-                    received: { frame in await self?.receive(frame, on: id) })
+                    opened: { await owner.client?.socketOpened(id) },
+                    received: { frame in await owner.client?.receive(frame, on: id) })
             } catch {
                 failure = error
             }
-            await self?.connectionEnded(id, error: failure)
+            await owner.client?.connectionEnded(id, error: failure)
         }
         connection = Connection(id: id, socket: socket, task: task)
         phase = .opening
@@ -386,4 +388,10 @@ public final class CoordinatorClient: CallService {
     public func ringCall(_ call: ConfabCore.CallID, memberIDs: [String]? = nil, video: Bool) async throws -> CallSnapshot {
         translator.remember(try await send(RingCallRequest(cid: try call.wireID(), memberIds: memberIDs, video: video)).call)
     }
+}
+
+/// A reference to the client that does not keep it alive, for the socket's task.
+private final class WeakClient: Sendable {
+    weak let client: CoordinatorClient?
+    init(_ client: CoordinatorClient) { self.client = client }
 }

@@ -1,0 +1,56 @@
+import ArgumentParser
+import ConfabClient
+import ConfabCore
+import Foundation
+
+/// `confab-peer … join TYPE:ID`: joins (optionally creating the call and ringing its members),
+/// stays for `--duration` seconds, then leaves.
+struct JoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join", abstract: "Join a call, stay for --duration seconds, then leave.")
+
+    @OptionGroup var options: PeerOptions
+    @Argument(help: "The call, TYPE:ID.") var call: String
+    @Flag(help: "Create the call if it does not exist.") var create = false
+    @Option(help: "Members of the call when it is created, comma-separated.") var members: String?
+    @Flag(help: "Ring the members.") var ring = false
+    @Option(help: "Seconds to stay in the call.") var duration: Double = 0
+    @Flag(name: .customLong("audio-only"), help: "Ring for an audio call (default: video).") var audioOnly = false
+
+    func run() async throws {
+        let plan = JoinPlan(
+            call: try parseCallID(call), create: create, members: parseMembers(members), ring: ring, video: !audioOnly,
+            duration: seconds(duration))
+        try await runPeer(options.settings, command: "join", call: plan.call) { session in
+            try await plan.perform(in: session)
+        }
+    }
+}
+
+/// What the join command was asked to do, as plain values.
+private struct JoinPlan: Sendable {
+    let call: ConfabCore.CallID
+    let create: Bool
+    let members: [String]
+    let ring: Bool
+    let video: Bool
+    let duration: Duration
+
+    @MainActor
+    func perform(in session: PeerSession) async throws {
+        if create || ring || !members.isEmpty {
+            session.record(try await session.client.getOrCreateCall(call, memberIDs: members, ring: ring, video: video))
+            if ring { session.enter("outgoing") }
+        }
+        session.enter("joining")
+        session.record(try await session.client.joinCall(call, create: create))
+        session.enter("inCall")
+        if let reason = await session.stay(in: call, until: .now + duration) {
+            session.conclude("ended: \(reason)")
+            session.enter("idle")
+        } else {
+            try await session.leave(call)
+            session.conclude("left")
+        }
+    }
+}

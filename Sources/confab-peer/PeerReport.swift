@@ -1,0 +1,125 @@
+import ConfabCore
+import ConfabProtocol
+import Foundation
+
+/// What a peer saw, written as JSON when it finishes. Times are ISO 8601 with milliseconds.
+struct PeerReport: Encodable {
+    struct StateChange: Encodable {
+        /// A `CallingState` name: idle, outgoing, incoming, joining, inCall, reconnecting.
+        let state: String
+        let at: Date
+    }
+
+    struct Event: Encodable {
+        /// The `CallServiceEvent` case: ringing, accepted, rejected, missed, ended, participantJoined, …
+        let type: String
+        let at: Date
+        var call: String?
+        var user: String?
+        var reason: String?
+        var byThisDevice: Bool?
+    }
+
+    struct Participant: Encodable {
+        let user: String
+        let session: String
+        let joinedAt: Date
+        var leftAt: Date?
+    }
+
+    /// The call as the coordinator last described it to this peer (in a response, `callUpdated`
+    /// or `rejected`); participant events after that are in `events` and `participants`.
+    struct CallSummary: Encodable {
+        let cid: String
+        let createdBy: String
+        let members: [String]
+        let participants: [String]
+        let ringing: [String]
+        let rejectedBy: [String: String]
+        let ended: Bool
+
+        init(_ call: CallSnapshot) {
+            cid = call.id.description
+            createdBy = call.createdBy
+            members = call.members.map(\.user.id)
+            participants = call.participants.map(\.user.id)
+            ringing = call.ringingMemberIDs
+            rejectedBy = call.rejectedBy.mapValues(\.rawValue)
+            ended = call.isEnded
+        }
+    }
+
+    let command: String
+    let user: String
+    let server: String
+    var call: String?
+    var connectionId: String?
+    let startedAt = Date()
+    var finishedAt: Date?
+    var states: [StateChange] = []
+    var events: [Event] = []
+    var participants: [Participant] = []
+    var lastCall: CallSummary?
+    /// How it ended: "accepted by bob", "rejected: decline by bob", "missed", "ended: …", "cancelled", "joined".
+    var outcome: String?
+    var error: String?
+
+    init(command: String, user: String, server: String, call: String?) {
+        self.command = command
+        self.user = user
+        self.server = server
+        self.call = call
+    }
+
+    mutating func record(_ event: CallServiceEvent, at now: Date = Date()) {
+        switch event {
+        case .ringing(let incoming):
+            events.append(Event(type: "ringing", at: now, call: incoming.cid.description, user: incoming.caller.id))
+        case .accepted(let cid, let userID, let byThisDevice):
+            events.append(Event(type: "accepted", at: now, call: cid.description, user: userID, byThisDevice: byThisDevice))
+        case .rejected(let cid, let userID, let reason, let byThisDevice, let call):
+            events.append(Event(type: "rejected", at: now, call: cid.description, user: userID, reason: reason.rawValue, byThisDevice: byThisDevice))
+            lastCall = CallSummary(call)
+        case .missed(let cid):
+            events.append(Event(type: "missed", at: now, call: cid.description))
+        case .ended(let cid, let reason):
+            events.append(Event(type: "ended", at: now, call: cid.description, reason: reason))
+        case .participantJoined(let cid, let participant):
+            events.append(Event(type: "participantJoined", at: now, call: cid.description, user: participant.user.id))
+            saw(participant)
+        case .participantLeft(let cid, let participant):
+            events.append(Event(type: "participantLeft", at: now, call: cid.description, user: participant.user.id))
+            left(session: participant.sessionID, at: now)
+        case .callUpdated(let call):
+            events.append(Event(type: "callUpdated", at: now, call: call.id.description))
+            lastCall = CallSummary(call)
+        case .connectionLost:
+            events.append(Event(type: "connectionLost", at: now))
+        case .connectionRestored:
+            events.append(Event(type: "connectionRestored", at: now))
+        }
+    }
+
+    /// A call state from a response: remembers it and the participants already there.
+    mutating func record(_ call: CallSnapshot) {
+        lastCall = CallSummary(call)
+        for participant in call.participants { saw(participant) }
+    }
+
+    mutating func left(session: String, at now: Date = Date()) {
+        for index in participants.indices where participants[index].session == session && participants[index].leftAt == nil {
+            participants[index].leftAt = now
+        }
+    }
+
+    private mutating func saw(_ participant: ConfabCore.CallParticipant) {
+        guard !participants.contains(where: { $0.session == participant.sessionID }) else { return }
+        participants.append(Participant(user: participant.user.id, session: participant.sessionID, joinedAt: participant.joinedAt))
+    }
+
+    func json() throws -> Data {
+        let encoder = ConfabJSON.encoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return try encoder.encode(self)
+    }
+}

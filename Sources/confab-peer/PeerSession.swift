@@ -1,0 +1,130 @@
+import ConfabClient
+import ConfabCore
+import Foundation
+
+/// One peer run: the coordinator client, the events it delivered (kept in order until the
+/// command takes them), the calling state the peer is in, and the report of it all.
+@MainActor
+final class PeerSession {
+    let client: CoordinatorClient
+    private(set) var report: PeerReport
+    private(set) var callingState = "idle"
+    private var inbox: [CallServiceEvent] = []
+    private var waiter: (id: Int, continuation: CheckedContinuation<CallServiceEvent?, Never>)?
+    private var nextWaiterID = 0
+
+    var user: String { client.currentUserID }
+
+    init(client: CoordinatorClient, command: String, call: ConfabCore.CallID?) {
+        self.client = client
+        self.report = PeerReport(command: command, user: client.currentUserID, server: client.serverURL, call: call?.description)
+    }
+
+    /// Connects and signs in; progress lines go to standard error so scripts can wait for them.
+    func start() async throws {
+        client.setEventHandler { [weak self] event in self?.received(event) }
+        enter("idle")
+        try await client.connect()
+        report.connectionId = client.connectionID
+        Self.say("connected as \(user) (connection \(client.connectionID ?? "?"))")
+    }
+
+    /// Moves to a calling state (named as `CallingState` names them) and records it.
+    func enter(_ state: String) {
+        callingState = state
+        report.states.append(.init(state: state, at: Date()))
+        Self.say("state \(state)")
+    }
+
+    func record(_ call: CallSnapshot) {
+        report.record(call)
+    }
+
+    /// The call this run is about, once known (the answer command learns it from the ring).
+    func noteCall(_ call: ConfabCore.CallID) {
+        report.call = call.description
+    }
+
+    func conclude(_ outcome: String) {
+        guard report.outcome == nil else { return }
+        report.outcome = outcome
+        Self.say("outcome \(outcome)")
+    }
+
+    func fail(_ error: any Error) {
+        report.error = "\(error)"
+    }
+
+    func finish() {
+        report.finishedAt = Date()
+    }
+
+    // MARK: Events
+
+    private func received(_ event: CallServiceEvent) {
+        report.record(event)
+        switch event {
+        case .connectionLost: if callingState == "inCall" { enter("reconnecting") }
+        case .connectionRestored: if callingState == "reconnecting" { enter("inCall") }
+        default: break
+        }
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume(returning: event)
+        } else {
+            inbox.append(event)
+        }
+    }
+
+    /// The next event not yet taken, waiting until `deadline`; nil if none came by then.
+    func nextEvent(until deadline: ContinuousClock.Instant) async -> CallServiceEvent? {
+        if !inbox.isEmpty { return inbox.removeFirst() }
+        guard deadline > .now else { return nil }
+        nextWaiterID += 1
+        let id = nextWaiterID
+        return await withCheckedContinuation { continuation in
+            waiter = (id, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline)
+                guard let self, let waiter = self.waiter, waiter.id == id else { return }
+                self.waiter = nil
+                waiter.continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    /// Stays in `call` until `deadline`, taking events as they come; returns early with the
+    /// reason if the call ends or this device is removed from it.
+    func stay(in call: ConfabCore.CallID, until deadline: ContinuousClock.Instant) async -> String? {
+        while let event = await nextEvent(until: deadline) {
+            if case .ended(let cid, let reason) = event, cid == call { return reason ?? "ended" }
+        }
+        return nil
+    }
+
+    /// Leaves the call; a call that already ended needs no leave.
+    func leave(_ call: ConfabCore.CallID) async throws {
+        let ownSession = client.sessionID(in: call)
+        try await client.leaveCall(call)
+        // The coordinator tells the others, not us, that we left.
+        if let ownSession { report.left(session: ownSession) }
+        enter("idle")
+    }
+
+    // MARK: Output
+
+    func writeReport(to destination: String?) throws {
+        guard let destination else { return }
+        let json = try report.json()
+        if destination == "-" {
+            FileHandle.standardOutput.write(json + Data("\n".utf8))
+        } else {
+            try json.write(to: URL(fileURLWithPath: destination), options: .atomic)
+        }
+    }
+
+    /// A progress line on standard error, e.g. "confab-peer: state inCall".
+    nonisolated static func say(_ message: String) {
+        FileHandle.standardError.write(Data("confab-peer: \(message)\n".utf8))
+    }
+}
