@@ -1,0 +1,163 @@
+@testable import ConfabClient
+import ConfabCore
+import ConfabProtocol
+import Foundation
+import XCTest
+
+/// Coordinator events → CallServiceEvents, from hand-written frames.
+final class CallEventTranslator_Tests: XCTestCase {
+    private let standup = ConfabCore.CallID(type: "default", id: "standup")
+    /// Ten seconds into a thirty-second ring.
+    private let now = Date(timeIntervalSince1970: 1_767_261_610)
+    private let ring = WireJSON.ringing(startedAt: "2026-01-01T10:00:00.000Z", autoCancelAt: "2026-01-01T10:00:30.000Z")
+
+    private func translator(for user: String = "bob", connection: String = "bob-laptop") -> CallEventTranslator {
+        let now = now
+        return CallEventTranslator(currentUserID: user, connectionID: connection, now: { now })
+    }
+
+    private func event(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> ServerEvent {
+        guard case .event(let event) = try InboundFrame.decode(text) else {
+            XCTFail("not an event", file: file, line: line)
+            throw UnreadableFrame(reason: "not an event", text: text)
+        }
+        return event
+    }
+
+    private func ringEvent(caller: String = "alice") throws -> ServerEvent {
+        let ringing = WireJSON.ringing(caller: caller, startedAt: "2026-01-01T10:00:00.000Z", autoCancelAt: "2026-01-01T10:00:30.000Z")
+        return try event(WireJSON.event(
+            "call.ring", #"{"call":\#(WireJSON.callState(ringing: ringing)),"callerId":"\#(caller)","memberIds":["bob"],"video":true}"#))
+    }
+
+    func test_ringFromAlice_translated_ringsBobWithCallerVideoMembersAndTheRestOfTheRing() throws {
+        var subject = translator()
+        let events = subject.translate(try ringEvent())
+        XCTAssertEqual(events, [.ringing(IncomingCall(
+            id: "standup", caller: User(id: "alice"), type: "default",
+            members: [Member(user: User(id: "alice"), role: "host"), Member(user: User(id: "bob"), role: "user")],
+            timeout: .seconds(20), video: true))])
+    }
+
+    func test_ringWhoseCallerIsTheCurrentUser_translated_doesNotRing() throws {
+        var subject = translator(for: "alice", connection: "alice-phone")
+        XCTAssertEqual(subject.translate(try ringEvent(caller: "alice")), [])
+    }
+
+    func test_ringWithClocksFarApart_translated_usesTheWholeRingLength() throws {
+        var subject = CallEventTranslator(currentUserID: "bob", now: { Date(timeIntervalSince1970: 0) })
+        guard case .ringing(let incoming) = subject.translate(try ringEvent()).first else { return XCTFail() }
+        XCTAssertEqual(incoming.timeout, .seconds(30))
+    }
+
+    func test_acceptedFromThisConnection_translated_isByThisDevice() throws {
+        var subject = translator()
+        let accepted = try event(WireJSON.event(
+            "call.accepted", #"{"call":\#(WireJSON.callState()),"userId":"bob","connectionId":"bob-laptop"}"#))
+        XCTAssertEqual(subject.translate(accepted), [.accepted(standup, userID: "bob", byThisDevice: true)])
+    }
+
+    func test_acceptedFromOurOtherDevice_translated_isNotByThisDevice() throws {
+        var subject = translator()
+        let accepted = try event(WireJSON.event(
+            "call.accepted", #"{"call":\#(WireJSON.callState()),"userId":"bob","connectionId":"bob-phone"}"#))
+        XCTAssertEqual(subject.translate(accepted), [.accepted(standup, userID: "bob", byThisDevice: false)])
+    }
+
+    func test_busyRejectSentByTheServer_translated_hasReasonSnapshotAndIsNotByThisDevice() throws {
+        var subject = translator(for: "alice", connection: "alice-laptop")
+        let rejected = try event(WireJSON.event("call.rejected", #"""
+            {"call":\#(WireJSON.callState(rejectedBy: #"{"bob":"busy"}"#)),"userId":"bob","reason":"busy","connectionId":null}
+            """#))
+        guard case .rejected(let cid, let user, let reason, let here, let call) = subject.translate(rejected).first else { return XCTFail() }
+        XCTAssertEqual(cid, standup)
+        XCTAssertEqual(user, "bob")
+        XCTAssertEqual(reason, .busy)
+        XCTAssertFalse(here)
+        XCTAssertEqual(call.rejectedBy, ["bob": .busy])
+        XCTAssertEqual(call.createdBy, "alice")
+    }
+
+    func test_callEndedForEachReason_translated_saysWhyInWords() throws {
+        let cases: [(String, String?, String)] = [
+            ("ended", #""alice""#, "alice ended the call"),
+            ("ended", "null", "The call ended"),
+            ("unanswered", "null", "Nobody accepted the call"),
+            ("timedOut", "null", "Nobody answered"),
+            ("cancelled", #""alice""#, "alice cancelled the call"),
+        ]
+        for (reason, endedBy, words) in cases {
+            var subject = translator()
+            let ended = try event(WireJSON.event("call.ended", #"""
+                {"call":\#(WireJSON.callState(endedAt: #""2026-01-01T10:01:00.000Z""#)),"reason":"\#(reason)","endedBy":\#(endedBy ?? "null")}
+                """#))
+            XCTAssertEqual(subject.translate(ended), [.ended(standup, reason: words)], reason)
+        }
+    }
+
+    func test_missed_translated_isMissedForThatCall() throws {
+        var subject = translator()
+        let missed = try event(WireJSON.event("call.missed", #"{"call":\#(WireJSON.callState()),"callerId":"alice","userIds":["bob"]}"#))
+        XCTAssertEqual(subject.translate(missed), [.missed(standup)])
+    }
+
+    func test_participantJoinedThenLeft_translated_namesTheParticipantAndUpdatesTheRememberedCall() throws {
+        var subject = translator()
+        _ = subject.translate(try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState())}"#)))
+        let joined = try event(WireJSON.event(
+            "call.session_participant_joined", #"{"cid":"default:standup","participant":\#(WireJSON.participant("carol", session: "s1"))}"#))
+        guard case .participantJoined(let cid, let participant) = subject.translate(joined).first else { return XCTFail() }
+        XCTAssertEqual(cid, standup)
+        XCTAssertEqual(participant.user.id, "carol")
+        XCTAssertEqual(participant.sessionID, "s1")
+        XCTAssertEqual(subject.knownCalls[WireCallID(type: .default, id: "standup")]?.participants.map(\.sessionID), ["s1"])
+
+        let left = try event(WireJSON.event(
+            "call.session_participant_left",
+            #"{"cid":"default:standup","participant":\#(WireJSON.participant("carol", session: "s1")),"reason":"left"}"#))
+        XCTAssertEqual(subject.translate(left).count, 1)
+        XCTAssertEqual(subject.knownCalls[WireCallID(type: .default, id: "standup")]?.participants, [])
+    }
+
+    func test_callUpdated_translated_givesTheNewSnapshot() throws {
+        var subject = translator()
+        let updated = try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState(members: ["alice", "bob", "carol"]))}"#))
+        guard case .callUpdated(let call) = subject.translate(updated).first else { return XCTFail() }
+        XCTAssertEqual(call.members.map(\.user.id), ["alice", "bob", "carol"])
+        XCTAssertEqual(call.ownCapabilities, ["joinCall", "sendAudio", "endCall"])
+    }
+
+    func test_pinnedForEveryone_translated_marksThatSessionPinnedInTheSnapshot() throws {
+        var subject = translator()
+        let participants = "[\(WireJSON.participant("alice", session: "a1")),\(WireJSON.participant("carol", session: "c1"))]"
+        _ = subject.translate(try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState(participants: participants))}"#)))
+        let pinned = try event(WireJSON.event("call.pinned", #"{"cid":"default:standup","userId":"carol","sessionId":"c1","byUserId":"alice"}"#))
+        guard case .callUpdated(let call) = subject.translate(pinned).first else { return XCTFail() }
+        XCTAssertEqual(call.participants.filter(\.isPinned).map(\.sessionID), ["c1"])
+    }
+
+    func test_currentUserBlocked_translated_updatesTheCallAndEndsItForThisDevice() throws {
+        var subject = translator()
+        _ = subject.translate(try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState())}"#)))
+        let blocked = try event(WireJSON.event("call.blocked_user", #"{"cid":"default:standup","userId":"bob","byUserId":"alice"}"#))
+        let events = subject.translate(blocked)
+        XCTAssertEqual(events.count, 2)
+        guard case .callUpdated(let call) = events.first else { return XCTFail() }
+        XCTAssertEqual(call.blockedUserIDs, ["bob"])
+        XCTAssertEqual(events.last, .ended(standup, reason: "alice blocked you from this call"))
+    }
+
+    func test_eventsTheAppHasNoUseFor_translated_giveNothing() throws {
+        var subject = translator()
+        let ignored = [
+            WireJSON.event("health.check", #"{"connectionId":"bob-laptop","serverTime":"2026-01-01T10:00:00.000Z"}"#),
+            WireJSON.event("call.reaction", "{}"),
+            WireJSON.event("call.user_muted", #"{"cid":"default:standup","userIds":["bob"],"byUserId":"alice","audio":true,"video":false,"screenshare":false}"#),
+            // Pinning in a call this device never saw: nothing to update.
+            WireJSON.event("call.pinned", #"{"cid":"default:other","userId":"carol","sessionId":"c1","byUserId":"alice"}"#),
+        ]
+        for text in ignored {
+            XCTAssertEqual(subject.translate(try event(text)), [], text)
+        }
+    }
+}

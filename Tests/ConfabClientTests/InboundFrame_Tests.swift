@@ -1,0 +1,69 @@
+@testable import ConfabClient
+import ConfabProtocol
+import Foundation
+import XCTest
+
+/// Frames the server could send, well-formed or not; the test server never sends bad ones.
+final class InboundFrame_Tests: XCTestCase {
+    func test_responseFrame_decode_keepsItsIdAndJSONForTheRequester() throws {
+        let text = #"{"kind":"response","id":"7","type":"healthCheck","payload":{"serverTime":"2026-01-01T10:00:00.000Z"}}"#
+        guard case .response(let id, let json) = try InboundFrame.decode(text) else { return XCTFail() }
+        XCTAssertEqual(id, "7")
+        let payload = try ConfabJSON.decoder().decode(ResponseEnvelope<HealthCheckResponse>.self, from: json).payload
+        XCTAssertEqual(payload.serverTime, Date(timeIntervalSince1970: 1_767_261_600))
+    }
+
+    func test_errorFrame_decode_givesTheProtocolError() throws {
+        let text = #"{"kind":"error","id":"3","type":"joinCall","error":{"code":"callNotFound","message":"call default:x does not exist"}}"#
+        guard case .error(let id, let error) = try InboundFrame.decode(text) else { return XCTFail() }
+        XCTAssertEqual(id, "3")
+        XCTAssertEqual(error, ProtocolError(.callNotFound, "call default:x does not exist"))
+    }
+
+    func test_errorFrameWithoutId_decode_givesTheErrorWithNoId() throws {
+        let text = #"{"kind":"error","id":null,"error":{"code":"malformedJSON","message":"not JSON"}}"#
+        guard case .error(let id, _) = try InboundFrame.decode(text) else { return XCTFail() }
+        XCTAssertNil(id)
+    }
+
+    func test_ringEvent_decode_givesTheTypedEvent() throws {
+        let ring = WireJSON.ringing(startedAt: "2026-01-01T10:00:00.000Z", autoCancelAt: "2026-01-01T10:00:30.000Z")
+        let text = WireJSON.event("call.ring", #"{"call":\#(WireJSON.callState(ringing: ring)),"callerId":"alice","memberIds":["bob"],"video":true}"#)
+        guard case .event(.callRing(let event)) = try InboundFrame.decode(text) else { return XCTFail() }
+        XCTAssertEqual(event.callerId, "alice")
+        XCTAssertEqual(event.call.session.ringing?.memberIds, ["bob"])
+    }
+
+    func test_eventOfANewerServer_decode_isKeptAsUnknown() throws {
+        let text = WireJSON.event("call.reaction", #"{"emoji":"🎉"}"#)
+        guard case .event(.unknown(let type)) = try InboundFrame.decode(text) else { return XCTFail() }
+        XCTAssertEqual(type, "call.reaction")
+    }
+
+    func test_malformedFrames_decode_areUnreadableNotCrashes() {
+        let frames = [
+            "",
+            "not json",
+            "[1,2,3]",
+            #"{"kind":"shout"}"#,
+            #"{"kind":"response","type":"hello","payload":{}}"#,
+            #"{"kind":"request","id":"1","type":"hello","payload":{}}"#,
+            #"{"kind":"error","id":"1"}"#,
+            #"{"kind":"event","type":"call.ring","payload":{"callerId":"alice"}}"#,
+            #"{"kind":"event","type":"call.ring","payload":{"call":{"cid":"nonsense"}}}"#,
+            #"{"kind":"event","type":"health.check","payload":{"connectionId":"c","serverTime":"yesterday"}}"#,
+            #"{"kind":"event","payload":{}}"#,
+            String(repeating: "{", count: 10_000),
+        ]
+        for text in frames {
+            XCTAssertThrowsError(try InboundFrame.decode(text), "accepted: \(text.prefix(80))") { error in
+                XCTAssertTrue(error is UnreadableFrame)
+            }
+        }
+    }
+
+    func test_unreadableFrame_description_keepsOnlyTheStartOfTheFrame() {
+        let error = UnreadableFrame(reason: "too odd", text: String(repeating: "x", count: 5000))
+        XCTAssertLessThan(error.description.count, 300)
+    }
+}
