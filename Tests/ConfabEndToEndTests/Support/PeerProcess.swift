@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+
+/// A `confab-peer` process and, once it exits, its JSON report.
+final class PeerProcess {
+    let user: String
+    private let process: Process
+    private let stderr: ProcessOutput
+    private let reportURL: URL
+
+    init(_ user: String, server: CoordinatorProcess, directory: URL, _ command: [String]) throws {
+        self.user = user
+        reportURL = directory.appendingPathComponent("\(user)-\(UUID().uuidString.prefix(8)).json")
+        process = Process()
+        process.executableURL = try builtExecutable("confab-peer")
+        process.arguments = ["--server", server.url, "--user", user, "--report", reportURL.path] + command
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        stderr = ProcessOutput(pipe)
+        try process.run()
+    }
+
+    /// Waits for a progress line such as "connected as bob" or "state inCall".
+    func waitFor(_ fragment: String, timeout: Duration = .seconds(10)) async throws {
+        _ = try await stderr.line(containing: fragment, timeout: timeout)
+    }
+
+    /// Waits for the peer to finish and reads its report; fails if it exited with an error.
+    func report(timeout: Duration = .seconds(20), file: StaticString = #filePath, line: UInt = #line) async throws -> PeerReport {
+        try await waitForExit(process, timeout: timeout)
+        XCTAssertEqual(process.terminationStatus, 0, "\(user)'s peer failed:\n\(stderr.text)", file: file, line: line)
+        do {
+            return try JSONDecoder().decode(PeerReport.self, from: Data(contentsOf: reportURL))
+        } catch {
+            throw EndToEndFailure("no readable report from \(user) (\(error)); its output:\n\(stderr.text)")
+        }
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// The parts of confab-peer's report the tests read (dates stay strings: order is what matters).
+struct PeerReport: Decodable {
+    struct StateChange: Decodable { let state: String }
+    struct Event: Decodable {
+        let type: String
+        let call: String?
+        let user: String?
+        let reason: String?
+        let byThisDevice: Bool?
+    }
+    struct Participant: Decodable {
+        let user: String
+        let joinedAt: String
+        let leftAt: String?
+    }
+
+    let user: String
+    let outcome: String?
+    let error: String?
+    let states: [StateChange]
+    let events: [Event]
+    let participants: [Participant]
+
+    /// The calling states in the order the peer went through them.
+    var stateNames: [String] { states.map(\.state) }
+    func events(_ type: String) -> [Event] { events.filter { $0.type == type } }
+}
