@@ -17,7 +17,7 @@ struct ConfabApp: ParsableCommand {
     var user: String = ProcessInfo.processInfo.environment["CONFAB_USER"] ?? ProcessInfo.processInfo.environment["USER"] ?? "me"
 
     @Option(help: "Your sign-in token from `confab-server token USER` (not needed with a --dev-auth server).")
-    var token: String? = ProcessInfo.processInfo.environment["CONFAB_TOKEN"]
+    var token: String?
 
     @Option(help: "Open the lobby of this call, as TYPE:ID (e.g. default:standup).")
     var call: String?
@@ -44,7 +44,7 @@ struct ConfabApp: ParsableCommand {
     func run() throws {
         let testDevicesFromEnvironment = ProcessInfo.processInfo.environment["CONFAB_TEST_DEVICES"] == "1"
         let size = parsedPreviewSize ?? (640, 360)
-        let options = AppOptions(serverURL: server, user: User(id: user), token: token, call: call.flatMap(CallID.init(parsing:)),
+        let options = AppOptions(serverURL: server, user: User(id: user), token: token ?? ProcessInfo.processInfo.environment["CONFAB_TOKEN"], call: call.flatMap(CallID.init(parsing:)),
                                  useTestDevices: testDevices || testDevicesFromEnvironment,
                                  previewWidth: size.0, previewHeight: size.1)
         let status = MainActor.assumeIsolated { ConfabApplication(options: options).run() }

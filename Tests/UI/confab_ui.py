@@ -242,6 +242,7 @@ class Server:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+        self.process.stdout.close()
         self.log.close()
         shutil.rmtree(self.directory, ignore_errors=True)
 
@@ -270,8 +271,23 @@ class Peer:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+        if self.process.stdout and not self.process.stdout.closed:
+            self.process.stdout.close()
 
 
 def type_text(node, text):
     """Replace an entry's text, as typing would."""
     node.queryEditableText().setTextContents(text)
+
+
+def top_level_window(app, name=None, name_contains=None):
+    """One of the app's windows, by title. (GTK 4.8 reports windows as "frame" or, for some
+    windows that open while another is focused, as "filler"; the title is what identifies them.)"""
+    for index in range(app.childCount):
+        window = app.getChildAtIndex(index)
+        if window is None:
+            continue
+        title = window.name or ""
+        if (name is not None and title == name) or (name_contains is not None and name_contains in title):
+            return window
+    return None

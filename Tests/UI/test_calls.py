@@ -2,7 +2,8 @@
 import json
 import unittest
 
-from confab_ui import App, Peer, Server, Xvfb, application, click, find, screenshot, type_text, wait_for
+from confab_ui import (App, Peer, Server, Xvfb, application, click, find, screenshot, top_level_window,
+                       type_text, wait_for)
 
 
 class CallsTestCase(unittest.TestCase):
@@ -20,7 +21,8 @@ class CallsTestCase(unittest.TestCase):
         # No --call: the app opens on its home page, signed in as ada and able to be rung.
         self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices"])
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
-        self.home = wait_for(lambda: find(self.accessible, role="frame", name="Confab"), what="the home window")
+        self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
+        self.server.wait_for_connections(1)  # the app is signed in, so it can be rung
 
     def tearDown(self):
         crashed = self.app.exited()
@@ -37,7 +39,7 @@ class CallsTestCase(unittest.TestCase):
         return peer
 
     def window(self, name_contains):
-        return wait_for(lambda: find(self.accessible, role="frame", name_contains=name_contains), what=f"window '{name_contains}'")
+        return wait_for(lambda: top_level_window(self.accessible, name_contains=name_contains), what=f"window '{name_contains}'")
 
     @staticmethod
     def outcome(report):
@@ -58,7 +60,7 @@ class AppRingsPeer(CallsTestCase):
         screenshot(self.xvfb.display, "in-call.png")
 
         click(find(call_window, role="push button", name="Hang up"))
-        wait_for(lambda: find(self.accessible, role="frame", name="Confab"), what="back home after hanging up")
+        wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="back home after hanging up")
         bob.stop()
 
 
@@ -79,7 +81,7 @@ class PeerRingsApp(CallsTestCase):
         bob = self.peer("bob", "ring", "default:ui-decline", "--members", "ada", "--timeout", "20")
         incoming = self.window("bob is calling")
         click(find(incoming, role="push button", name="Decline"))
-        wait_for(lambda: find(self.accessible, role="frame", name="Confab"), what="back home after declining")
+        wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="back home after declining")
         report = bob.report()
         self.assertIn("decline", self.outcome(report))
 

@@ -4,7 +4,7 @@ import unittest
 
 import pyatspi
 
-from confab_ui import App, Xvfb, application, click, find, is_checked, press_keys, screenshot, wait_for
+from confab_ui import App, Xvfb, application, click, find, is_checked, press_keys, screenshot, top_level_window, wait_for
 
 # Nothing listens on the discard port: the lobby must cope with an unreachable server.
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
@@ -27,7 +27,7 @@ class LobbyTestCase(unittest.TestCase):
     def setUp(self):
         self.app = App(self.xvfb, self.app_args, self.extra_env, self.device_preferences)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
-        self.window = wait_for(lambda: find(self.accessible, role="frame", name=LOBBY_TITLE), what="the lobby window")
+        self.window = wait_for(lambda: top_level_window(self.accessible, name=LOBBY_TITLE), what="the lobby window")
 
     def tearDown(self):
         failed = self.app.exited()
@@ -100,8 +100,8 @@ class LobbyWithTestDevices(LobbyTestCase):
 
     def test_escape_closesLobby_andReturnsToIdle(self):
         self.press("Escape")
-        wait_for(lambda: find(self.accessible, role="frame", name=LOBBY_TITLE) is None, what="lobby window closed")
-        wait_for(lambda: find(self.accessible, role="frame", name="Confab"), what="home window")
+        wait_for(lambda: top_level_window(self.accessible, name=LOBBY_TITLE) is None, what="lobby window closed")
+        wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home window")
         screenshot(self.xvfb.display, "home.png")
 
 
