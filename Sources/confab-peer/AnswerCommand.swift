@@ -45,7 +45,10 @@ private struct AnswerPlan: Sendable {
 
     @MainActor
     func perform(in session: PeerSession) async throws {
-        let incoming = try await waitForRing(in: session)
+        guard let incoming = try await waitForRing(in: session) else {
+            session.conclude("stopped before any call rang")
+            return
+        }
         let call = incoming.cid
         session.enter("incoming")
         // Ignoring means waiting out the coordinator's own ring timeout (plus slack for the clocks).
@@ -56,6 +59,11 @@ private struct AnswerPlan: Sendable {
                 session.enter("idle")
                 return
             }
+        }
+        if session.isStopping {
+            session.conclude("stopped while ringing")
+            session.enter("idle")
+            return
         }
         switch answer {
         case .ignore:
@@ -79,7 +87,8 @@ private struct AnswerPlan: Sendable {
     }
 
     @MainActor
-    private func waitForRing(in session: PeerSession) async throws -> IncomingCall {
+    /// The ring; nil when the peer was stopped first.
+    private func waitForRing(in session: PeerSession) async throws -> IncomingCall? {
         let deadline = ContinuousClock.now + waitForRing
         while let event = await session.nextEvent(until: deadline) {
             if case .ringing(let incoming) = event {
@@ -87,6 +96,7 @@ private struct AnswerPlan: Sendable {
                 return incoming
             }
         }
+        if session.isStopping { return nil }
         throw PeerError("no call rang \(session.user) within \(waitForRing)")
     }
 

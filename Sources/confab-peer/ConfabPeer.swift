@@ -90,6 +90,7 @@ func runPeer(_ options: PeerSettings, command: String, call: ConfabCore.CallID?,
     clientOptions.clientName = "confab-peer"
     let client = CoordinatorClient(serverURL: options.serverURL, userID: options.user, token: options.token, options: clientOptions)
     let session = PeerSession(client: client, command: command, call: call)
+    session.stopOnSignals()
     var failure: (any Error)?
     do {
         try await session.start()

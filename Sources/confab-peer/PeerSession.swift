@@ -12,6 +12,9 @@ final class PeerSession {
     private var inbox: [CallServiceEvent] = []
     private var waiter: (id: Int, continuation: CheckedContinuation<CallServiceEvent?, Never>)?
     private var nextWaiterID = 0
+    private var stopSignals: [any DispatchSourceSignal] = []
+    /// SIGINT or SIGTERM arrived: the command winds down (leaves, cancels) and writes its report.
+    private(set) var isStopping = false
 
     var user: String { client.currentUserID }
 
@@ -27,6 +30,30 @@ final class PeerSession {
         try await client.connect()
         report.connectionId = client.connectionID
         Self.say("connected as \(user) (connection \(client.connectionID ?? "?"))")
+    }
+
+    /// SIGINT/SIGTERM stop waiting instead of killing the process, so the peer leaves its call
+    /// and still writes its report (tests and bots stop peers this way).
+    func stopOnSignals() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { self?.stop() }
+            }
+            source.resume()
+            stopSignals.append(source)
+        }
+    }
+
+    private func stop() {
+        guard !isStopping else { return }
+        isStopping = true
+        Self.say("stopping")
+        if let waiter {
+            self.waiter = nil
+            waiter.continuation.resume(returning: nil)
+        }
     }
 
     /// Moves to a calling state (named as `CallingState` names them) and records it.
@@ -79,7 +106,7 @@ final class PeerSession {
     /// The next event not yet taken, waiting until `deadline`; nil if none came by then.
     func nextEvent(until deadline: ContinuousClock.Instant) async -> CallServiceEvent? {
         if !inbox.isEmpty { return inbox.removeFirst() }
-        guard deadline > .now else { return nil }
+        guard deadline > .now, !isStopping else { return nil }
         nextWaiterID += 1
         let id = nextWaiterID
         return await withCheckedContinuation { continuation in

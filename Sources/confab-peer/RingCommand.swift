@@ -51,8 +51,11 @@ private struct RingPlan: Sendable {
         var rejections: [String] = []
         while true {
             guard let event = await session.nextEvent(until: giveUp) else {
-                try await session.client.rejectCall(call, reason: giveUpReason)
-                session.conclude(giveUpReason == .cancel ? "cancelled" : "timeout: nobody answered within \(giveUpAfter)")
+                // Stopped or out of patience: hang up the ring as the caller's timer would.
+                let reason = session.isStopping ? .cancel : giveUpReason
+                try await session.client.rejectCall(call, reason: reason)
+                session.conclude(session.isStopping ? "stopped while ringing" :
+                    reason == .cancel ? "cancelled" : "timeout: nobody answered within \(giveUpAfter)")
                 session.enter("idle")
                 // The coordinator ends the call in answer; keep its event in the report.
                 _ = await session.stay(in: call, until: .now + .seconds(2))

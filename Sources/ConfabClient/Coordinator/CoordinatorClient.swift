@@ -213,9 +213,14 @@ public final class CoordinatorClient: CallService {
         openFailed(id, CallError.unreachable(serverURL, because: error.map(Self.describe) ?? "the connection closed"))
         let waiting = pending
         pending.removeAll()
+        // After disconnect(): not connected. Signed in: the client is reconnecting. Signing in:
+        // the first attempt failed, or a reconnection attempt that will be retried.
+        let failure = !staysConnected ? CallError.notConnected
+            : wasSignedIn ? CallError.connectionLost
+            : CallError.unreachable(serverURL, because: error.map(Self.describe) ?? "the connection closed while signing in")
         for request in waiting.values {
             request.timeout.cancel()
-            request.continuation.resume(throwing: staysConnected ? CallError.connectionLost : CallError.notConnected)
+            request.continuation.resume(throwing: failure)
         }
         guard staysConnected else { return }
         if wasSignedIn {
