@@ -8,12 +8,16 @@ final class PeerProcess {
     private let stderr: ProcessOutput
     private let reportURL: URL
 
-    init(_ user: String, server: CoordinatorProcess, directory: URL, _ command: [String]) throws {
+    convenience init(_ user: String, server: CoordinatorProcess, directory: URL, _ command: [String]) throws {
+        try self.init(user, serverURL: server.url, directory: directory, command)
+    }
+
+    init(_ user: String, serverURL: String, directory: URL, _ command: [String]) throws {
         self.user = user
         reportURL = directory.appendingPathComponent("\(user)-\(UUID().uuidString.prefix(8)).json")
         process = Process()
         process.executableURL = try builtExecutable("confab-peer")
-        process.arguments = ["--server", server.url, "--user", user, "--report", reportURL.path] + command
+        process.arguments = ["--server", serverURL, "--user", user, "--report", reportURL.path] + command
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
@@ -35,6 +39,17 @@ final class PeerProcess {
         } catch {
             throw EndToEndFailure("no readable report from \(user) (\(error)); its output:\n\(stderr.text)")
         }
+    }
+
+    /// Waits for the peer to exit, whatever its status; returns the status and what it said.
+    func exit(timeout: Duration = .seconds(20)) async throws -> (status: Int32, output: String) {
+        try await waitForExit(process, timeout: timeout)
+        return (process.terminationStatus, stderr.text)
+    }
+
+    /// Asks the peer to stop, as a test harness or a service manager would.
+    func terminate() {
+        process.terminate()
     }
 
     func stop() {
