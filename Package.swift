@@ -43,18 +43,20 @@ let package = Package(
         systemLibrary("CGStreamerApp", "gstreamer-app-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGStreamerVideo", "gstreamer-video-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGStreamerAudio", "gstreamer-audio-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
+        systemLibrary("CGStreamerWebRTC", "gstreamer-webrtc-1.0", apt: "libgstreamer-plugins-bad1.0-dev"),
+        systemLibrary("CGStreamerSDP", "gstreamer-sdp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CAlsa", "alsa", apt: "libasound2-dev"),
 
         // MARK: Binding layer — the only place with C interop
         .target(
             name: "GLibBridge",
             dependencies: ["CGLib", "CGtk", "CAdwaita", "CGStreamer", "CGStreamerApp",
-                           "CGStreamerVideo", "CGStreamerAudio", "CAlsa"]
+                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CAlsa"]
         ),
 
         // MARK: Client modules
         .target(name: "ConfabCore"),
-        .target(name: "ConfabMedia", dependencies: ["ConfabCore", "GLibBridge"]),
+        .target(name: "ConfabMedia", dependencies: ["ConfabCore", "ConfabClient", "GLibBridge"]),
         .target(
             name: "ConfabClient",
             dependencies: [

@@ -13,6 +13,15 @@ public final class MediaPipeline {
         case description(String)
         /// A device found by the device monitor.
         case device(SystemDevice)
+
+        /// This source in a gst-launch description, as an element called `name`; a device is a
+        /// placeholder there, replaced by the device's own element once the pipeline is built.
+        public func fragment(named name: String) -> String {
+            switch self {
+            case .description(let fragment): "\(fragment) name=\(name)"
+            case .device: "fakesrc name=\(name)"
+            }
+        }
     }
 
     let pipeline: UnsafeMutablePointer<GstElement>
@@ -43,12 +52,15 @@ public final class MediaPipeline {
 
     /// Builds `source ! <processing>`: the source is a device's own element or a description.
     public convenience init(source: Source, processing: String) throws(MediaPipelineError) {
-        switch source {
-        case .description(let fragment):
-            try self.init(description: "\(fragment) ! \(processing)")
-        case .device(let device):
-            try self.init(description: "bin name=processing ( \(processing) )")
-            try attach(device: device, to: "processing")
+        try self.init(description: "\(source.fragment(named: "device-source")) ! \(processing)", sources: ["device-source": source])
+    }
+
+    /// Builds a pipeline from a description in which each source is written as
+    /// `source.fragment(named:)`; device sources are then put in place of their placeholders.
+    public convenience init(description: String, sources: [String: Source]) throws(MediaPipelineError) {
+        try self.init(description: description)
+        for (name, source) in sources {
+            if case .device(let device) = source { try replacePlaceholder(name, with: device) }
         }
     }
 
@@ -58,21 +70,26 @@ public final class MediaPipeline {
         MediaPipeline.liveCount -= 1
     }
 
-    private func attach(device: SystemDevice, to binName: String) throws(MediaPipelineError) {
-        guard let source = gst_device_create_element(device.device, nil) else {
+    /// Swaps the placeholder element `name` for the device's own source element, keeping its link.
+    private func replacePlaceholder(_ name: String, with device: SystemDevice) throws(MediaPipelineError) {
+        guard let placeholder = elementPointer(named: name) else { throw MediaPipelineError("no \(name) in the pipeline") }
+        defer { gst_object_unref(gpointer(placeholder)) }
+        guard let placeholderPad = gst_element_get_static_pad(placeholder, "src") else { throw MediaPipelineError("\(name) has no output") }
+        let downstream = gst_pad_get_peer(placeholderPad)
+        if let downstream { gst_pad_unlink(placeholderPad, downstream) }
+        gst_object_unref(gpointer(placeholderPad))
+        defer { if let downstream { gst_object_unref(gpointer(downstream)) } }
+        let bin: UnsafeMutablePointer<GstBin> = (gst_object_get_parent(placeholder.c()).map { UnsafeMutableRawPointer($0) } ?? UnsafeMutableRawPointer(pipeline)).c()
+        gst_bin_remove(bin, placeholder)
+        guard let source = gst_device_create_element(device.device, name) else {
             throw MediaPipelineError("could not open \(device.displayName)")
         }
-        guard let bin = elementPointer(named: binName) else { throw MediaPipelineError("no \(binName) bin") }
-        defer { gst_object_unref(gpointer(bin)) }
-        // The processing bin's first element has an unlinked sink pad: ghost it so the device can link.
-        guard let firstSinkPad = gst_bin_find_unlinked_pad(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self), GST_PAD_SINK) else {
-            throw MediaPipelineError("processing has no input")
+        gst_bin_add(bin, source)
+        guard let downstream, let sourcePad = gst_element_get_static_pad(source, "src") else {
+            throw MediaPipelineError("\(device.displayName) cannot be connected")
         }
-        let ghost = gst_ghost_pad_new("sink", firstSinkPad)
-        gst_object_unref(gpointer(firstSinkPad))
-        gst_element_add_pad(bin, ghost)
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), source)
-        guard gst_element_link(source, bin) != 0 else {
+        defer { gst_object_unref(gpointer(sourcePad)) }
+        guard gst_pad_link(sourcePad, downstream) == GST_PAD_LINK_OK else {
             throw MediaPipelineError("\(device.displayName) offers no format the pipeline accepts")
         }
     }
@@ -88,6 +105,12 @@ public final class MediaPipeline {
         guard let element = elementPointer(named: name) else { return }
         gst_util_set_object_arg(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), property, value)
         gst_object_unref(gpointer(element))
+    }
+
+    /// The webrtcbin called `name`, to negotiate and exchange candidates with.
+    public func webRTCBin(named name: String) -> WebRTCBin? {
+        guard let element = elementPointer(named: name) else { return nil }
+        return WebRTCBin(element: element, pipeline: pipeline)
     }
 
     /// Delivers frames from the appsink called `name` to `handler` on the main thread, newest first.

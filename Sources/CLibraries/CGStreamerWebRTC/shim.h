@@ -1,0 +1,61 @@
+#pragma once
+#include <gst/gst.h>
+#include <gst/sdp/sdp.h>
+#include <gst/webrtc/webrtc.h>
+
+// webrtcbin is driven through action signals; g_signal_emit_by_name is variadic and does not
+// import into Swift, so each emission gets a typed helper here.
+
+static inline void confab_webrtc_create_offer(GstElement *webrtc, GstPromise *promise) {
+    g_signal_emit_by_name(webrtc, "create-offer", NULL, promise);
+}
+static inline void confab_webrtc_create_answer(GstElement *webrtc, GstPromise *promise) {
+    g_signal_emit_by_name(webrtc, "create-answer", NULL, promise);
+}
+static inline void confab_webrtc_set_local_description(GstElement *webrtc, GstWebRTCSessionDescription *description, GstPromise *promise) {
+    g_signal_emit_by_name(webrtc, "set-local-description", description, promise);
+}
+static inline void confab_webrtc_set_remote_description(GstElement *webrtc, GstWebRTCSessionDescription *description, GstPromise *promise) {
+    g_signal_emit_by_name(webrtc, "set-remote-description", description, promise);
+}
+static inline void confab_webrtc_add_ice_candidate(GstElement *webrtc, guint mline_index, const gchar *candidate) {
+    g_signal_emit_by_name(webrtc, "add-ice-candidate", mline_index, candidate);
+}
+static inline void confab_webrtc_get_stats(GstElement *webrtc, GstPromise *promise) {
+    g_signal_emit_by_name(webrtc, "get-stats", NULL, promise);
+}
+static inline GstWebRTCRTPTransceiver *confab_webrtc_get_transceiver(GstElement *webrtc, gint index) {
+    GstWebRTCRTPTransceiver *transceiver = NULL;
+    g_signal_emit_by_name(webrtc, "get-transceiver", index, &transceiver);
+    return transceiver;
+}
+/// Restricts ICE to one local address (Janus in tests only sees a namespace's /32 address).
+static inline gboolean confab_webrtc_add_local_ip_address(GstElement *webrtc, const gchar *address) {
+    GstWebRTCICE *ice = NULL;
+    gboolean added = FALSE;
+    g_object_get(webrtc, "ice-agent", &ice, NULL);
+    if (ice == NULL) return FALSE;
+    g_signal_emit_by_name(ice, "add-local-ip-address", address, &added);
+    gst_object_unref(ice);
+    return added;
+}
+/// The session description a create-offer/create-answer promise replied with (transfer full), or NULL.
+static inline GstWebRTCSessionDescription *confab_promise_take_description(GstPromise *promise, const gchar *field) {
+    const GstStructure *reply = gst_promise_get_reply(promise);
+    GstWebRTCSessionDescription *description = NULL;
+    if (reply == NULL) return NULL;
+    if (!gst_structure_get(reply, field, GST_TYPE_WEBRTC_SESSION_DESCRIPTION, &description, NULL)) return NULL;
+    return description;
+}
+/// The error a promise replied with, as text (transfer full), or NULL.
+static inline gchar *confab_promise_error_text(GstPromise *promise) {
+    const GstStructure *reply = gst_promise_get_reply(promise);
+    GError *error = NULL;
+    gchar *text = NULL;
+    if (reply == NULL || !gst_structure_has_field(reply, "error")) return NULL;
+    if (gst_structure_get(reply, "error", G_TYPE_ERROR, &error, NULL) && error != NULL) {
+        text = g_strdup(error->message);
+        g_error_free(error);
+    }
+    return text;
+}

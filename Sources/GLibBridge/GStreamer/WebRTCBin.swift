@@ -1,0 +1,186 @@
+import CGLib
+import CGStreamer
+import CGStreamerSDP
+import CGStreamerWebRTC
+
+/// One WebRTC peer connection: GStreamer's `webrtcbin`, driven with Swift values (SDP text,
+/// candidate strings) and async calls instead of promises and action signals.
+///
+/// Signals from webrtcbin arrive on GStreamer's threads; ICE candidates and new incoming
+/// streams are handed to the main loop. Incoming RTP pads are linked on the streaming thread
+/// itself (GStreamer needs the link before data flows), to a branch built from the
+/// description given for that media kind.
+@MainActor
+public final class WebRTCBin {
+    public enum SDPType: Sendable { case offer, answer }
+
+    /// An incoming audio or video stream that was linked to its branch.
+    public struct IncomingStream: Sendable {
+        public let media: String
+        /// The name of the bin built for it (its elements are found by name from the pipeline).
+        public let branchName: String
+    }
+
+    let element: UnsafeMutablePointer<GstElement>
+    private let incoming: IncomingStreamLinker
+
+    init(element: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>) {
+        self.element = element
+        incoming = IncomingStreamLinker(pipeline: pipeline)
+    }
+
+    isolated deinit {
+        incoming.close()
+        gst_object_unref(gpointer(element))
+    }
+
+    // MARK: Configuration
+
+    /// Restricts ICE gathering to `address` (see ARCHITECTURE.md: Janus in a test namespace).
+    @discardableResult
+    public func restrictICE(to address: String) -> Bool {
+        confab_webrtc_add_local_ip_address(element, address) != 0
+    }
+
+    /// Sets a property on transceiver `index` from its string form ("direction" = "sendonly", "do-nack" = "true").
+    public func setTransceiverProperty(index: Int, _ property: String, _ value: String) {
+        guard let transceiver = confab_webrtc_get_transceiver(element, gint(index)) else { return }
+        gst_util_set_object_arg(UnsafeMutableRawPointer(transceiver).assumingMemoryBound(to: GObject.self), property, value)
+        gst_object_unref(gpointer(transceiver))
+    }
+
+    /// gst-launch descriptions of the branches incoming RTP is linked to, per media kind
+    /// ("video"/"audio"). `{n}` in a description is replaced by a number unique to the stream.
+    public func setIncomingBranches(_ branches: [String: String]) { incoming.branches = branches }
+
+    // MARK: Events
+
+    /// Each local ICE candidate (m-line index, candidate line), on the main loop.
+    public func onICECandidate(_ handler: @escaping @MainActor (Int, String) -> Void) {
+        let box = CallbackBox(handler)
+        let thunk: @convention(c) (gpointer?, guint, UnsafePointer<gchar>?, gpointer?) -> Void = { _, mline, candidate, data in
+            guard let candidate else { return }
+            let line = String(cString: candidate)
+            let index = Int(mline)
+            let box = CallbackBox<@MainActor (Int, String) -> Void>.borrow(data)
+            onMainLoop { box.body(index, line) }
+        }
+        g_signal_connect_data(gpointer(element), "on-ice-candidate", unsafeBitCast(thunk, to: GCallback.self),
+                              box.retainedPointer(), { data, _ in CallbackBox<@MainActor (Int, String) -> Void>.release(data) },
+                              GConnectFlags(rawValue: 0))
+    }
+
+    /// Each incoming stream once it is linked to its branch, on the main loop.
+    public func onIncomingStream(_ handler: @escaping @MainActor (IncomingStream) -> Void) {
+        incoming.onLinked = handler
+        incoming.connect(to: element)
+    }
+
+    // MARK: Negotiation
+
+    public func createOffer() async throws(MediaPipelineError) -> String {
+        try await description(field: "offer") { confab_webrtc_create_offer(self.element, $0) }
+    }
+
+    public func createAnswer() async throws(MediaPipelineError) -> String {
+        try await description(field: "answer") { confab_webrtc_create_answer(self.element, $0) }
+    }
+
+    public func setLocalDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
+        let description = try Self.makeDescription(type, sdp: sdp)
+        defer { gst_webrtc_session_description_free(description) }
+        try await awaitPromise { confab_webrtc_set_local_description(self.element, description, $0) }
+    }
+
+    public func setRemoteDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
+        let description = try Self.makeDescription(type, sdp: sdp)
+        defer { gst_webrtc_session_description_free(description) }
+        try await awaitPromise { confab_webrtc_set_remote_description(self.element, description, $0) }
+    }
+
+    public func addICECandidate(mlineIndex: Int, candidate: String) {
+        confab_webrtc_add_ice_candidate(element, guint(mlineIndex), candidate)
+    }
+
+    /// The connection statistics, flattened: one dictionary per report, keyed by field name.
+    public func statistics() async -> [[String: StatisticValue]] {
+        await withCheckedContinuation { continuation in
+            let box = PromiseBox { promise in
+                continuation.resume(returning: WebRTCStatistics.read(promise))
+            }
+            let promise = gst_promise_new_with_change_func({ promise, data in
+                Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
+            }, Unmanaged.passRetained(box).toOpaque(), { data in Unmanaged<PromiseBox>.fromOpaque(data!).release() })
+            confab_webrtc_get_stats(element, promise)
+            gst_promise_unref(promise)
+        }
+    }
+
+    // MARK: Promises
+
+    private func description(field: String, _ emit: (UnsafeMutablePointer<GstPromise>) -> Void) async throws(MediaPipelineError) -> String {
+        let result: Result<String, MediaPipelineError> = await withCheckedContinuation { continuation in
+            let box = PromiseBox { promise in
+                if let description = confab_promise_take_description(promise, field) {
+                    defer { gst_webrtc_session_description_free(description) }
+                    let text = takeString(gst_sdp_message_as_text(description.pointee.sdp)) ?? ""
+                    continuation.resume(returning: .success(text))
+                } else {
+                    let reason = takeString(confab_promise_error_text(promise)) ?? "no \(field) was produced"
+                    continuation.resume(returning: .failure(MediaPipelineError("create-\(field) failed: \(reason)")))
+                }
+            }
+            let promise = gst_promise_new_with_change_func({ promise, data in
+                Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
+            }, Unmanaged.passRetained(box).toOpaque(), { data in Unmanaged<PromiseBox>.fromOpaque(data!).release() })
+            emit(promise!)
+            gst_promise_unref(promise)
+        }
+        return try result.get()
+    }
+
+    private func awaitPromise(_ emit: (UnsafeMutablePointer<GstPromise>) -> Void) async throws(MediaPipelineError) {
+        let failure: String? = await withCheckedContinuation { continuation in
+            let box = PromiseBox { promise in continuation.resume(returning: takeString(confab_promise_error_text(promise))) }
+            let promise = gst_promise_new_with_change_func({ promise, data in
+                Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
+            }, Unmanaged.passRetained(box).toOpaque(), { data in Unmanaged<PromiseBox>.fromOpaque(data!).release() })
+            emit(promise!)
+            gst_promise_unref(promise)
+        }
+        if let failure { throw MediaPipelineError(failure) }
+    }
+
+    private static func makeDescription(_ type: SDPType, sdp: String) throws(MediaPipelineError) -> UnsafeMutablePointer<GstWebRTCSessionDescription> {
+        var message: UnsafeMutablePointer<GstSDPMessage>?
+        guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
+            throw MediaPipelineError("the session description could not be parsed")
+        }
+        guard let description = gst_webrtc_session_description_new(type == .offer ? GST_WEBRTC_SDP_TYPE_OFFER : GST_WEBRTC_SDP_TYPE_ANSWER, message) else {
+            gst_sdp_message_free(message)
+            throw MediaPipelineError("the session description could not be made")
+        }
+        return description
+    }
+}
+
+/// Completes a GstPromise exactly once, on whatever thread GStreamer replies from.
+private final class PromiseBox: @unchecked Sendable {
+    private let onReply: (UnsafeMutablePointer<GstPromise>) -> Void
+    private var done = false
+    init(_ onReply: @escaping (UnsafeMutablePointer<GstPromise>) -> Void) { self.onReply = onReply }
+    func complete(_ promise: UnsafeMutablePointer<GstPromise>?) {
+        guard !done, let promise else { return }
+        done = true
+        onReply(promise)
+    }
+}
+
+/// Runs `body` on the main loop (from any thread).
+func onMainLoop(_ body: @escaping @MainActor () -> Void) {
+    let box = CallbackBox(body)
+    g_idle_add_full(G_PRIORITY_DEFAULT, { data in
+        CallbackBox<@MainActor () -> Void>.borrow(data).call()
+        return gboolean(0)
+    }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) })
+}
