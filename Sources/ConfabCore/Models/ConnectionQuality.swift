@@ -31,3 +31,16 @@ public enum ConnectionQuality: String, Equatable, Sendable, CaseIterable {
         }
     }
 }
+
+extension ConnectionQuality {
+    /// Quality of a media stream from what its receiver measured: packet loss and jitter.
+    /// Nothing received yet is unknown.
+    public init(packetsReceived: Double, packetsLost: Double, jitterSeconds: Double?) {
+        guard packetsReceived > 0 else { self = .unknown; return }
+        let loss = packetsLost / (packetsReceived + packetsLost)
+        let jitter = jitterSeconds ?? 0
+        if loss < 0.01 && jitter < 0.03 { self = .excellent }
+        else if loss < 0.05 && jitter < 0.1 { self = .good }
+        else { self = .poor }
+    }
+}

@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import CGStreamerVideo
 
 /// A running GStreamer pipeline with its bus watched on the GLib main loop.
 ///
@@ -111,6 +112,13 @@ public final class MediaPipeline {
     public func webRTCBin(named name: String) -> WebRTCBin? {
         guard let element = elementPointer(named: name) else { return nil }
         return WebRTCBin(element: element, pipeline: pipeline)
+    }
+
+    /// Asks the encoder upstream of the element called `name` (its payloader) for a keyframe.
+    public func requestKeyframe(upstreamOf name: String) {
+        guard let element = elementPointer(named: name) else { return }
+        confab_request_keyframe(element)
+        gst_object_unref(gpointer(element))
     }
 
     /// Delivers frames from the appsink called `name` to `handler` on the main thread, newest first.

@@ -1,0 +1,49 @@
+import ConfabCore
+import GLibBridge
+
+/// Where and what to send and receive in a call.
+public struct CallMediaConfiguration: Sendable {
+    /// The media server endpoint the coordinator handed out on join.
+    public var janusURL: String
+    public var room: UInt64
+    public var token: String
+    /// Who we are, as other participants see our feed: user id and coordinator session id.
+    public var userID: String
+    public var sessionID: String
+    /// Restrict ICE to this local address (tests in a network namespace; see ARCHITECTURE.md).
+    public var iceAddress: String?
+    /// Size and rate video is sent at.
+    public var videoWidth = 640
+    public var videoHeight = 360
+    public var videoFramerate = 30
+    public var videoBitrate = 600_000
+    /// Size remote video is scaled to before it reaches the UI.
+    public var remoteVideoWidth = 640
+    public var remoteVideoHeight = 360
+
+    public init(janusURL: String, room: UInt64, token: String, userID: String, sessionID: String, iceAddress: String? = nil) {
+        self.janusURL = janusURL
+        self.room = room
+        self.token = token
+        self.userID = userID
+        self.sessionID = sessionID
+        self.iceAddress = iceAddress
+    }
+
+    /// Our feed's display string in the room: "user|session", so others can tell who it is.
+    var display: String { "\(userID)|\(sessionID)" }
+}
+
+/// The media devices a call uses; nil means none (nothing is sent of that kind).
+public struct CallMediaDevices: Sendable {
+    public var camera: MediaDevice?
+    public var microphone: MediaDevice?
+    /// Where remote audio is played; nil plays to the system default.
+    public var speaker: MediaDevice?
+
+    public init(camera: MediaDevice?, microphone: MediaDevice?, speaker: MediaDevice?) {
+        self.camera = camera
+        self.microphone = microphone
+        self.speaker = speaker
+    }
+}

@@ -1,0 +1,175 @@
+import ConfabClient
+import ConfabCore
+import ConfabProtocol
+import Foundation
+import GLibBridge
+import Logging
+
+/// Sends our camera and microphone to the call's Janus room and receives every other
+/// participant's, following the recipe in ARCHITECTURE.md: one send-only publisher connection,
+/// and one subscriber connection per remote publisher (multistream renegotiation fails on
+/// GStreamer 1.22), added and removed as publishers come and go.
+@MainActor
+public final class CallMediaSession {
+    /// Everyone we receive, by Janus feed id.
+    public private(set) var remoteFeeds: [UInt64: RemoteFeed] = [:]
+    /// Called on the main loop for each remote video frame (feed id, frame).
+    public var onRemoteFrame: (@MainActor (UInt64, VideoFrame) -> Void)?
+    /// Called on the main loop for each frame of our own camera (the self-view).
+    public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    /// Called after remote feeds change (joined, left, speaking, levels, quality).
+    public var onChange: (@MainActor () -> Void)?
+    /// Called once if the media connection is lost for good (Janus went away).
+    public var onFailure: (@MainActor (String) -> Void)?
+    public private(set) var isPublishing = false
+
+    private let configuration: CallMediaConfiguration
+    private let devices: CallMediaDevices
+    private let deviceSource: GStreamerDeviceSource
+    private let logger: Logger
+    private var janus: JanusSession?
+    private var publisher: Publisher?
+    private var subscribers: [UInt64: Subscriber] = [:]
+    private var statisticsTimer: RepeatingTimer?
+    private var stopped = false
+
+    public init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource,
+                logger: Logger = Logger(label: "confab.media")) {
+        self.configuration = configuration
+        self.devices = devices
+        self.deviceSource = deviceSource
+        self.logger = logger
+    }
+
+    /// Connects to Janus, publishes what `settings` allow, and subscribes to everyone already there.
+    public func start(settings: CallSettings) async throws {
+        WebRTCCertificate.prepare()
+        let janus = JanusSession(url: configuration.janusURL, logger: logger)
+        self.janus = janus
+        janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
+        try await janus.connect()
+        let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource, logger: logger)
+        self.publisher = publisher
+        publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
+        let existing = try await publisher.start(on: janus, settings: settings)
+        isPublishing = publisher.isSending
+        for feed in existing { subscribe(to: feed) }
+        statisticsTimer = RepeatingTimer(interval: 1) { [weak self] in self?.refreshFeeds() }
+    }
+
+    /// Stops sending audio (a muted microphone sends nothing at all) or resumes it.
+    public func setAudioEnabled(_ enabled: Bool) { publisher?.setSending(audio: enabled) }
+    /// Stops sending video or resumes it (with a keyframe, so others see it at once).
+    public func setVideoEnabled(_ enabled: Bool) { publisher?.setSending(video: enabled) }
+
+    /// Leaves the room and releases every pipeline and device.
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        statisticsTimer?.cancel()
+        for subscriber in subscribers.values { await subscriber.stop() }
+        subscribers = [:]
+        await publisher?.stop()
+        publisher = nil
+        await janus?.close()
+        janus = nil
+        remoteFeeds = [:]
+    }
+
+    // MARK: Room events
+
+    private func roomEvent(_ event: RoomEvent) {
+        switch event {
+        case .publishers(let feeds):
+            feeds.forEach(subscribe(to:))
+        case .left(let feedID):
+            unsubscribe(from: feedID)
+        case .talking(let feedID, let talking):
+            guard remoteFeeds[feedID] != nil else { return }
+            remoteFeeds[feedID]?.isSpeaking = talking
+            onChange?()
+        }
+    }
+
+    private func subscribe(to feed: PublishedFeed) {
+        guard !stopped, subscribers[feed.id] == nil, let janus else { return }
+        let identity = RemoteFeed.identity(fromDisplay: feed.display, feed: feed.id)
+        guard identity.session != configuration.sessionID else { return }
+        remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session)
+        do {
+            let subscriber = try Subscriber(feed: feed.id, configuration: configuration, speaker: devices.speaker, logger: logger)
+            subscribers[feed.id] = subscriber
+            subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
+            subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
+            Task {
+                do {
+                    try await subscriber.start(on: janus)
+                } catch {
+                    self.logger.warning("could not receive a participant's media", metadata: ["feed": "\(feed.id)", "error": "\(error)"])
+                    self.unsubscribe(from: feed.id)
+                }
+            }
+        } catch {
+            logger.warning("could not build a receiver", metadata: ["error": "\(error)"])
+            remoteFeeds[feed.id] = nil
+        }
+        onChange?()
+    }
+
+    private func unsubscribe(from feedID: UInt64) {
+        guard let subscriber = subscribers.removeValue(forKey: feedID) else { return }
+        remoteFeeds[feedID] = nil
+        Task { await subscriber.stop() }
+        onChange?()
+    }
+
+    private func received(_ frame: VideoFrame, from feedID: UInt64) {
+        guard remoteFeeds[feedID] != nil else { return }
+        let now = Date()
+        let hadVideo = remoteFeeds[feedID]?.hasVideo(at: now) ?? false
+        remoteFeeds[feedID]?.framesReceived += 1
+        remoteFeeds[feedID]?.lastFrameAt = now
+        onRemoteFrame?(feedID, frame)
+        if !hadVideo { onChange?() }
+    }
+
+    private func receivedAudio(_ level: Double, from feedID: UInt64) {
+        guard remoteFeeds[feedID] != nil else { return }
+        remoteFeeds[feedID]?.audioLevel = level
+        remoteFeeds[feedID]?.audioReadings += 1
+        remoteFeeds[feedID]?.lastAudioAt = Date()
+    }
+
+    /// Once a second: frame rates, stale video/audio, connection quality from statistics.
+    private func refreshFeeds() {
+        for (feedID, subscriber) in subscribers {
+            let frames = remoteFeeds[feedID]?.framesReceived ?? 0
+            remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
+            subscriber.framesAtLastRefresh = frames
+            Task {
+                let quality = await subscriber.connectionQuality()
+                guard self.remoteFeeds[feedID] != nil else { return }
+                self.remoteFeeds[feedID]?.connectionQuality = quality
+            }
+        }
+        onChange?()
+    }
+
+    private func mediaServerLost(_ reason: JanusError) {
+        guard !stopped else { return }
+        logger.warning("lost the media server", metadata: ["reason": "\(reason)"])
+        onFailure?("Lost the connection to the media server: \(reason.reason)")
+    }
+}
+
+/// GStreamer creates its DTLS certificate lazily inside the first offer (0.1–8 s); make it now.
+@MainActor
+enum WebRTCCertificate {
+    private static var prepared = false
+    static func prepare() {
+        guard !prepared else { return }
+        prepared = true
+        _ = try? MediaPipeline(description: "fakesrc num-buffers=0 ! dtlsdec ! fakesink")
+    }
+}

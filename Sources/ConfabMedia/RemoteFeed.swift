@@ -1,0 +1,33 @@
+import ConfabCore
+import Foundation
+
+/// What we receive from one other participant's published feed.
+public struct RemoteFeed: Sendable, Equatable, Identifiable {
+    /// Janus's id for the feed.
+    public let id: UInt64
+    public let userID: String
+    public let sessionID: String
+    public var framesReceived = 0
+    /// Frames received in the last second.
+    public var framesPerSecond = 0.0
+    public var lastFrameAt: Date?
+    /// The loudest channel's RMS level of the received audio, dBFS.
+    public var audioLevel: Double = -.infinity
+    public var audioReadings = 0
+    public var lastAudioAt: Date?
+    /// Janus's talking events (the audio-level header extension, averaged by Janus).
+    public var isSpeaking = false
+    public var connectionQuality: ConnectionQuality = .unknown
+
+    /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
+    public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
+    /// Audio is flowing now (a muted microphone sends nothing).
+    public func hasAudio(at now: Date = Date()) -> Bool { lastAudioAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
+
+    /// Parses our display convention "user|session"; other publishers get their display as user id.
+    static func identity(fromDisplay display: String?, feed: UInt64) -> (user: String, session: String) {
+        let parts = (display ?? "").split(separator: "|", maxSplits: 1).map(String.init)
+        if parts.count == 2 { return (parts[0], parts[1]) }
+        return (parts.first ?? "feed-\(feed)", "feed-\(feed)")
+    }
+}

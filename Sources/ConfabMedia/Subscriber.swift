@@ -1,0 +1,110 @@
+import ConfabClient
+import ConfabCore
+import ConfabProtocol
+import Foundation
+import GLibBridge
+import Logging
+
+/// A receive-only connection for one remote publisher: video decoded to frames for the UI,
+/// audio decoded, metered and played.
+@MainActor
+final class Subscriber {
+    var onFrame: (@MainActor (VideoFrame) -> Void)?
+    var onAudioLevel: (@MainActor (Double) -> Void)?
+    var framesAtLastRefresh = 0
+
+    private let feed: UInt64
+    private let configuration: CallMediaConfiguration
+    private let logger: Logger
+    private let pipeline: MediaPipeline
+    private let webrtc: WebRTCBin
+    private var handle: JanusHandle?
+    private var videoMid: String?
+    private var framesReceived = 0
+
+    init(feed: UInt64, configuration: CallMediaConfiguration, speaker: MediaDevice?, logger: Logger) throws {
+        self.feed = feed
+        self.configuration = configuration
+        self.logger = logger
+        // Jitterbuffer latency 50 ms: the default 200 delays the first frame (ARCHITECTURE.md).
+        pipeline = try MediaPipeline(description: "webrtcbin name=webrtc bundle-policy=max-bundle latency=50")
+        guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
+        self.webrtc = webrtc
+        if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
+        let speakerSink = speaker.map { $0.isTest ? "fakesink sync=true" : "autoaudiosink" } ?? "autoaudiosink"
+        webrtc.setIncomingBranches([
+            "video": "queue ! rtpvp8depay wait-for-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
+                + "video/x-raw,format=BGRA,width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight),pixel-aspect-ratio=1/1 ! "
+                + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
+            "audio": "queue ! rtpopusdepay ! opusdec ! audioconvert ! level interval=100000000 post-messages=true ! "
+                + "audioresample ! \(speakerSink)",
+        ])
+        webrtc.onIncomingStream { [weak self] stream in self?.streamLinked(stream) }
+        pipeline.watchBus { [weak self] message in
+            switch message {
+            case .level(let reading): self?.onAudioLevel?(reading.loudestRMS)
+            case .error(let text, let debug):
+                self?.logger.warning("receiver pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
+            default: break
+            }
+        }
+    }
+
+    func start(on janus: JanusSession) async throws {
+        let handle = try await janus.attach(plugin: "janus.plugin.videoroom")
+        self.handle = handle
+        webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
+        try pipeline.play()
+        let attached = try await handle.request([
+            "request": .string("join"), "ptype": .string("subscriber"), "room": .number(Double(configuration.room)),
+            "token": .string(configuration.token), "streams": .array([.object(["feed": .number(Double(feed))])]),
+        ])
+        guard let offer = attached.jsep else { throw JanusError(code: 0, reason: "the media server offered nothing to receive") }
+        videoMid = attached.data["streams"]?.arrayValue?.first { $0["type"]?.stringValue == "video" }?["mid"]?.stringValue
+        try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
+        let answer = try await webrtc.createAnswer()
+        // Answer passive so Janus starts the DTLS handshake: webrtcbin's first ClientHello was
+        // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
+        let passiveAnswer = answer.replacingOccurrences(of: "a=setup:active", with: "a=setup:passive")
+        try await webrtc.setLocalDescription(.answer, sdp: passiveAnswer)
+        _ = try await handle.request(["request": .string("start")], jsep: JSEP(type: "answer", sdp: passiveAnswer))
+    }
+
+    func stop() async {
+        if let handle {
+            await handle.detach()
+        }
+        handle = nil
+        pipeline.stop()
+    }
+
+    /// Loss and jitter of what we receive, as a quality.
+    func connectionQuality() async -> ConnectionQuality {
+        let reports = await webrtc.statistics()
+        guard let inbound = reports.first(where: { $0["type"]?.text == "inbound-rtp" && $0["kind"]?.text != "audio" })
+            ?? reports.first(where: { $0["type"]?.text == "inbound-rtp" }) else { return .unknown }
+        let received = inbound["packets-received"]?.number ?? 0
+        let lost = max(0, inbound["packets-lost"]?.number ?? 0)
+        let jitter = inbound["jitter"]?.number
+        return ConnectionQuality(packetsReceived: received, packetsLost: lost, jitterSeconds: jitter)
+    }
+
+    private func streamLinked(_ stream: WebRTCBin.IncomingStream) {
+        guard stream.media == "video" else { return }
+        let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
+        pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)") { [weak self] frame in
+            guard let self else { return }
+            self.framesReceived += 1
+            self.onFrame?(frame)
+        }
+        // Janus asks the publisher for a keyframe only when a subscriber connection comes up; if
+        // nothing decoded shortly after the stream appeared, ask through Janus (ARCHITECTURE.md).
+        MainLoop.after(seconds: 0.15) { [weak self] in
+            guard let self, self.framesReceived == 0, let handle = self.handle, let mid = self.videoMid else { return }
+            Task {
+                _ = try? await handle.request(["request": .string("configure"),
+                                               "streams": .array([.object(["mid": .string(mid), "send": .bool(true)])])])
+            }
+        }
+    }
+}
