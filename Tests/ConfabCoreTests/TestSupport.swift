@@ -139,10 +139,12 @@ final class FakeCallService: CallService {
         requests.append("join \(call)")
         if let failure { throw failure }
         joined.append((call, settings))
-        return CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin)
+        return CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin,
+                            media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? nil : "s-self")
     }
 
     var participantsOnJoin: [CallParticipant] = []
+    var mediaOnJoin: MediaEndpointInfo?
 
     func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }
     func acceptCall(_ call: CallID) async throws { requests.append("accept \(call)") }
@@ -157,4 +159,31 @@ enum Devices {
     static let builtInMic = MediaDevice(id: "alsa:builtin", name: "Built-in Microphone", kind: .microphone, isDefault: true)
     static let speakers = MediaDevice(id: "alsa:speakers", name: "Speakers", kind: .speaker, isDefault: true)
     static let all = [builtInCamera, usbCamera, headsetMic, builtInMic, speakers]
+}
+
+@MainActor
+final class FakeMediaEngine: CallMediaEngine {
+    var failure: Error?
+    private(set) var started: [(CallID, MediaEndpointInfo, String, CallSettings)] = []
+    private(set) var audioEnabled: [Bool] = []
+    private(set) var videoEnabled: [Bool] = []
+    private(set) var stopCount = 0
+    private var onUpdate: (@MainActor ([String: ParticipantMedia]) -> Void)?
+    private var onFailure: (@MainActor (String) -> Void)?
+
+    func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
+               onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
+               onFailure: @escaping @MainActor (String) -> Void) async throws {
+        if let failure { throw failure }
+        started.append((call, endpoint, sessionID, settings))
+        self.onUpdate = onUpdate
+        self.onFailure = onFailure
+    }
+
+    func setAudioEnabled(_ enabled: Bool) { audioEnabled.append(enabled) }
+    func setVideoEnabled(_ enabled: Bool) { videoEnabled.append(enabled) }
+    func stop() async { stopCount += 1 }
+
+    func update(_ media: [String: ParticipantMedia]) { onUpdate?(media) }
+    func fail(_ reason: String) { onFailure?(reason) }
 }

@@ -73,10 +73,14 @@ public struct CallSnapshot: Sendable, Equatable {
     public var ringingMemberIDs: [String]
     public var rejectedBy: [String: RejectionReason]
     public var isEnded: Bool
+    /// Set in the answer to a join: where to send media, and our session id in the call.
+    public var media: MediaEndpointInfo?
+    public var ownSessionID: String?
 
     public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
                 blockedUserIDs: [String] = [], ownCapabilities: Set<String> = [], ringingMemberIDs: [String] = [],
-                rejectedBy: [String: RejectionReason] = [:], isEnded: Bool = false) {
+                rejectedBy: [String: RejectionReason] = [:], isEnded: Bool = false,
+                media: MediaEndpointInfo? = nil, ownSessionID: String? = nil) {
         self.id = id
         self.createdBy = createdBy
         self.members = members
@@ -86,6 +90,8 @@ public struct CallSnapshot: Sendable, Equatable {
         self.ringingMemberIDs = ringingMemberIDs
         self.rejectedBy = rejectedBy
         self.isEnded = isEnded
+        self.media = media
+        self.ownSessionID = ownSessionID
     }
 }
 
@@ -95,16 +101,27 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var sessionID: String
     public var role: String
     public var joinedAt: Date
+    /// Pinned for everyone by a host.
     public var isPinned: Bool
+    /// What we receive from this participant (from the media engine).
+    public var media: ParticipantMedia
 
     public var id: String { sessionID }
+    public var name: String { user.name }
+    public var hasVideo: Bool { media.hasVideo }
+    public var hasAudio: Bool { media.hasAudio }
+    public var isSpeaking: Bool { media.isSpeaking }
+    public var connectionQuality: ConnectionQuality { media.connectionQuality }
+    public var trackSize: VideoSize? { media.trackSize }
 
-    public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false) {
+    public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false,
+                media: ParticipantMedia = ParticipantMedia()) {
         self.user = user
         self.sessionID = sessionID
         self.role = role
         self.joinedAt = joinedAt
         self.isPinned = isPinned
+        self.media = media
     }
 }
 

@@ -30,8 +30,17 @@ public final class CallViewModel {
     public private(set) var ownCapabilities: Set<String> = []
     /// Why the last call ended, for the call-ended page ("Bob declined", "Connection lost").
     public private(set) var lastCallEndReason: String?
+    /// The participant speaking now (kept while they go on speaking, so the spotlight does not flicker).
+    public private(set) var dominantSpeaker: CallParticipant?
+    /// Whether our media is flowing to and from the media server.
+    public private(set) var isMediaConnected = false
 
     @ObservationIgnored private let callService: CallService?
+    @ObservationIgnored private let mediaEngine: CallMediaEngine?
+    /// Media state by session id; kept apart so a media update that arrives before the
+    /// coordinator's "participant joined" is not lost.
+    @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
+    @ObservationIgnored private var mediaCall: CallID?
     @ObservationIgnored private var toastCounter = 0
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
     /// Set while getOrCreateCall is in flight, so a hang-up then can cancel the ring when it returns.
@@ -39,10 +48,12 @@ public final class CallViewModel {
     @ObservationIgnored private var hangUpRequestedDuringCreate = false
     @ObservationIgnored private var outgoingRejections: [String: RejectionReason] = [:]
 
-    public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil) {
+    public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil,
+                mediaEngine: CallMediaEngine? = nil) {
         self.currentUser = currentUser
         self.callSettings = callSettings
         self.callService = callService
+        self.mediaEngine = mediaEngine
         callService?.setEventHandler { [weak self] event in self?.handle(event) }
     }
 
@@ -164,8 +175,15 @@ public final class CallViewModel {
 
     // MARK: Media toggles (in the lobby they edit callSettings only)
 
-    public func toggleMicrophoneEnabled() { callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn) }
-    public func toggleCameraEnabled() { callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn) }
+    public func toggleMicrophoneEnabled() {
+        callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn)
+        if mediaCall != nil { mediaEngine?.setAudioEnabled(callSettings.audioOn) }
+    }
+
+    public func toggleCameraEnabled() {
+        callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
+        if mediaCall != nil { mediaEngine?.setVideoEnabled(callSettings.videoOn) }
+    }
     public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
     public func selectCamera(id: String?) { callSettings = callSettings.withUpdatedCamera(id) }
 
@@ -190,8 +208,11 @@ public final class CallViewModel {
             if isRinging(call) { finishCall(reason: callingState == .outgoing ? "No answer" : missedCallMessage()) }
         case .ended(let call, let reason):
             if call == activeCall || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
-        case .participantJoined(let call, let participant):
-            if call == activeCall { callParticipants[participant.sessionID] = participant }
+        case .participantJoined(let call, var participant):
+            if call == activeCall {
+                participant.media = mediaBySession[participant.sessionID] ?? participant.media
+                callParticipants[participant.sessionID] = participant
+            }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
         case .participantLeft(let call, let participant):
             if call == activeCall { callParticipants[participant.sessionID] = nil }
@@ -268,6 +289,7 @@ public final class CallViewModel {
             apply(snapshot)
             callParticipants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
             callingState = .inCall
+            startMedia(call, snapshot: snapshot)
         } catch {
             guard activeCall == call else { return }
             if case .lobby = fallback {
@@ -285,8 +307,66 @@ public final class CallViewModel {
         ownCapabilities = snapshot.ownCapabilities
     }
 
+    // MARK: Media
+
+    private func startMedia(_ call: CallID, snapshot: CallSnapshot) {
+        // After a coordinator reconnect the media connection is still up: keep it.
+        guard let mediaEngine, mediaCall == nil, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return }
+        mediaCall = call
+        let settings = callSettings
+        Task {
+            do {
+                try await mediaEngine.start(call: call, endpoint: endpoint, sessionID: sessionID, settings: settings,
+                                            onUpdate: { [weak self] media in self?.mediaUpdated(media, in: call) },
+                                            onFailure: { [weak self] reason in
+                                                guard let self, self.mediaCall == call else { return }
+                                                self.isMediaConnected = false
+                                                self.show(reason)
+                                            })
+                guard mediaCall == call else { return await mediaEngine.stop() }
+                isMediaConnected = true
+                // The user may have toggled while media was starting.
+                mediaEngine.setAudioEnabled(callSettings.audioOn)
+                mediaEngine.setVideoEnabled(callSettings.videoOn)
+            } catch {
+                guard mediaCall == call else { return }
+                mediaCall = nil
+                show("Couldn’t connect audio and video: \(error)")
+            }
+        }
+    }
+
+    private func mediaUpdated(_ media: [String: ParticipantMedia], in call: CallID) {
+        guard mediaCall == call else { return }
+        mediaBySession = media
+        for sessionID in callParticipants.keys {
+            let updated = media[sessionID] ?? ParticipantMedia()
+            if callParticipants[sessionID]?.media != updated { callParticipants[sessionID]?.media = updated }
+        }
+        updateDominantSpeaker()
+    }
+
+    private func updateDominantSpeaker() {
+        if let current = dominantSpeaker, let latest = callParticipants[current.sessionID], latest.isSpeaking {
+            if latest != current { dominantSpeaker = latest }
+            return
+        }
+        let speaker = callParticipants.values.filter(\.isSpeaking).sorted { $0.joinedAt < $1.joinedAt }.first
+        if speaker != nil || dominantSpeaker.map({ callParticipants[$0.sessionID] == nil }) == true { dominantSpeaker = speaker }
+    }
+
+    private func stopMedia() {
+        guard let mediaEngine, mediaCall != nil else { return }
+        mediaCall = nil
+        mediaBySession = [:]
+        isMediaConnected = false
+        Task { await mediaEngine.stop() }
+    }
+
     /// Back to idle, forgetting the call; `reason` is shown to the user.
     private func finishCall(reason: String?) {
+        stopMedia()
+        dominantSpeaker = nil
         incomingTimeout?.cancel()
         incomingTimeout = nil
         activeCall = nil

@@ -1,0 +1,52 @@
+/// Where a call's media goes: the media server endpoint the coordinator handed out on join.
+public struct MediaEndpointInfo: Sendable, Equatable {
+    public var url: String
+    public var room: UInt64
+    public var token: String
+
+    public init(url: String, room: UInt64, token: String) {
+        self.url = url
+        self.room = room
+        self.token = token
+    }
+}
+
+/// What media we receive from one participant session, as the media engine measured it.
+public struct ParticipantMedia: Sendable, Equatable {
+    public var hasVideo: Bool
+    public var hasAudio: Bool
+    public var isSpeaking: Bool
+    public var connectionQuality: ConnectionQuality
+    /// The received video's size in pixels (width, height), when there is video.
+    public var trackSize: VideoSize?
+
+    public init(hasVideo: Bool = false, hasAudio: Bool = false, isSpeaking: Bool = false,
+                connectionQuality: ConnectionQuality = .unknown, trackSize: VideoSize? = nil) {
+        self.hasVideo = hasVideo
+        self.hasAudio = hasAudio
+        self.isSpeaking = isSpeaking
+        self.connectionQuality = connectionQuality
+        self.trackSize = trackSize
+    }
+}
+
+public struct VideoSize: Sendable, Equatable, Hashable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+}
+
+/// Sends our media and receives everyone else's (ConfabMedia implements it with GStreamer and
+/// Janus; ConfabCore's tests use a fake).
+@MainActor
+public protocol CallMediaEngine: AnyObject {
+    /// Starts sending and receiving in `call`. `onUpdate` gets every participant session's media
+    /// state (by coordinator session id) whenever it changes; `onFailure` a sentence for the user
+    /// if the media connection is lost for good.
+    func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
+               onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
+               onFailure: @escaping @MainActor (String) -> Void) async throws
+    func setAudioEnabled(_ enabled: Bool)
+    func setVideoEnabled(_ enabled: Bool)
+    func stop() async
+}

@@ -1,0 +1,89 @@
+@testable import ConfabCore
+import Foundation
+import XCTest
+
+/// The call view model drives the media engine: start on join, toggles, participants' media, stop.
+final class CallViewModelMedia_Tests: XCTestCase {
+    private let standup = CallID(type: "default", id: "standup")
+    private let endpoint = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
+    private let bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date())
+
+    @MainActor private func joined(media: MediaEndpointInfo?) -> (CallViewModel, FakeCallService, FakeMediaEngine) {
+        let service = FakeCallService()
+        service.mediaOnJoin = media
+        let engine = FakeMediaEngine()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        var done = false
+        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        waitUntil { done }
+        return (subject, service, engine)
+    }
+
+    func test_joinWithMediaEndpoint_startsMediaWithEndpointSessionAndSettings() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        XCTAssertEqual(engine.started.first?.0, standup)
+        XCTAssertEqual(engine.started.first?.1, endpoint)
+        XCTAssertEqual(engine.started.first?.2, "s-self")
+        XCTAssertEqual(engine.started.first?.3, .default)
+    } }
+
+    func test_joinWithoutMediaEndpoint_noMedia() { onMain {
+        let (subject, _, engine) = joined(media: nil)
+        settle()
+        XCTAssertTrue(engine.started.isEmpty)
+        XCTAssertFalse(subject.isMediaConnected)
+    } }
+
+    func test_inCall_togglesReachTheEngine() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        subject.toggleMicrophoneEnabled()
+        subject.toggleCameraEnabled()
+        XCTAssertEqual(engine.audioEnabled.last, false)
+        XCTAssertEqual(engine.videoEnabled.last, false)
+    } }
+
+    func test_mediaUpdate_showsOnParticipant_evenIfItArrivedBeforeTheJoinEvent() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        engine.update(["s-bob": ParticipantMedia(hasVideo: true, hasAudio: true, isSpeaking: true, connectionQuality: .good)])
+        service.send(.participantJoined(standup, bob))
+        let participant = subject.callParticipants["s-bob"]
+        XCTAssertEqual(participant?.hasVideo, true)
+        XCTAssertEqual(participant?.connectionQuality, .good)
+        engine.update(["s-bob": ParticipantMedia(hasVideo: false, hasAudio: true, isSpeaking: true)])
+        XCTAssertEqual(subject.callParticipants["s-bob"]?.hasVideo, false, "a stopped camera shows on the tile")
+    } }
+
+    func test_speakingParticipant_becomesDominantSpeaker() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        service.send(.participantJoined(standup, bob))
+        XCTAssertNil(subject.dominantSpeaker)
+        engine.update(["s-bob": ParticipantMedia(hasAudio: true, isSpeaking: true)])
+        XCTAssertEqual(subject.dominantSpeaker?.sessionID, "s-bob")
+    } }
+
+    func test_hangUp_stopsMedia() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        var done = false
+        Task { await subject.hangUp(); done = true }
+        waitUntil { done && engine.stopCount == 1 }
+        XCTAssertFalse(subject.isMediaConnected)
+    } }
+
+    func test_mediaFailsToStart_callGoesOnAndUserIsTold() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = endpoint
+        let engine = FakeMediaEngine()
+        engine.failure = CallError("the media server is unreachable")
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        var done = false
+        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        waitUntil { done && subject.toast != nil }
+        XCTAssertEqual(subject.callingState, .inCall)
+        XCTAssertEqual(subject.toast?.message, "Couldn’t connect audio and video: the media server is unreachable")
+    } }
+}
