@@ -18,6 +18,8 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// Janus's talking events (the audio-level header extension, averaged by Janus).
     public var isSpeaking = false
     public var connectionQuality: ConnectionQuality = .unknown
+    /// The size of the last received frame.
+    public var videoSize: VideoSize?
 
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }

@@ -368,7 +368,10 @@ public final class CoordinatorClient: CallService {
         let cid = try call.wireID()
         let response = try await send(JoinCallRequest(cid: cid, create: create))
         sessionIDs[cid] = response.sessionId
-        return translator.remember(response.call)
+        var snapshot = translator.remember(response.call)
+        snapshot.ownSessionID = response.sessionId
+        snapshot.media = response.media.flatMap { endpoint in UInt64(exactly: endpoint.room).map { MediaEndpointInfo(url: endpoint.janusURL, room: $0, token: endpoint.token) } }
+        return snapshot
     }
 
     public func leaveCall(_ call: ConfabCore.CallID) async throws {

@@ -1,0 +1,79 @@
+import ConfabCore
+import Foundation
+import GLibBridge
+import Logging
+
+/// The app's media engine: a CallMediaSession per call, its remote feeds reported to the call
+/// view model by participant session, its frames to whoever shows them.
+@MainActor
+public final class GStreamerCallMediaEngine: CallMediaEngine {
+    /// Remote video frames by participant session id (the call window's tiles).
+    public var onRemoteFrame: (@MainActor (String, VideoFrame) -> Void)?
+    /// Our own camera (the self-view).
+    public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    public private(set) var session: CallMediaSession?
+
+    private let deviceSource: GStreamerDeviceSource
+    private let devices: @MainActor () -> CallMediaDevices
+    private let userID: String
+    private let iceAddress: String?
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - devices: the camera, microphone and speaker to use, read when a call starts (the lobby's choices).
+    ///   - iceAddress: restrict ICE to this address (tests in a network namespace).
+    public init(deviceSource: GStreamerDeviceSource, userID: String, iceAddress: String? = nil,
+                logger: Logger = Logger(label: "confab.media"), devices: @escaping @MainActor () -> CallMediaDevices) {
+        self.deviceSource = deviceSource
+        self.userID = userID
+        self.iceAddress = iceAddress
+        self.logger = logger
+        self.devices = devices
+    }
+
+    public func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
+                      onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
+                      onFailure: @escaping @MainActor (String) -> Void) async throws {
+        await stop()
+        let configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
+                                                   userID: userID, sessionID: sessionID, iceAddress: iceAddress)
+        let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
+        self.session = session
+        session.onRemoteFrame = { [weak self, weak session] feed, frame in
+            guard let self, let remote = session?.remoteFeeds[feed] else { return }
+            self.onRemoteFrame?(remote.sessionID, frame)
+        }
+        session.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        session.onChange = { [weak session] in
+            guard let session else { return }
+            onUpdate(Self.participantMedia(session.remoteFeeds.values))
+        }
+        session.onFailure = onFailure
+        do {
+            try await session.start(settings: settings)
+        } catch {
+            await session.stop()
+            if self.session === session { self.session = nil }
+            throw error
+        }
+    }
+
+    public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
+    public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
+
+    public func stop() async {
+        guard let session else { return }
+        self.session = nil
+        await session.stop()
+    }
+
+    /// Feeds keyed by the participant session that publishes them.
+    static func participantMedia(_ feeds: some Sequence<RemoteFeed>) -> [String: ParticipantMedia] {
+        let now = Date()
+        return Dictionary(feeds.map { feed in
+            (feed.sessionID, ParticipantMedia(hasVideo: feed.hasVideo(at: now), hasAudio: feed.hasAudio(at: now),
+                                              isSpeaking: feed.isSpeaking, connectionQuality: feed.connectionQuality,
+                                              trackSize: feed.videoSize))
+        }, uniquingKeysWith: { first, _ in first })
+    }
+}
