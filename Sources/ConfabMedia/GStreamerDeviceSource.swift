@@ -24,6 +24,9 @@ public final class GStreamerDeviceSource: DeviceSource {
 
     public func stopMonitoring() { monitor.stop() }
 
+    /// The devices present now (probes the system when monitoring is not running).
+    public func devicesNow() -> [MediaDevice] { currentDevices() }
+
     /// Where a pipeline gets this device's media from.
     func source(for device: MediaDevice) -> MediaPipeline.Source? {
         if let test = TestDevice(rawValue: device.id) { return .description(test.sourceDescription) }

@@ -22,6 +22,9 @@ struct ConfabApp: ParsableCommand {
     @Option(help: "Open the lobby of this call, as TYPE:ID (e.g. default:standup).")
     var call: String?
 
+    @Option(help: "Restrict audio/video (ICE) to this local IP address.")
+    var mediaAddress: String?
+
     @Flag(help: "Add a test camera and test microphones (also: CONFAB_TEST_DEVICES=1).")
     var testDevices = false
 
@@ -45,7 +48,7 @@ struct ConfabApp: ParsableCommand {
         let testDevicesFromEnvironment = ProcessInfo.processInfo.environment["CONFAB_TEST_DEVICES"] == "1"
         let size = parsedPreviewSize ?? (640, 360)
         let options = AppOptions(serverURL: server, user: User(id: user), token: token ?? ProcessInfo.processInfo.environment["CONFAB_TOKEN"], call: call.flatMap(CallID.init(parsing:)),
-                                 useTestDevices: testDevices || testDevicesFromEnvironment,
+                                 useTestDevices: testDevices || testDevicesFromEnvironment, mediaAddress: mediaAddress,
                                  previewWidth: size.0, previewHeight: size.1)
         let status = MainActor.assumeIsolated { ConfabApplication(options: options).run() }
         if status != 0 { throw ExitCode(status) }

@@ -13,16 +13,19 @@ public struct AppOptions: Sendable {
     /// Add a test camera and test microphones (no real devices needed).
     public var useTestDevices: Bool
     /// Size the camera preview is scaled to in GStreamer.
+    /// Restrict media (ICE) to this local address; tests in a network namespace need it.
+    public var mediaAddress: String?
     public var previewWidth: Int
     public var previewHeight: Int
 
     public init(serverURL: String = AppOptions.defaultServerURL, user: User, token: String? = nil, call: CallID? = nil,
-                useTestDevices: Bool = false, previewWidth: Int = 640, previewHeight: Int = 360) {
+                useTestDevices: Bool = false, mediaAddress: String? = nil, previewWidth: Int = 640, previewHeight: Int = 360) {
         self.serverURL = serverURL
         self.user = user
         self.token = token
         self.call = call
         self.useTestDevices = useTestDevices
+        self.mediaAddress = mediaAddress
         self.previewWidth = previewWidth
         self.previewHeight = previewHeight
     }

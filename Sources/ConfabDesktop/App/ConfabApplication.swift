@@ -13,6 +13,7 @@ public final class ConfabApplication {
     private let application: Application
     private let callViewModel: CallViewModel
     private let coordinator: CoordinatorClient
+    private let mediaEngine: GStreamerCallMediaEngine
     private let devices: GStreamerDeviceSource
     private let cameraPreview: CameraPreview
     private let microphoneMeter: MicrophoneMeter
@@ -24,8 +25,18 @@ public final class ConfabApplication {
         GStreamer.initialize()
         application = Application(id: Self.applicationID)
         coordinator = CoordinatorClient(serverURL: options.serverURL, userID: options.user.id, token: options.token)
-        callViewModel = CallViewModel(currentUser: options.user, callService: coordinator)
-        devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
+        let devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
+        self.devices = devices
+        let preferences = preferences
+        mediaEngine = GStreamerCallMediaEngine(deviceSource: devices, userID: options.user.id, iceAddress: options.mediaAddress) {
+            // The call uses what the lobby chose (remembered choices), else the defaults.
+            let present = devices.devicesNow()
+            let chosen = MediaDevice.Kind.allCases.map { kind in
+                DeviceChoice.pick(from: present.filter { $0.kind == kind }, preferredID: preferences.preferredDeviceID(for: kind))
+            }
+            return CallMediaDevices(camera: chosen[0], microphone: chosen[1], speaker: chosen[2])
+        }
+        callViewModel = CallViewModel(currentUser: options.user, callService: coordinator, mediaEngine: mediaEngine)
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
         application.onActivate { [weak self] in self?.activate() }
@@ -43,7 +54,9 @@ public final class ConfabApplication {
             lobby: { [unowned self] info in self.makeLobby(info) },
             outgoing: { OutgoingCallWindow(application: application, callViewModel: callViewModel) },
             incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
-            call: { call in InCallWindow(application: application, callViewModel: callViewModel, call: call) }))
+            call: { [unowned self] call in
+                InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine)
+            }))
         self.router = router
         if let call = options.call {
             callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])

@@ -1,0 +1,62 @@
+import ConfabCore
+import GLibBridge
+
+/// One participant in the call: their video (or avatar when there is none), name, a
+/// microphone-off icon, a border while they speak, and connection bars. Stateless: `update`
+/// shows the participant it is given; `show(_:)` shows a video frame.
+@MainActor
+final class ParticipantTile {
+    let view: Overlay
+    private let stack = Stack()
+    private let picture = VideoPicture()
+    private let avatar: Avatar
+    private let nameLabel = Label("", cssClasses: ["tile-name"])
+    private let microphoneOff = Image(iconName: "microphone-disabled-symbolic")
+    private let quality = ConnectionQualityIndicator()
+
+    init(name: String) {
+        avatar = Avatar(size: 80, name: name)
+        let avatarPage = Box(.vertical, children: [avatar])
+        avatarPage.align(horizontal: .center, vertical: .center)
+        stack.addPage(picture, name: "video")
+        stack.addPage(avatarPage, name: "avatar")
+        stack.visiblePageName = "avatar"
+        stack.setSizeRequest(width: 240, height: 135)
+        stack.expand()
+        stack.addCSSClass("tile")
+        stack.clipChildren()
+
+        let spacer = Box(.horizontal)
+        spacer.expand(horizontally: true, vertically: false)
+        let bar = Box(.horizontal, spacing: 6, children: [microphoneOff, nameLabel, spacer, quality.view])
+        bar.addCSSClass("tile-bar")
+        bar.align(vertical: .end)
+        bar.setMargins(8)
+        view = Overlay(child: stack)
+        view.addOverlay(bar)
+        view.addCSSClass("tile-frame")
+    }
+
+    func show(_ frame: VideoFrame) {
+        picture.show(frame)
+    }
+
+    /// - Parameter isSelf: the self-view has no connection bars and says "You".
+    func update(name: String, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool, quality connection: ConnectionQuality, isSelf: Bool = false) {
+        nameLabel.text = name
+        avatar.name = name
+        stack.visiblePageName = hasVideo ? "video" : "avatar"
+        if !hasVideo { picture.clear() }
+        microphoneOff.isVisible = !hasAudio
+        quality.view.isVisible = !isSelf
+        quality.update(connection)
+        view.setCSSClass("speaking", isSpeaking)
+        var parts = [name]
+        if isSpeaking { parts.append("speaking") }
+        if !hasAudio { parts.append("microphone off") }
+        if !hasVideo { parts.append("camera off") }
+        if !isSelf { parts.append("connection \(connection.rawValue)") }
+        view.setAccessibleLabel(parts.joined(separator: ", "))
+        picture.setAccessibleLabel("Video of \(name)")
+    }
+}
