@@ -5,7 +5,8 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 
-/// The call coordinator: WebSocket at `/` and `/ws`, `GET /health`, state in SQLite.
+/// The call coordinator: WebSocket at `/` and `/ws`, `GET /health`, state in SQLite, media
+/// through Janus (a managed child process unless configured otherwise).
 public struct ConfabServer: Sendable {
     public let configuration: ServerConfiguration
     private let logger: Logger
@@ -20,11 +21,13 @@ public struct ConfabServer: Sendable {
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
         let store = try SQLiteCallStore(path: configuration.databasePath)
         let tokens = try await TokenAuthority.loadingSecret(at: configuration.secretPath)
+        let media = try await CallMedia.start(configuration.media, roomSecretPath: configuration.roomSecretPath, logger: logger)
         let coordinator = CallCoordinator(
             store: store, tokens: tokens,
             settings: .init(
                 devAuth: configuration.devAuth, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
                 healthCheckInterval: configuration.healthCheckInterval),
+            media: media?.rooms,
             logger: logger)
         await coordinator.startHeartbeat()
         defer { Task { await coordinator.stopHeartbeat() } }
@@ -63,6 +66,13 @@ public struct ConfabServer: Sendable {
                 await onListening(host, channel.localAddress?.port ?? 0)
             },
             logger: logger)
-        try await app.run()
+        // Janus is stopped however the server ends (cancelled, failed), never left running.
+        do {
+            try await app.run()
+        } catch {
+            await media?.stop()
+            throw error
+        }
+        await media?.stop()
     }
 }

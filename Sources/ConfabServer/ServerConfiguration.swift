@@ -17,11 +17,14 @@ public struct ServerConfiguration: Sendable {
     public var healthCheckInterval: Duration
     /// Largest message accepted; larger ones get a `messageTooLarge` error.
     public var maxMessageSize: Int
+    /// Janus for calls' media; managed (a child process) unless told otherwise.
+    public var media: MediaConfiguration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8630, databasePath: String = ServerConfiguration.defaultDatabasePath(),
         secretPath: String? = nil, devAuth: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
-        healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024
+        healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024,
+        media: MediaConfiguration = .managed(ManagedJanusOptions())
     ) {
         self.host = host
         self.port = port
@@ -31,6 +34,7 @@ public struct ServerConfiguration: Sendable {
         self.ringAutoCancelTimeout = ringAutoCancelTimeout
         self.healthCheckInterval = healthCheckInterval
         self.maxMessageSize = maxMessageSize
+        self.media = media
     }
 
     /// `$XDG_DATA_HOME/confab/server.sqlite`, else `~/.local/share/confab/server.sqlite`.
@@ -43,6 +47,12 @@ public struct ServerConfiguration: Sendable {
             dataHome = home + "/.local/share"
         }
         return dataHome + "/confab/server.sqlite"
+    }
+
+    /// `janus-room.secret` in the database's folder: the secret set on every Janus room, kept
+    /// across restarts so rooms an external Janus still holds stay editable.
+    public var roomSecretPath: String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("janus-room.secret").path
     }
 
     /// `server.secret` in the database's folder.

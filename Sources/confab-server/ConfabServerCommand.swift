@@ -37,10 +37,12 @@ struct Serve: AsyncParsableCommand {
     var ringTimeout: Double = 30
     @Option(name: .customLong("health-interval"), help: "Seconds between health checks (heartbeats).")
     var healthInterval: Double = 10
+    @OptionGroup var media: MediaOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
         guard ringTimeout > 0, healthInterval > 0 else { throw ValidationError("timeouts must be positive") }
+        try media.validate()
     }
 
     func run() async throws {
@@ -52,11 +54,17 @@ struct Serve: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, databasePath: storage.databasePath, secretPath: storage.secretPath, devAuth: devAuth,
             ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
-            healthCheckInterval: .milliseconds(Int(healthInterval * 1000)))
-        try await ConfabServer(configuration: configuration).run { host, port in
-            // Scripts wait for exactly this line. Written unbuffered so a pipe sees it at once.
-            FileHandle.standardOutput.write(Data("listening on ws://\(host):\(port)\n".utf8))
+            healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration())
+        let server = Task {
+            try await ConfabServer(configuration: configuration).run { host, port in
+                // Scripts wait for exactly this line. Written unbuffered so a pipe sees it at once.
+                FileHandle.standardOutput.write(Data("listening on ws://\(host):\(port)\n".utf8))
+            }
         }
+        // SIGTERM and SIGINT end the server the orderly way, so it stops its Janus on the way out.
+        let stopSignals = StopSignals { server.cancel() }
+        defer { stopSignals.cancel() }
+        try await server.value
     }
 }
 

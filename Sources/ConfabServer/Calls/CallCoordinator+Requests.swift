@@ -56,7 +56,39 @@ extension CallCoordinator {
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
-    func joinCall(_ request: JoinCallRequest, by user: RequestSender) throws -> JoinCallResponse {
+    /// Joins the call, with a Janus token when media is on. Everything is checked before Janus
+    /// is asked, so a refused join creates no room; Janus is asked before anything changes, so
+    /// a join Janus cannot serve leaves no trace either (and works once Janus is back). Other
+    /// requests run during that wait, which is why the join is checked again before it commits.
+    func joinCall(_ request: JoinCallRequest, by user: RequestSender) async throws -> JoinCallResponse {
+        guard let media else { return try admit(user, to: request, media: nil) }
+        _ = try callToJoin(request, by: user)
+        if sessions[request.cid]?.participant(onConnection: user.connection.id) != nil {
+            return try admit(user, to: request, media: nil)
+        }
+        let cid = request.cid
+        let endpoint: MediaEndpoint
+        do {
+            endpoint = try await inMediaOrder(for: cid) { try await media.admit(to: cid) }.value
+        } catch {
+            logger.error("janus could not admit a participant", metadata: ["cid": "\(cid)", "error": "\(error)"])
+            throw ProtocolError(.internalError, "the media server (Janus) is unavailable, so \(cid) cannot be joined now: \(error). Try again shortly.")
+        }
+        let response: JoinCallResponse
+        do {
+            response = try admit(user, to: request, media: endpoint)
+        } catch {
+            revokeMedia(endpoint.token, in: cid)
+            throw error
+        }
+        // Joined twice at once from one connection: the first join's token stands.
+        if response.media != endpoint { revokeMedia(endpoint.token, in: cid) }
+        return response
+    }
+
+    /// The call as a join would find it (made or reopened when asked for), after every check;
+    /// changes nothing.
+    private func callToJoin(_ request: JoinCallRequest, by user: RequestSender) throws -> (call: StoredCall, created: Bool) {
         var call: StoredCall
         var created = false
         if let existing = try existingCall(request.cid) {
@@ -80,6 +112,15 @@ extension CallCoordinator {
         if call.backstage, !capabilities.contains(.joinBackstage) {
             throw ProtocolError(.forbidden, "call \(call.cid) is in backstage: only hosts can join (needs joinBackstage)")
         }
+        guard clients[user.connection.id] != nil else {
+            throw ProtocolError(.internalError, "connection closed during join")
+        }
+        return (call, created)
+    }
+
+    /// Makes the connection a participant (or returns its existing participation).
+    private func admit(_ user: RequestSender, to request: JoinCallRequest, media: MediaEndpoint?) throws -> JoinCallResponse {
+        let (call, created) = try callToJoin(request, by: user)
         if created {
             try save(call)
             emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
@@ -88,12 +129,13 @@ extension CallCoordinator {
         session.watchers.insert(user.connection.id)
         if let existing = session.participant(onConnection: user.connection.id) {
             sessions[call.cid] = session
-            return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: existing.participant.sessionId)
+            return JoinCallResponse(
+                call: state(of: call, for: user.userId), sessionId: existing.participant.sessionId, media: existing.media)
         }
         let participant = CallParticipant(
             userId: user.userId, sessionId: UUID().uuidString.lowercased(), role: call.role(of: user.userId) ?? .user,
             joinedAt: Date())
-        session.participants[participant.sessionId] = .init(participant: participant, connectionId: user.connection.id)
+        session.participants[participant.sessionId] = .init(participant: participant, connectionId: user.connection.id, media: media)
         sessions[call.cid] = session
         // Joining a call you are being rung for answers the ring, as in stream-video.
         if let ring = session.ring, ring.memberIds.contains(user.userId), session.acceptedBy[user.userId] == nil {
@@ -102,7 +144,7 @@ extension CallCoordinator {
         emit(to: audience(of: call.cid), about: call.cid) { _ in
             .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant))
         }
-        return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: participant.sessionId, media: nil)
+        return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: participant.sessionId, media: media)
     }
 
     func leaveCall(_ request: LeaveCallRequest, by user: RequestSender) throws -> CallResponse {
@@ -287,6 +329,7 @@ extension CallCoordinator {
     func removeParticipant(_ entry: LiveSession.Participant, from cid: CallID, reason: LeaveReason) {
         let recipients = audience(of: cid)
         sessions[cid]?.participants[entry.participant.sessionId] = nil
+        if let token = entry.media?.token { revokeMedia(token, in: cid) }
         emit(to: recipients) { _ in
             .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason))
         }

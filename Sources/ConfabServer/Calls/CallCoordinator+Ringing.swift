@@ -214,6 +214,7 @@ extension CallCoordinator {
         try save(call)
         stopRing(cid)
         sessions[cid]?.participants = [:]
+        closeMediaRoom(of: cid)
         emit(to: recipients, about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
     }
 }

@@ -23,6 +23,8 @@ actor CallCoordinator {
     let store: any CallStore
     let tokens: TokenAuthority
     let settings: Settings
+    /// Janus rooms for calls' media; nil when media is disabled.
+    let media: JanusRooms?
     let logger: Logger
 
     var clients: [String: Client] = [:]
@@ -31,15 +33,20 @@ actor CallCoordinator {
     var calls: [CallID: StoredCall] = [:]
     var sessions: [CallID: LiveSession] = [:]
     var nextRingId: UInt64 = 0
+    /// The last media work queued per call, so Janus sees a call's joins, leaves and end in the
+    /// order the coordinator decided them (see `inMediaOrder`).
+    var mediaQueues: [CallID: (tail: Task<Void, Never>, ticket: UInt64)] = [:]
+    var nextMediaTicket: UInt64 = 0
     /// Events queued while a request is handled, sent after its response.
     private var outgoing: [(ClientConnection, String)] = []
     private let encoder = ConfabJSON.encoder()
     private var heartbeat: Task<Void, Never>?
 
-    init(store: any CallStore, tokens: TokenAuthority, settings: Settings, logger: Logger) {
+    init(store: any CallStore, tokens: TokenAuthority, settings: Settings, media: JanusRooms? = nil, logger: Logger) {
         self.store = store
         self.tokens = tokens
         self.settings = settings
+        self.media = media
         self.logger = logger
     }
 
@@ -112,7 +119,7 @@ actor CallCoordinator {
                 response = try await answerHello(request, from: connection)
             } else {
                 let userId = try authenticatedUser(of: connection)
-                response = try answer(request, userId: userId, connection: connection)
+                response = try await answer(request, userId: userId, connection: connection)
             }
             connection.send(response)
         } catch {
@@ -133,14 +140,18 @@ actor CallCoordinator {
         send(ErrorEnvelope(id: nil, type: nil, error: error), to: connection)
     }
 
-    private func answer(_ request: IncomingRequest, userId: String, connection: ClientConnection) throws -> String {
+    private func answer(_ request: IncomingRequest, userId: String, connection: ClientConnection) async throws -> String {
         let user = RequestSender(userId: userId, connection: connection)
         switch request.type {
         case .hello: throw ProtocolError(.alreadyAuthenticated, "this connection is already authenticated as \(userId)")
         case .healthCheck: return try respond(request, HealthCheckRequest.self) { _ in HealthCheckResponse(serverTime: Date()) }
         case .getOrCreateCall: return try respond(request, GetOrCreateCallRequest.self) { try getOrCreateCall($0, by: user) }
         case .getCall: return try respond(request, GetCallRequest.self) { try getCall($0, by: user) }
-        case .joinCall: return try respond(request, JoinCallRequest.self) { try joinCall($0, by: user) }
+        case .joinCall:
+            // The only request that waits (for Janus); see `joinCall` for what that means for ordering.
+            let join = try RequestDecoder.payload(JoinCallRequest.self, of: request)
+            let response = try await joinCall(join, by: user)
+            return try encode(ResponseEnvelope(id: request.id, type: JoinCallRequest.type, payload: response))
         case .leaveCall: return try respond(request, LeaveCallRequest.self) { try leaveCall($0, by: user) }
         case .ringCall: return try respond(request, RingCallRequest.self) { try ringCall($0, by: user) }
         case .acceptCall: return try respond(request, AcceptCallRequest.self) { try acceptCall($0, by: user) }

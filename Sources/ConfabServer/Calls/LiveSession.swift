@@ -7,6 +7,8 @@ struct LiveSession: Sendable {
     struct Participant: Sendable {
         var participant: CallParticipant
         var connectionId: String
+        /// The Janus room and this join's token; the token is revoked when the participant goes.
+        var media: MediaEndpoint?
     }
 
     /// Keyed by session id.

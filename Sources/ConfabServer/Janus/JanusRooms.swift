@@ -1,0 +1,199 @@
+import ConfabProtocol
+import Foundation
+import Logging
+
+/// The coordinator's side of Janus: one videoroom per call, and one join token per admitted
+/// participant in that room's `allowed` list.
+///
+/// Rooms are made on demand (at a call's first join, and again after Janus restarted and lost
+/// them) and destroyed when the call ends, which also disconnects everyone still in it from
+/// Janus. A room whose participants all left but whose call goes on is kept: an idle room costs
+/// Janus nothing, and the next join needs no `create`.
+actor JanusRooms {
+    /// Where Janus is now: the managed one may restart on another port, so this is asked
+    /// before every (re)connection and may wait while Janus starts.
+    typealias Locator = @Sendable (_ timeout: Duration) async throws -> String
+
+    private let locate: Locator
+    /// Required by `create` when Janus's videoroom has an `admin_key`.
+    private let adminKey: String?
+    /// Set on every room, so only the coordinator can edit its allowed list or destroy it.
+    private let roomSecret: String
+    private let logger: Logger
+    private var link: Link?
+    private var connecting: Task<Link, any Error>?
+
+    /// A Janus session with one videoroom handle, used for every room request.
+    private struct Link {
+        var client: JanusSignallingClient
+        var session: Int64
+        var handle: Int64
+        var keepalive: Task<Void, Never>
+    }
+
+    /// Keepalives well inside any `session_timeout` (Janus's default is 60 s).
+    static let keepaliveInterval: Duration = .seconds(20)
+    /// 16 publishers: beyond ~8 the machine, not the room, is the limit (ARCHITECTURE.md figures).
+    static let maxPublishers: Int64 = 16
+
+    init(adminKey: String?, roomSecret: String, logger: Logger, locate: @escaping Locator) {
+        self.adminKey = adminKey
+        self.roomSecret = roomSecret
+        self.logger = logger
+        self.locate = locate
+    }
+
+    /// The call's Janus room number: stable across server restarts, derived from the cid
+    /// (FNV-1a), kept below 2^53 so JavaScript clients read it exactly, never 0 (Janus reads 0
+    /// as "pick one for me").
+    static func roomNumber(for cid: CallID) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(cid.type):\(cid.id)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0100_0000_01b3
+        }
+        let room = hash & ((1 << 53) - 1)
+        return Int(room == 0 ? 1 : room)
+    }
+
+    /// Issues a new token for `cid`'s room (creating the room when missing) and returns where
+    /// and how the participant sends media.
+    func admit(to cid: CallID) async throws -> MediaEndpoint {
+        let room = Self.roomNumber(for: cid)
+        let token = randomHex(bytes: 16)
+        // Joins and an ending call may race (another join created the room meanwhile, or the
+        // call's room was just destroyed), hence a few rounds of "add, else create".
+        for _ in 0..<3 {
+            let link = try await currentLink()
+            do {
+                try await editAllowed(room: room, action: "add", token: token, on: link)
+                return MediaEndpoint(janusURL: link.client.url, room: room, token: token)
+            } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
+                do {
+                    try await createRoom(room, for: cid, firstToken: token, on: link)
+                    return MediaEndpoint(janusURL: link.client.url, room: room, token: token)
+                } catch let error as JanusError where error.pluginErrorCode == JanusError.roomExists {
+                    continue
+                }
+            } catch JanusError.disconnected, JanusError.refused {
+                // The socket closed, or Janus forgot our session (it restarted, or missed
+                // keepalives): start over on a new session.
+                await dropLink()
+                continue
+            }
+        }
+        throw JanusError.unexpectedReply("room \(room) for \(cid) could neither be found nor created")
+    }
+
+    /// Takes a participant's token out of the room, so it cannot be used to publish again.
+    func revoke(_ token: String, in cid: CallID) async {
+        let room = Self.roomNumber(for: cid)
+        do {
+            try await editAllowed(room: room, action: "remove", token: token, on: try await currentLink())
+        } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
+            // Gone already (call ended, or Janus restarted): nothing to revoke.
+        } catch {
+            logger.warning("could not remove a join token from a Janus room", metadata: ["cid": "\(cid)", "error": "\(error)"])
+        }
+    }
+
+    /// Destroys the call's room; Janus tells everyone in it (`destroyed`) and drops them.
+    func closeRoom(for cid: CallID) async {
+        let room = Self.roomNumber(for: cid)
+        do {
+            let link = try await currentLink()
+            var body: [String: JanusJSON] = ["request": "destroy", "room": .integer(Int64(room)), "secret": .string(roomSecret)]
+            body["permanent"] = false
+            _ = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
+            logger.info("destroyed janus room", metadata: ["cid": "\(cid)", "room": "\(room)"])
+        } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
+            // Never created (nobody joined with media) or lost in a Janus restart.
+        } catch {
+            logger.warning("could not destroy a Janus room", metadata: ["cid": "\(cid)", "error": "\(error)"])
+        }
+    }
+
+    /// Ends the Janus session (its rooms stay until Janus stops or the calls end).
+    func shutdown() async {
+        connecting?.cancel()
+        guard let link else { return }
+        self.link = nil
+        link.keepalive.cancel()
+        try? await link.client.destroySession(link.session)
+        await link.client.close()
+    }
+
+    // MARK: Room requests
+
+    private func createRoom(_ room: Int, for cid: CallID, firstToken: String, on link: Link) async throws {
+        var body: [String: JanusJSON] = [
+            "request": "create", "room": .integer(Int64(room)), "description": .string("\(cid)"),
+            "secret": .string(roomSecret), "is_private": true, "permanent": false,
+            "publishers": .integer(Self.maxPublishers), "audiocodec": "opus", "videocodec": "vp8",
+            // Speaking indicators: `talking` after ~1 s of packets averaging above -40 dBov.
+            "audiolevel_ext": true, "audiolevel_event": true, "audio_active_packets": 50, "audio_level_average": 40,
+            // Janus checks tokens for publishers only; subscribers must name the private_id of
+            // a publisher in the room, which only a token holder gets.
+            "allowed": [.string(firstToken)], "require_pvtid": true,
+            "notify_joining": true,
+        ]
+        if let adminKey { body["admin_key"] = .string(adminKey) }
+        _ = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
+        logger.info("created janus room", metadata: ["cid": "\(cid)", "room": "\(room)"])
+    }
+
+    private func editAllowed(room: Int, action: String, token: String, on link: Link) async throws {
+        _ = try await link.client.videoRoom(
+            ["request": "allowed", "room": .integer(Int64(room)), "secret": .string(roomSecret), "action": .string(action),
+             "allowed": [.string(token)]],
+            session: link.session, handle: link.handle)
+    }
+
+    // MARK: The connection
+
+    private func dropLink() async {
+        guard let link else { return }
+        self.link = nil
+        link.keepalive.cancel()
+        await link.client.close()
+    }
+
+    /// The open link, or a new one; concurrent callers share one connection attempt.
+    private func currentLink() async throws -> Link {
+        if let link {
+            if await !link.client.isClosed { return link }
+            link.keepalive.cancel()
+            self.link = nil
+            logger.warning("lost the connection to janus; reconnecting")
+        }
+        if let connecting { return try await connecting.value }
+        let attempt = Task { [locate, logger] in
+            let url = try await locate(.seconds(10))
+            let client = try await JanusSignallingClient.connect(to: url, logger: logger)
+            do {
+                let session = try await client.createSession()
+                let handle = try await client.attachVideoRoom(session: session)
+                return Link(client: client, session: session, handle: handle, keepalive: Self.keepingAlive(session, on: client))
+            } catch {
+                await client.close()
+                throw error
+            }
+        }
+        connecting = attempt
+        defer { connecting = nil }
+        let link = try await attempt.value
+        self.link = link
+        return link
+    }
+
+    private static func keepingAlive(_ session: Int64, on client: JanusSignallingClient) -> Task<Void, Never> {
+        Task { [weak client] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: keepaliveInterval)
+                guard let client, await !client.isClosed else { return }
+                // A failed keepalive shows up as a closed client at the next request.
+                try? await client.keepalive(session: session)
+            }
+        }
+    }
+}

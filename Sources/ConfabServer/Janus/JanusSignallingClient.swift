@@ -1,0 +1,222 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+
+/// A Janus API client over its WebSocket transport: JSON requests matched to their answers by
+/// transaction. The coordinator uses it to run the videoroom (create rooms, edit their `allowed`
+/// lists, destroy them); tests use it to act as a client.
+///
+/// How a Confab client uses the `MediaEndpoint {janusURL, room, token}` from its join response
+/// (the same API, spoken by the client's own Janus client):
+/// 1. Open a WebSocket to `janusURL` asking for subprotocol `janus-protocol` (Janus refuses
+///    connections without it).
+/// 2. `{"janus":"create","transaction":T}` → `data.id` is the session. Keep it alive with
+///    `{"janus":"keepalive","session_id":S}` at least every 25 s: the managed Janus drops
+///    sessions after 60 s of silence (`session_timeout`), and its WebSocket pings a quiet
+///    connection after 5 s and closes it 5 s later without a pong.
+/// 3. `{"janus":"attach","plugin":"janus.plugin.videoroom","session_id":S}` → `data.id` is the
+///    publisher handle.
+/// 4. On it, `{"janus":"message","body":{"request":"join","ptype":"publisher","room":ROOM,
+///    "token":TOKEN,"display":"<user id>"}}` → an `ack`, then an `event` whose
+///    `plugindata.data` is `{"videoroom":"joined","id":…,"private_id":P,"publishers":[…]}`.
+///    A token that is not in the room's allowed list gets `error_code` 433 instead. Then
+///    `{"request":"publish"}` with the offer (jsep) as in ARCHITECTURE.md's recipe.
+/// 5. Per remote publisher (from `publishers` in `joined` and later events), attach another
+///    handle and `{"request":"join","ptype":"subscriber","room":ROOM,"private_id":P,
+///    "streams":[{"feed":ID}]}`. Rooms require `private_id` (`require_pvtid`): Janus checks
+///    tokens only for publishers, so subscribing is tied to the caller's own admitted
+///    publisher. Subscribe only after step 4 succeeded.
+/// 6. `talking`/`stopped-talking` events arrive on the publisher handle (rooms have
+///    `audiolevel_event`). On leave, `{"request":"leave"}` or just close the socket.
+/// The token is good for this join only: the coordinator removes it from the room when the
+/// participant leaves, so a new join (and a new token) is needed to publish again. When the
+/// call ends the room is destroyed and Janus sends `destroyed` to everyone in it.
+actor JanusSignallingClient {
+    nonisolated let url: String
+    private let logger: Logger
+    private let outbox: AsyncStream<String>
+    private let outboxInput: AsyncStream<String>.Continuation
+    private var connection: Task<Void, Never>?
+    private var pending: [String: PendingRequest] = [:]
+    private var nextTransaction: UInt64 = 0
+    private(set) var isClosed = false
+
+    private struct PendingRequest {
+        var continuation: CheckedContinuation<JanusJSON, any Error>
+        /// Asynchronous plugin requests get an `ack` first and their real answer as an `event`;
+        /// keepalive's only answer is the `ack`.
+        var ackIsAnswer: Bool
+    }
+
+    /// Janus messages are small; SDP offers are the largest at a few KiB.
+    private static let maxFrameSize = 1 << 20
+
+    /// Opens the WebSocket; throws `JanusError.unreachable` when that fails within `timeout`.
+    static func connect(to url: String, logger: Logger, timeout: Duration = .seconds(5)) async throws -> JanusSignallingClient {
+        let client = JanusSignallingClient(url: url, logger: logger)
+        try await client.open(timeout: timeout)
+        return client
+    }
+
+    private init(url: String, logger: Logger) {
+        self.url = url
+        self.logger = logger
+        (outbox, outboxInput) = AsyncStream.makeStream(of: String.self)
+    }
+
+    private func open(timeout: Duration) async throws {
+        let (openings, opened) = AsyncStream.makeStream(of: Result<Void, JanusError>.self)
+        let configuration = WebSocketClientConfiguration(
+            maxFrameSize: Self.maxFrameSize, additionalHeaders: [.secWebSocketProtocol: "janus-protocol"],
+            closeTimeout: .seconds(1))
+        var socketLogger = logger
+        // The WebSocket library logs every frame at trace level.
+        socketLogger.logLevel = max(logger.logLevel, .notice)
+        let outbox = outbox, url = url
+        connection = Task { [socketLogger] in
+            do {
+                try await WebSocketClient.connect(url: url, configuration: configuration, logger: socketLogger) { inbound, outbound, _ in
+                    opened.yield(.success(()))
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await text in outbox { try await outbound.write(.text(text)) }
+                        }
+                        defer { group.cancelAll() }
+                        for try await message in inbound.messages(maxSize: Self.maxFrameSize) {
+                            if case .text(let text) = message { await self.received(text) }
+                        }
+                    }
+                }
+                opened.yield(.failure(.unreachable(url: url, reason: "closed during the handshake")))
+            } catch {
+                opened.yield(.failure(.unreachable(url: url, reason: "\(error)")))
+            }
+            opened.finish()
+            self.socketClosed()
+        }
+        let first = try await withDeadline(timeout, JanusError.unreachable(url: url, reason: "no WebSocket handshake in \(timeout)")) {
+            var iterator = openings.makeAsyncIterator()
+            return await iterator.next() ?? .failure(.unreachable(url: url, reason: "closed"))
+        }
+        if case .failure(let error) = first {
+            close()
+            throw error
+        }
+    }
+
+    /// Closes the WebSocket; waiting requests fail with `disconnected`.
+    func close() {
+        connection?.cancel()
+        outboxInput.finish()
+        socketClosed()
+    }
+
+    // MARK: Requests
+
+    /// Sends `message` with a fresh transaction and returns Janus's answer to it: `success`,
+    /// `event` (asynchronous plugin requests) or `ack` (keepalive). `error` answers throw.
+    func request(_ message: [String: JanusJSON], timeout: Duration = .seconds(5)) async throws -> JanusJSON {
+        guard !isClosed else { throw JanusError.disconnected }
+        nextTransaction += 1
+        let transaction = "confab-\(nextTransaction)"
+        var message = message
+        message["transaction"] = .string(transaction)
+        let body = String(decoding: try JSONEncoder().encode(JanusJSON.object(message)), as: UTF8.self)
+        let kind = message["janus"]?.string ?? "request"
+        return try await withCheckedThrowingContinuation { continuation in
+            pending[transaction] = PendingRequest(continuation: continuation, ackIsAnswer: kind == "keepalive")
+            outboxInput.yield(body)
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                await self?.fail(transaction, JanusError.timedOut(request: kind))
+            }
+        }
+    }
+
+    /// `create`: a new Janus session, returned by id.
+    func createSession() async throws -> Int64 {
+        let answer = try await request(["janus": "create"])
+        guard let id = answer["data"]?["id"]?.integer else { throw JanusError.unexpectedReply("create without data.id") }
+        return id
+    }
+
+    /// `attach` to the videoroom plugin: a new handle in `session`.
+    func attachVideoRoom(session: Int64) async throws -> Int64 {
+        let answer = try await request(["janus": "attach", "plugin": "janus.plugin.videoroom", "session_id": .integer(session)])
+        guard let id = answer["data"]?["id"]?.integer else { throw JanusError.unexpectedReply("attach without data.id") }
+        return id
+    }
+
+    func keepalive(session: Int64) async throws {
+        _ = try await request(["janus": "keepalive", "session_id": .integer(session)])
+    }
+
+    func destroySession(_ session: Int64) async throws {
+        _ = try await request(["janus": "destroy", "session_id": .integer(session)])
+    }
+
+    /// A videoroom request on `handle`; returns the plugin's data (`{"videoroom":"created",…}`,
+    /// `{"videoroom":"joined",…}`) and throws `pluginRefused` when it carries an `error_code`.
+    func videoRoom(_ body: [String: JanusJSON], session: Int64, handle: Int64, timeout: Duration = .seconds(5)) async throws -> JanusJSON {
+        let answer = try await request(
+            ["janus": "message", "session_id": .integer(session), "handle_id": .integer(handle), "body": .object(body)],
+            timeout: timeout)
+        guard let data = answer["plugindata"]?["data"] else {
+            throw JanusError.unexpectedReply("\(body["request"]?.string ?? "message") answered without plugindata")
+        }
+        if let code = data["error_code"]?.integer {
+            throw JanusError.pluginRefused(code: Int(code), reason: data["error"]?.string ?? "no reason given")
+        }
+        return data
+    }
+
+    // MARK: Answers
+
+    private func received(_ text: String) {
+        guard let message = try? JSONDecoder().decode(JanusJSON.self, from: Data(text.utf8)) else {
+            logger.warning("dropped an unreadable frame from Janus", metadata: ["frame": "\(text.prefix(200))"])
+            return
+        }
+        // Events without a transaction (talking, publishers joining, timeouts) concern clients
+        // in the room, not the coordinator.
+        guard let transaction = message["transaction"]?.string, let request = pending[transaction] else { return }
+        switch message["janus"]?.string {
+        case "ack" where !request.ackIsAnswer:
+            return
+        case "error":
+            pending[transaction] = nil
+            let code = message["error"]?["code"]?.integer.map(Int.init) ?? 0
+            request.continuation.resume(throwing: JanusError.refused(code: code, reason: message["error"]?["reason"]?.string ?? "no reason given"))
+        default:
+            pending[transaction] = nil
+            request.continuation.resume(returning: message)
+        }
+    }
+
+    private func fail(_ transaction: String, _ error: JanusError) {
+        pending.removeValue(forKey: transaction)?.continuation.resume(throwing: error)
+    }
+
+    private func socketClosed() {
+        isClosed = true
+        let waiting = pending
+        pending.removeAll()
+        for request in waiting.values { request.continuation.resume(throwing: JanusError.disconnected) }
+    }
+}
+
+/// Runs `operation`, throwing `timeoutError` if it has not finished after `timeout`.
+func withDeadline<T: Sendable>(
+    _ timeout: Duration, _ timeoutError: any Error, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw timeoutError
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw timeoutError }
+        return first
+    }
+}
