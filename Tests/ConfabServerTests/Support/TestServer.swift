@@ -4,7 +4,8 @@ import Foundation
 import Logging
 import XCTest
 
-/// An in-process confab-server on a free loopback port with a temporary database.
+/// An in-process confab-server on a free loopback port with a temporary database; without
+/// media unless a test asks for Janus.
 final class TestServer: Sendable {
     let configuration: ServerConfiguration
     let url: String
@@ -14,12 +15,12 @@ final class TestServer: Sendable {
     /// Starts a server and waits until it listens. `directory` lets a restart reuse a database.
     static func start(
         devAuth: Bool = true, directory: URL? = nil, ringTimeout: Duration = .seconds(10),
-        healthCheckInterval: Duration = .seconds(10)
+        healthCheckInterval: Duration = .seconds(10), media: MediaConfiguration = .disabled
     ) async throws -> TestServer {
         let folder = try directory ?? Self.makeTemporaryDirectory()
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, databasePath: folder.appendingPathComponent("server.sqlite").path, devAuth: devAuth,
-            ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval)
+            ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval, media: media)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "confab-server-test")
         logger.logLevel = .critical
