@@ -104,7 +104,7 @@ public final class CallMediaSession {
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
             Task {
                 do {
-                    try await subscriber.start(on: janus)
+                    try await subscriber.start(on: janus, privateID: self.publisher?.privateID)
                 } catch {
                     self.logger.warning("could not receive a participant's media", metadata: ["feed": "\(feed.id)", "error": "\(error)"])
                     self.unsubscribe(from: feed.id)

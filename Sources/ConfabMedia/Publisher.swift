@@ -20,6 +20,9 @@ final class Publisher {
     private let hasCamera: Bool
     private let hasMicrophone: Bool
     private var handle: JanusHandle?
+    /// Janus's private id for our publisher; rooms require it from our subscribers (require_pvtid),
+    /// so only someone admitted with a token can watch.
+    private(set) var privateID: UInt64?
 
     init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource, logger: Logger) throws {
         self.configuration = configuration
@@ -86,6 +89,7 @@ final class Publisher {
             "token": .string(configuration.token), "display": .string(configuration.display),
         ])
         let existing = PublishedFeed.list(in: joined.data)
+        privateID = joined.data["private_id"]?.idValue
         guard let pipeline, let webrtc else { return existing }
 
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }

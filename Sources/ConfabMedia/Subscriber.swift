@@ -50,15 +50,17 @@ final class Subscriber {
         }
     }
 
-    func start(on janus: JanusSession) async throws {
+    func start(on janus: JanusSession, privateID: UInt64?) async throws {
         let handle = try await janus.attach(plugin: "janus.plugin.videoroom")
         self.handle = handle
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         try pipeline.play()
-        let attached = try await handle.request([
+        var join: [String: JSONValue] = [
             "request": .string("join"), "ptype": .string("subscriber"), "room": .number(Double(configuration.room)),
             "token": .string(configuration.token), "streams": .array([.object(["feed": .number(Double(feed))])]),
-        ])
+        ]
+        if let privateID { join["private_id"] = .number(Double(privateID)) }
+        let attached = try await handle.request(join)
         guard let offer = attached.jsep else { throw JanusError(code: 0, reason: "the media server offered nothing to receive") }
         videoMid = attached.data["streams"]?.arrayValue?.first { $0["type"]?.stringValue == "video" }?["mid"]?.stringValue
         try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
