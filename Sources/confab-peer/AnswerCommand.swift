@@ -77,7 +77,7 @@ private struct AnswerPlan: Sendable {
             session.conclude("accepted")
             session.enter("joining")
             session.record(try await session.client.joinCall(call, create: false))
-            session.enter("inCall")
+            session.enterCall(call)
             if await session.stay(in: call, until: .now + duration) != nil {
                 session.enter("idle")
             } else {

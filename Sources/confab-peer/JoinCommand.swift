@@ -44,7 +44,7 @@ private struct JoinPlan: Sendable {
         }
         session.enter("joining")
         session.record(try await session.client.joinCall(call, create: create))
-        session.enter("inCall")
+        session.enterCall(call)
         if let reason = await session.stay(in: call, until: .now + duration) {
             session.conclude("ended: \(reason)")
             session.enter("idle")

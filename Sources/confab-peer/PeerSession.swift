@@ -56,6 +56,28 @@ final class PeerSession {
         }
     }
 
+    /// The call this peer is in (inCall or reconnecting).
+    private var activeCall: ConfabCore.CallID?
+
+    /// Now in `call`; a dropped connection will rejoin it.
+    func enterCall(_ call: ConfabCore.CallID) {
+        activeCall = call
+        enter("inCall")
+    }
+
+    /// The coordinator dropped our session with the connection; join again as the app does.
+    private func rejoin() {
+        guard let call = activeCall else { return }
+        Task {
+            do {
+                record(try await client.joinCall(call, create: false))
+                if callingState == "reconnecting" { enter("inCall") }
+            } catch {
+                Self.say("could not rejoin \(call): \(error)")
+            }
+        }
+    }
+
     /// Moves to a calling state (named as `CallingState` names them) and records it.
     func enter(_ state: String) {
         callingState = state
@@ -92,7 +114,7 @@ final class PeerSession {
         report.record(event)
         switch event {
         case .connectionLost: if callingState == "inCall" { enter("reconnecting") }
-        case .connectionRestored: if callingState == "reconnecting" { enter("inCall") }
+        case .connectionRestored: if callingState == "reconnecting" { rejoin() }
         default: break
         }
         if let waiter {
@@ -132,6 +154,7 @@ final class PeerSession {
     /// Leaves the call; a call that already ended needs no leave.
     func leave(_ call: ConfabCore.CallID) async throws {
         let ownSession = client.sessionID(in: call)
+        activeCall = nil
         try await client.leaveCall(call)
         // The coordinator tells the others, not us, that we left.
         if let ownSession { report.left(session: ownSession) }

@@ -66,7 +66,7 @@ private struct RingPlan: Sendable {
                 session.conclude("accepted by \(userID)")
                 session.enter("joining")
                 session.record(try await session.client.joinCall(call, create: false))
-                session.enter("inCall")
+                session.enterCall(call)
                 if await session.stay(in: call, until: .now + duration) != nil {
                     session.enter("idle")
                 } else {

@@ -49,4 +49,22 @@ final class PeerCommandLine_EndToEndTests: XCTestCase {
         XCTAssertEqual(report.stateNames, ["idle", "joining", "inCall", "idle"])
         XCTAssertNotNil(report.participants.first { $0.user == "alice" }?.leftAt)
     }
+
+    func test_peerInACall_serverRestarts_peerReconnectsAndRejoinsTheCall() async throws {
+        let server = try await CoordinatorProcess(directory: directory)
+        self.server = server
+        let peer = try PeerProcess("alice", server: server, directory: directory, ["join", "default:survive", "--create", "--duration", "60"])
+        peers.append(peer)
+        try await peer.waitFor("state inCall")
+        try await server.restart()
+        try await peer.waitFor("state reconnecting")
+        let output = try await peer.waitForCount(of: "state inCall", 2, timeout: .seconds(15))
+        XCTAssertTrue(output.contains("state reconnecting"), output)
+        peer.terminate()
+        let report = try await peer.report(timeout: .seconds(10))
+        XCTAssertEqual(report.stateNames, ["idle", "joining", "inCall", "reconnecting", "inCall", "idle"])
+        XCTAssertEqual(report.events("connectionLost").count, 1)
+        XCTAssertEqual(report.events("connectionRestored").count, 1)
+        XCTAssertEqual(report.outcome, "left")
+    }
 }

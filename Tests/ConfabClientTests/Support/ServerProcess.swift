@@ -38,7 +38,7 @@ final class ServerProcess {
         let process = Process()
         process.executableURL = try Self.executable("confab-server")
         process.arguments = ["--host", "127.0.0.1", "--port", String(port), "--dev-auth",
-                             "--db", directory.appendingPathComponent("server.sqlite").path] + extraArguments
+                             "--db", directory.appendingPathComponent("server.sqlite").path] + signallingOnlyArguments + extraArguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -82,6 +82,23 @@ final class ServerProcess {
         return url
     }
 }
+
+/// `--no-media` when the server has it: these tests are about signalling, and a managed Janus
+/// per test costs start-up and ~3 s of shutdown. Servers from before the Janus integration have
+/// neither the flag nor a Janus.
+let signallingOnlyArguments: [String] = {
+    guard let binary = try? ServerProcess.executable("confab-server") else { return [] }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = ["serve", "--help"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let help = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return help.contains("--no-media") ? ["--no-media"] : []
+}()
 
 struct ProcessFailure: Error, CustomStringConvertible {
     let description: String

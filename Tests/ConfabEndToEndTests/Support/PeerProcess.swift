@@ -41,6 +41,18 @@ final class PeerProcess {
         }
     }
 
+    /// Waits until `fragment` has appeared on `count` lines; returns the output so far.
+    func waitForCount(of fragment: String, _ count: Int, timeout: Duration) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while stderr.lines.filter({ $0.contains(fragment) }).count < count {
+            guard ContinuousClock.now < deadline else {
+                throw EndToEndFailure("'\(fragment)' not seen \(count) times within \(timeout):\n\(stderr.text)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return stderr.text
+    }
+
     /// Waits for the peer to exit, whatever its status; returns the status and what it said.
     func exit(timeout: Duration = .seconds(20)) async throws -> (status: Int32, output: String) {
         try await waitForExit(process, timeout: timeout)
