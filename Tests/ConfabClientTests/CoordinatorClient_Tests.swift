@@ -105,6 +105,7 @@ final class CoordinatorClient_Tests: XCTestCase {
             let joined = try await bob.joinCall(call, settings: .default)
             XCTAssertEqual(Set(joined.participants.map(\.user.id)), ["alice", "bob"])
             XCTAssertNotNil(bob.sessionID(in: call))
+            XCTAssertEqual(joined.ownSessionID, bob.sessionID(in: call))
             let event = try await aliceEvents.next("bob joining") {
                 if case .participantJoined(_, let participant) = $0 { return participant.user.id == "bob" }
                 return false

@@ -18,6 +18,14 @@ extension CallSnapshot {
     }
 }
 
+extension MediaEndpointInfo {
+    /// Where to send media, from a join answer; nil for a room number no Janus could have.
+    init?(_ endpoint: MediaEndpoint) {
+        guard let room = UInt64(exactly: endpoint.room), !endpoint.janusURL.isEmpty else { return nil }
+        self.init(url: endpoint.janusURL, room: room, token: endpoint.token)
+    }
+}
+
 extension ConfabCore.CallParticipant {
     /// A participant as the app shows it. The coordinator knows user ids only; names come later.
     init(_ participant: WireParticipant) {

@@ -370,7 +370,7 @@ public final class CoordinatorClient: CallService {
         sessionIDs[cid] = response.sessionId
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
-        snapshot.media = response.media.flatMap { endpoint in UInt64(exactly: endpoint.room).map { MediaEndpointInfo(url: endpoint.janusURL, room: $0, token: endpoint.token) } }
+        snapshot.media = response.media.flatMap(MediaEndpointInfo.init)
         return snapshot
     }
 
