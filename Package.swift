@@ -45,13 +45,14 @@ let package = Package(
         systemLibrary("CGStreamerAudio", "gstreamer-audio-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGStreamerWebRTC", "gstreamer-webrtc-1.0", apt: "libgstreamer-plugins-bad1.0-dev"),
         systemLibrary("CGStreamerSDP", "gstreamer-sdp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
+        systemLibrary("CGStreamerRTP", "gstreamer-rtp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CAlsa", "alsa", apt: "libasound2-dev"),
 
         // MARK: Binding layer — the only place with C interop
         .target(
             name: "GLibBridge",
             dependencies: ["CGLib", "CGtk", "CAdwaita", "CGStreamer", "CGStreamerApp",
-                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CAlsa"]
+                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CGStreamerRTP", "CAlsa"]
         ),
 
         // MARK: Client modules

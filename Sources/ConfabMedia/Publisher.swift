@@ -55,11 +55,14 @@ final class Publisher {
             sources["microphone-source"] = source
             branches.append("\(source.fragment(named: "microphone-source")) ! audioconvert ! audioresample ! "
                 + "level audio-level-meta=true post-messages=false ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
-                + "rtpopuspay pt=111 mtu=1200 ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,"
-                + "extmap-1=(string)urn:ietf:params:rtp-hdrext:ssrc-audio-level ! webrtc.")
+                + "rtpopuspay name=audio-pay pt=111 mtu=1200 ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc.")
         }
         let pipeline = try MediaPipeline(description: branches.joined(separator: " "), sources: sources)
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
+        // The audio-level header extension lets Janus send talking events (audiolevel_event).
+        if microphone != nil, !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
+            logger.warning("the audio-level RTP header extension is not available; nobody will be shown speaking")
+        }
         self.pipeline = pipeline
         self.webrtc = webrtc
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
@@ -94,6 +97,9 @@ final class Publisher {
 
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         try pipeline.play()
+        // The offer must carry each stream's SSRC, which webrtcbin knows only once the payloader
+        // has negotiated; without it Janus cannot tell the bundled streams apart and drops video.
+        try await waitUntilPayloadersNegotiated(pipeline)
         setSending(audio: settings.audioOn)
         setSending(video: settings.videoOn)
         let offer = try await webrtc.createOffer()
@@ -102,6 +108,15 @@ final class Publisher {
         guard let answer = configured.jsep else { throw JanusError(code: 0, reason: "the media server sent no answer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)
         return existing
+    }
+
+    private func waitUntilPayloadersNegotiated(_ pipeline: MediaPipeline) async throws {
+        let payloaders = (hasCamera ? ["video-pay"] : []) + (hasMicrophone ? ["audio-pay"] : [])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !payloaders.allSatisfy({ pipeline.hasNegotiated(element: $0) }) {
+            guard ContinuousClock.now < deadline else { throw MediaPipelineError("the camera or microphone produced nothing to send") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Turns sending of audio and/or video on or off. Off sends nothing (the valve drops it);

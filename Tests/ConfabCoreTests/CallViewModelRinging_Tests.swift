@@ -123,6 +123,15 @@ final class CallViewModelRinging_Tests: XCTestCase {
         XCTAssertEqual(subject.callingState, .incoming(incoming()))
     } }
 
+    func test_incoming_sameRingAgainAfterReconnect_keepsRinging_notBusy() { onMain {
+        let (subject, service) = makeSubject()
+        service.send(.ringing(incoming()))
+        service.send(.ringing(incoming()))
+        settle()
+        XCTAssertEqual(subject.callingState, .incoming(incoming()))
+        XCTAssertTrue(service.requests.isEmpty, "\(service.requests)")
+    } }
+
     func test_ringFromOurselves_isIgnored() { onMain {
         let (subject, service) = makeSubject()
         service.send(.ringing(incoming(from: User(id: "ada"))))

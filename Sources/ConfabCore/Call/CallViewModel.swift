@@ -234,6 +234,8 @@ public final class CallViewModel {
 
     private func ringing(_ incoming: IncomingCall) {
         guard incoming.caller.id != currentUser.id else { return }
+        // After a reconnect the coordinator sends rings still waiting again: same call, same ring.
+        if case .incoming(let current) = callingState, current.cid == incoming.cid { return }
         guard callingState == .idle else {
             // Already busy (in or starting another call): say so instead of ringing over it.
             if incoming.cid != activeCall {

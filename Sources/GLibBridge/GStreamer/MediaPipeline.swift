@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import CGStreamerRTP
 import CGStreamerVideo
 
 /// A running GStreamer pipeline with its bus watched on the GLib main loop.
@@ -47,7 +48,16 @@ public final class MediaPipeline {
         guard let element else { throw MediaPipelineError("could not build “\(description)”") }
         // gst_parse_launch returns a floating reference: sink it so this wrapper owns it.
         if g_object_is_floating(gpointer(element)) != 0 { gst_object_ref_sink(gpointer(element)) }
-        pipeline = element
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GTypeInstance.self), gst_pipeline_get_type()) != 0 {
+            pipeline = element
+        } else {
+            // A one-element description yields that element, not a pipeline: put it in one.
+            let wrapper = gst_pipeline_new(nil)!
+            gst_object_ref_sink(gpointer(wrapper))
+            gst_bin_add(UnsafeMutableRawPointer(wrapper).assumingMemoryBound(to: GstBin.self), element)
+            gst_object_unref(gpointer(element))
+            pipeline = wrapper
+        }
         MediaPipeline.liveCount += 1
     }
 
@@ -112,6 +122,23 @@ public final class MediaPipeline {
     public func webRTCBin(named name: String) -> WebRTCBin? {
         guard let element = elementPointer(named: name) else { return nil }
         return WebRTCBin(element: element, pipeline: pipeline)
+    }
+
+    /// Whether the pad `pad` of the element called `name` has negotiated its format yet.
+    public func hasNegotiated(element name: String, pad: String = "src") -> Bool {
+        guard let element = elementPointer(named: name) else { return false }
+        defer { gst_object_unref(gpointer(element)) }
+        guard let staticPad = gst_element_get_static_pad(element, pad) else { return false }
+        defer { gst_object_unref(gpointer(staticPad)) }
+        return gst_pad_has_current_caps(staticPad) != 0
+    }
+
+    /// Makes the RTP payloader called `name` send the audio-level header extension with `id`.
+    @discardableResult
+    public func addAudioLevelExtension(toPayloader name: String, id: Int) -> Bool {
+        guard let element = elementPointer(named: name) else { return false }
+        defer { gst_object_unref(gpointer(element)) }
+        return confab_add_audio_level_extension(element, guint(id)) != 0
     }
 
     /// Asks the encoder upstream of the element called `name` (its payloader) for a keyframe.

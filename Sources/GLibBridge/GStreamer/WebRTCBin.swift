@@ -58,14 +58,7 @@ public final class WebRTCBin {
     /// Each local ICE candidate (m-line index, candidate line), on the main loop.
     public func onICECandidate(_ handler: @escaping @MainActor (Int, String) -> Void) {
         let box = CallbackBox(handler)
-        let thunk: @convention(c) (gpointer?, guint, UnsafePointer<gchar>?, gpointer?) -> Void = { _, mline, candidate, data in
-            guard let candidate else { return }
-            let line = String(cString: candidate)
-            let index = Int(mline)
-            let box = CallbackBox<@MainActor (Int, String) -> Void>.borrow(data)
-            onMainLoop { box.body(index, line) }
-        }
-        g_signal_connect_data(gpointer(element), "on-ice-candidate", unsafeBitCast(thunk, to: GCallback.self),
+        g_signal_connect_data(gpointer(element), "on-ice-candidate", unsafeBitCast(iceCandidateFound, to: GCallback.self),
                               box.retainedPointer(), { data, _ in CallbackBox<@MainActor (Int, String) -> Void>.release(data) },
                               GConnectFlags(rawValue: 0))
     }
@@ -108,9 +101,7 @@ public final class WebRTCBin {
             let box = PromiseBox { promise in
                 continuation.resume(returning: WebRTCStatistics.read(promise))
             }
-            let promise = gst_promise_new_with_change_func({ promise, data in
-                Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
-            }, Unmanaged.passRetained(box).toOpaque(), { data in Unmanaged<PromiseBox>.fromOpaque(data!).release() })
+            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
             confab_webrtc_get_stats(element, promise)
             gst_promise_unref(promise)
         }
@@ -130,9 +121,7 @@ public final class WebRTCBin {
                     continuation.resume(returning: .failure(MediaPipelineError("create-\(field) failed: \(reason)")))
                 }
             }
-            let promise = gst_promise_new_with_change_func({ promise, data in
-                Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
-            }, Unmanaged.passRetained(box).toOpaque(), { data in Unmanaged<PromiseBox>.fromOpaque(data!).release() })
+            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
             emit(promise!)
             gst_promise_unref(promise)
         }
@@ -142,9 +131,7 @@ public final class WebRTCBin {
     private func awaitPromise(_ emit: (UnsafeMutablePointer<GstPromise>) -> Void) async throws(MediaPipelineError) {
         let failure: String? = await withCheckedContinuation { continuation in
             let box = PromiseBox { promise in continuation.resume(returning: takeString(confab_promise_error_text(promise))) }
-            let promise = gst_promise_new_with_change_func({ promise, data in
-                Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
-            }, Unmanaged.passRetained(box).toOpaque(), { data in Unmanaged<PromiseBox>.fromOpaque(data!).release() })
+            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
             emit(promise!)
             gst_promise_unref(promise)
         }
@@ -166,9 +153,10 @@ public final class WebRTCBin {
 
 /// Completes a GstPromise exactly once, on whatever thread GStreamer replies from.
 private final class PromiseBox: @unchecked Sendable {
-    private let onReply: (UnsafeMutablePointer<GstPromise>) -> Void
+    private let onReply: @Sendable (UnsafeMutablePointer<GstPromise>) -> Void
     private var done = false
-    init(_ onReply: @escaping (UnsafeMutablePointer<GstPromise>) -> Void) { self.onReply = onReply }
+    /// `onReply` is `@Sendable` so it is not main-actor isolated: GStreamer replies on its own threads.
+    init(_ onReply: @escaping @Sendable (UnsafeMutablePointer<GstPromise>) -> Void) { self.onReply = onReply }
     func complete(_ promise: UnsafeMutablePointer<GstPromise>?) {
         guard !done, let promise else { return }
         done = true
@@ -183,4 +171,24 @@ func onMainLoop(_ body: @escaping @MainActor () -> Void) {
         CallbackBox<@MainActor () -> Void>.borrow(data).call()
         return gboolean(0)
     }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) })
+}
+
+// C callbacks that GStreamer calls on its own threads. They live at file scope: a closure
+// written inside a main-actor method would be main-actor isolated, and Swift checks that
+// isolation when C calls it — from a streaming thread, that check aborts the process.
+
+private let promiseChanged: GstPromiseChangeFunc = { promise, data in
+    Unmanaged<PromiseBox>.fromOpaque(data!).takeUnretainedValue().complete(promise)
+}
+
+private let releasePromiseBox: GDestroyNotify = { data in
+    Unmanaged<PromiseBox>.fromOpaque(data!).release()
+}
+
+private let iceCandidateFound: @convention(c) (gpointer?, guint, UnsafePointer<gchar>?, gpointer?) -> Void = { _, mline, candidate, data in
+    guard let candidate else { return }
+    let line = String(cString: candidate)
+    let index = Int(mline)
+    let box = CallbackBox<@MainActor (Int, String) -> Void>.borrow(data)
+    onMainLoop { box.body(index, line) }
 }
