@@ -9,6 +9,8 @@ public final class GStreamerDeviceSource: DeviceSource {
     private let includeTestDevices: Bool
     /// The monitor's devices by our id, to open the right one later.
     private var systemDevices: [String: SystemDevice] = [:]
+    /// Synthetic sources added by programs (confab-peer's coloured test camera, a tone at a set level).
+    private var syntheticDevices: [(device: MediaDevice, source: String)] = []
 
     public init(includeTestDevices: Bool) {
         self.includeTestDevices = includeTestDevices
@@ -27,9 +29,20 @@ public final class GStreamerDeviceSource: DeviceSource {
     /// The devices present now (probes the system when monitoring is not running).
     public func devicesNow() -> [MediaDevice] { currentDevices() }
 
+    /// Adds a synthetic device whose media comes from a gst-launch source fragment, e.g.
+    /// `videotestsrc is-live=true pattern=solid-color foreground-color=0xffff0000`. Returns the device.
+    @discardableResult
+    public func addSyntheticDevice(id: String, name: String, kind: MediaDevice.Kind, source: String) -> MediaDevice {
+        let device = MediaDevice(id: id, name: name, kind: kind, isTest: true)
+        syntheticDevices.removeAll { $0.device.id == id }
+        syntheticDevices.append((device, source))
+        return device
+    }
+
     /// Where a pipeline gets this device's media from.
     func source(for device: MediaDevice) -> MediaPipeline.Source? {
         if let test = TestDevice(rawValue: device.id) { return .description(test.sourceDescription) }
+        if let synthetic = syntheticDevices.first(where: { $0.device.id == device.id }) { return .description(synthetic.source) }
         return systemDevices[device.id].map { .device($0) }
     }
 
@@ -43,7 +56,7 @@ public final class GStreamerDeviceSource: DeviceSource {
         var seen = Set<String>()
         devices = devices.filter { seen.insert($0.id).inserted }
         if includeTestDevices { devices += TestDevice.allCases.map(\.device) }
-        return devices
+        return devices + syntheticDevices.map(\.device)
     }
 }
 
