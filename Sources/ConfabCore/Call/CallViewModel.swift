@@ -34,8 +34,18 @@ public final class CallViewModel {
     public private(set) var dominantSpeaker: CallParticipant?
     /// Whether our media is flowing to and from the media server.
     public private(set) var isMediaConnected = false
+    /// How the call window arranges participants.
+    public private(set) var participantsLayout: ParticipantsLayout = .grid
+    /// The call is shown in the small minimized window instead of the full one.
+    public var isMinimized = false
+    /// Participants pinned on this device only (tile menu), by session id.
+    public private(set) var locallyPinned: Set<String> = []
+    /// The call that just ended and why, until the user goes back (the call-ended page).
+    public private(set) var endedCall: EndedCall?
+    /// The sound to loop now (ringing in or out), derived from the calling state.
+    public var callSound: CallSound? { CallSound.forState(callingState) }
 
-    @ObservationIgnored private let callService: CallService?
+    @ObservationIgnored let callService: CallService?
     @ObservationIgnored private let mediaEngine: CallMediaEngine?
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
@@ -61,6 +71,7 @@ public final class CallViewModel {
 
     /// Opens the lobby of a call so the user can check their devices before joining.
     public func enterLobby(callType: String, callId: String, members: [Member]) {
+        endedCall = nil
         callingState = .lobby(LobbyInfo(callId: callId, callType: callType, participants: members))
         guard let callService else { return }
         let call = CallID(type: callType, id: callId)
@@ -103,6 +114,7 @@ public final class CallViewModel {
         guard callingState == .idle || callingState.name == "lobby" else { return }
         let call = CallID(type: callType, id: callId)
         let callees = members.filter { $0 != currentUser.id }
+        endedCall = nil
         activeCall = call
         outgoingRejections = [:]
         outgoingCallMembers = callees.map { Member(user: User(id: $0)) }
@@ -131,10 +143,11 @@ public final class CallViewModel {
 
     // MARK: Incoming
 
-    /// Accepts the ringing call and joins it.
-    public func acceptCall(callType: String, callId: String) async {
+    /// Accepts the ringing call and joins it; with `video: false` the camera stays off.
+    public func acceptCall(callType: String, callId: String, video: Bool = true) async {
         guard let callService, case .incoming(let incoming) = callingState, incoming.cid == CallID(type: callType, id: callId) else { return }
         incomingTimeout?.cancel()
+        if !video { callSettings = callSettings.withUpdatedVideoState(false) }
         activeCall = incoming.cid
         callingState = .joining
         do {
@@ -187,6 +200,43 @@ public final class CallViewModel {
     public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
     public func selectCamera(id: String?) { callSettings = callSettings.withUpdatedCamera(id) }
 
+    // MARK: Push to talk
+
+    /// While muted, holding the push-to-talk key opens the microphone until it is released.
+    public private(set) var isPushToTalkActive = false
+
+    public func startPushToTalk() {
+        guard !callSettings.audioOn, !isPushToTalkActive, isInCallSession else { return }
+        isPushToTalkActive = true
+        toggleMicrophoneEnabled()
+    }
+
+    public func endPushToTalk() {
+        guard isPushToTalkActive else { return }
+        isPushToTalkActive = false
+        if callSettings.audioOn { toggleMicrophoneEnabled() }
+    }
+
+    // MARK: Layout and pins
+
+    public func update(participantsLayout: ParticipantsLayout) { self.participantsLayout = participantsLayout }
+
+    /// Pins or unpins a participant on this device only.
+    public func toggleLocalPin(sessionID: String) {
+        if locallyPinned.contains(sessionID) { locallyPinned.remove(sessionID) } else { locallyPinned = [sessionID] }
+    }
+
+    /// The participant to show large: pinned here, else pinned for everyone, else the dominant
+    /// speaker, else the first to join.
+    public var spotlightParticipant: CallParticipant? {
+        let others = callParticipants.values.sorted { $0.joinedAt < $1.joinedAt }
+        return others.first { locallyPinned.contains($0.sessionID) } ?? others.first(where: \.isPinned)
+            ?? dominantSpeaker.flatMap { callParticipants[$0.sessionID] } ?? others.first
+    }
+
+    /// Leaves the call-ended page.
+    public func dismissEndedCall() { endedCall = nil }
+
     // MARK: Messages
 
     public func show(_ message: String) {
@@ -211,11 +261,20 @@ public final class CallViewModel {
         case .participantJoined(let call, var participant):
             if call == activeCall {
                 participant.media = mediaBySession[participant.sessionID] ?? participant.media
+                let isNew = callParticipants[participant.sessionID] == nil
                 callParticipants[participant.sessionID] = participant
+                if isNew, callingState == .inCall, participant.user.id != currentUser.id, callParticipants.count < 25 {
+                    show("\(participant.name) joined")
+                }
             }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
         case .participantLeft(let call, let participant):
-            if call == activeCall { callParticipants[participant.sessionID] = nil }
+            if call == activeCall, callParticipants.removeValue(forKey: participant.sessionID) != nil {
+                locallyPinned.remove(participant.sessionID)
+                if callingState == .inCall, participant.user.id != currentUser.id, callParticipants.count < 25 {
+                    show("\(participant.name) left")
+                }
+            }
             updateLobbyParticipants(of: call) { $0.filter { $0.user.id != participant.user.id } }
         case .callUpdated(let snapshot):
             guard snapshot.id == activeCall else { return }
@@ -243,6 +302,7 @@ public final class CallViewModel {
             }
             return
         }
+        endedCall = nil
         callingState = .incoming(incoming)
         incomingTimeout?.cancel()
         incomingTimeout = Task { [weak self] in
@@ -367,8 +427,12 @@ public final class CallViewModel {
 
     /// Back to idle, forgetting the call; `reason` is shown to the user.
     private func finishCall(reason: String?) {
+        let call = activeCall
         stopMedia()
         dominantSpeaker = nil
+        isMinimized = false
+        locallyPinned = []
+        endedCall = reason.map { EndedCall(call: call, reason: $0) }
         incomingTimeout?.cancel()
         incomingTimeout = nil
         activeCall = nil

@@ -1,0 +1,96 @@
+@testable import ConfabCore
+import Foundation
+import XCTest
+
+/// What the call windows read from the view model: layout, pins, sounds, push to talk,
+/// join/leave messages and the call-ended page.
+final class CallViewModelCallWindow_Tests: XCTestCase {
+    private let standup = CallID(type: "default", id: "standup")
+    private func participant(_ id: String, _ order: Int, speaking: Bool = false, pinned: Bool = false) -> CallParticipant {
+        CallParticipant(user: User(id: id), sessionID: "s-\(id)", role: "user", joinedAt: Date(timeIntervalSince1970: Double(order)),
+                        isPinned: pinned, media: ParticipantMedia(isSpeaking: speaking))
+    }
+
+    @MainActor private func inCall() -> (CallViewModel, FakeCallService) {
+        let service = FakeCallService()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
+        var done = false
+        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        waitUntil { done }
+        return (subject, service)
+    }
+
+    func test_sounds_followCallingState() {
+        XCTAssertEqual(CallSound.forState(.incoming(IncomingCall(id: "x", caller: User(id: "b"), type: "default", members: [], timeout: .seconds(1), video: true))), .incomingRing)
+        XCTAssertEqual(CallSound.forState(.outgoing), .outgoingRing)
+        for state in [CallingState.idle, .joining, .inCall, .reconnecting] { XCTAssertNil(CallSound.forState(state)) }
+    }
+
+    func test_spotlight_prefersLocalPin_thenPinForEveryone_thenSpeaker_thenFirst() { onMain {
+        let (subject, service) = inCall()
+        service.send(.participantJoined(standup, participant("bob", 1)))
+        service.send(.participantJoined(standup, participant("cy", 2)))
+        XCTAssertEqual(subject.spotlightParticipant?.user.id, "bob", "first to join")
+        service.send(.participantJoined(standup, participant("cy", 2, pinned: true)))
+        XCTAssertEqual(subject.spotlightParticipant?.user.id, "cy", "pinned for everyone")
+        subject.toggleLocalPin(sessionID: "s-bob")
+        XCTAssertEqual(subject.spotlightParticipant?.user.id, "bob", "pinned here wins")
+        subject.toggleLocalPin(sessionID: "s-bob")
+        XCTAssertTrue(subject.locallyPinned.isEmpty)
+    } }
+
+    func test_layout_update() { onMain {
+        let (subject, _) = inCall()
+        XCTAssertEqual(subject.participantsLayout, .grid)
+        subject.update(participantsLayout: .spotlight)
+        XCTAssertEqual(subject.participantsLayout, .spotlight)
+    } }
+
+    func test_joinAndLeave_areAnnounced() { onMain {
+        let (subject, service) = inCall()
+        service.send(.participantJoined(standup, participant("bob", 1)))
+        XCTAssertEqual(subject.toast?.message, "bob joined")
+        service.send(.participantLeft(standup, participant("bob", 1)))
+        XCTAssertEqual(subject.toast?.message, "bob left")
+    } }
+
+    func test_pushToTalk_opensMicWhileHeld_onlyWhenMuted() { onMain {
+        let (subject, _) = inCall()
+        subject.startPushToTalk()
+        XCTAssertFalse(subject.isPushToTalkActive, "not muted: nothing to do")
+        subject.toggleMicrophoneEnabled()
+        subject.startPushToTalk()
+        XCTAssertTrue(subject.callSettings.audioOn)
+        subject.endPushToTalk()
+        XCTAssertFalse(subject.callSettings.audioOn)
+    } }
+
+    func test_callEndedByOthers_showsEndedPage_untilDismissed() { onMain {
+        let (subject, service) = inCall()
+        subject.isMinimized = true
+        service.send(.ended(standup, reason: "bob ended the call"))
+        XCTAssertEqual(subject.endedCall, EndedCall(call: standup, reason: "bob ended the call"))
+        XCTAssertFalse(subject.isMinimized)
+        subject.dismissEndedCall()
+        XCTAssertNil(subject.endedCall)
+    } }
+
+    func test_hangUpOurselves_noEndedPage() { onMain {
+        let (subject, _) = inCall()
+        var done = false
+        Task { await subject.hangUp(); done = true }
+        waitUntil { done }
+        XCTAssertNil(subject.endedCall)
+    } }
+
+    func test_acceptAudioOnly_joinsWithCameraOff() { onMain {
+        let service = FakeCallService()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
+        service.send(.ringing(IncomingCall(id: "standup", caller: User(id: "bob"), type: "default", members: [], timeout: .seconds(30), video: true)))
+        var done = false
+        Task { await subject.acceptCall(callType: "default", callId: "standup", video: false); done = true }
+        waitUntil { done }
+        XCTAssertEqual(subject.callingState, .inCall)
+        XCTAssertEqual(service.joined.first?.1.videoOn, false)
+    } }
+}
