@@ -150,6 +150,12 @@ final class FakeCallService: CallService {
     func acceptCall(_ call: CallID) async throws { requests.append("accept \(call)") }
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws { requests.append("reject \(call) \(reason.rawValue)") }
     func endCall(_ call: CallID) async throws { requests.append("end \(call)") }
+    func muteUser(_ userID: String, in call: CallID) async throws { requests.append("mute \(userID)") }
+    func blockUser(_ userID: String, in call: CallID) async throws { requests.append("block \(userID)") }
+    func unblockUser(_ userID: String, in call: CallID) async throws { requests.append("unblock \(userID)") }
+    func kickUser(_ userID: String, in call: CallID) async throws { requests.append("kick \(userID)") }
+    func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { requests.append("pin \(participant.sessionID)") }
+    func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { requests.append("unpin \(participant.sessionID)") }
 }
 
 enum Devices {

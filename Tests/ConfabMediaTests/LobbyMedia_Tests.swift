@@ -1,6 +1,7 @@
 import ConfabCore
 @testable import ConfabMedia
 import GLibBridge
+import Foundation
 import XCTest
 
 /// Real GStreamer pipelines with test sources standing in for devices.
@@ -90,4 +91,32 @@ final class LobbyMedia_Tests: XCTestCase {
         XCTAssertEqual(MediaPipeline.liveCount, pipelinesBefore)
         return levels
     }
+}
+
+final class CallSoundPlayer_Tests: XCTestCase {
+    override func setUp() { MainActorMainLoopBridge.install(); GStreamer.initialize() }
+    override func tearDown() { MainActorMainLoopBridge.uninstall() }
+
+    func test_synthesisedRing_isValidWAVOfExpectedLength() {
+        let wav = RingToneSynthesizer.wav(for: .outgoingRing)
+        XCTAssertEqual(String(decoding: wav.prefix(4), as: UTF8.self), "RIFF")
+        // 6 s of 16-bit mono at 48 kHz, plus the 44-byte header.
+        XCTAssertEqual(wav.count, 44 + 6 * 48_000 * 2)
+    }
+
+    func test_play_thenStateChange_switchesAndStopsPipelines() { onMain {
+        let before = MediaPipeline.liveCount
+        let player = CallSoundPlayer(directory: FileManager.default.temporaryDirectory.appendingPathComponent("confab-sound-test-\(UUID())"))
+        let speaker = MediaDevice(id: "test:speaker", name: "Test", kind: .speaker, isTest: true)
+        player.play(.incomingRing, speaker: speaker)
+        XCTAssertEqual(player.playing, .incomingRing)
+        XCTAssertEqual(MediaPipeline.liveCount, before + 1)
+        runLoop(until: { false }, timeout: 0.3)
+        player.play(.outgoingRing, speaker: speaker)
+        XCTAssertEqual(player.playing, .outgoingRing)
+        XCTAssertEqual(MediaPipeline.liveCount, before + 1, "one sound at a time")
+        player.play(nil, speaker: speaker)
+        XCTAssertNil(player.playing)
+        XCTAssertEqual(MediaPipeline.liveCount, before)
+    } }
 }

@@ -307,7 +307,7 @@ public final class CoordinatorClient: CallService {
     }
 
     /// Sends a request and waits for its typed answer.
-    private func send<Request: ConfabRequest>(_ request: Request, duringSignIn: Bool = false) async throws -> Request.Response {
+    func send<Request: ConfabRequest>(_ request: Request, duringSignIn: Bool = false) async throws -> Request.Response {
         guard let connection, phase == .signedIn || (duringSignIn && phase == .signingIn) else { throw CallError.notConnected }
         nextRequestNumber += 1
         let id = String(nextRequestNumber)

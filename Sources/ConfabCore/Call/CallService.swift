@@ -24,6 +24,14 @@ public protocol CallService: AnyObject {
     func acceptCall(_ call: CallID) async throws
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws
     func endCall(_ call: CallID) async throws
+
+    // Moderation (the coordinator checks ownCapabilities: muteUsers, blockUsers, kickUser, pinForEveryone).
+    func muteUser(_ userID: String, in call: CallID) async throws
+    func blockUser(_ userID: String, in call: CallID) async throws
+    func unblockUser(_ userID: String, in call: CallID) async throws
+    func kickUser(_ userID: String, in call: CallID) async throws
+    func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws
+    func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws
 }
 
 /// Why a ring was rejected (the SDK's reasons).

@@ -26,9 +26,14 @@ public final class JSONFileDevicePreferences: DevicePreferences {
 
     public func preferredDeviceID(for kind: MediaDevice.Kind) -> String? { choices[kind.rawValue] }
 
-    public func setPreferredDeviceID(_ id: String, for kind: MediaDevice.Kind) {
-        guard choices[kind.rawValue] != id else { return }
-        choices[kind.rawValue] = id
+    public func setPreferredDeviceID(_ id: String, for kind: MediaDevice.Kind) { set(id, forKey: kind.rawValue) }
+
+    /// Other small preferences kept in the same file (the call layout).
+    public func value(forKey key: String) -> String? { choices[key] }
+
+    public func set(_ value: String, forKey key: String) {
+        guard choices[key] != value else { return }
+        choices[key] = value
         do {
             try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             let encoder = JSONEncoder()

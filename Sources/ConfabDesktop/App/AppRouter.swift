@@ -13,6 +13,8 @@ extension LobbyWindow: ScreenWindow {}
 extension OutgoingCallWindow: ScreenWindow {}
 extension IncomingCallWindow: ScreenWindow {}
 extension InCallWindow: ScreenWindow {}
+extension MinimizedCallWindow: ScreenWindow {}
+extension CallEndedWindow: ScreenWindow {}
 
 /// The one place that maps `callingState` to what is on screen.
 @MainActor
@@ -24,6 +26,8 @@ final class AppRouter {
         case outgoing(CallID)
         case incoming(CallID)
         case call(CallID)
+        case minimized(CallID)
+        case ended
     }
 
     /// Builds the window for a screen.
@@ -33,6 +37,8 @@ final class AppRouter {
         let outgoing: @MainActor () -> ScreenWindow
         let incoming: @MainActor (IncomingCall) -> ScreenWindow
         let call: @MainActor (CallID) -> ScreenWindow
+        let minimized: @MainActor (CallID) -> ScreenWindow
+        let ended: @MainActor (EndedCall) -> ScreenWindow
     }
 
     private let callViewModel: CallViewModel
@@ -49,14 +55,16 @@ final class AppRouter {
     func start() {
         binding = ObservationBinding { [weak self] in
             guard let self else { return }
-            self.route(self.callViewModel.callingState, activeCall: self.callViewModel.activeCall)
+            let vm = self.callViewModel
+            self.route(vm.callingState, activeCall: vm.activeCall, isMinimized: vm.isMinimized, ended: vm.endedCall)
         }
     }
 
-    static func screen(for state: CallingState, activeCall: CallID?, current: Screen?) -> Screen {
+    static func screen(for state: CallingState, activeCall: CallID?, isMinimized: Bool = false, ended: EndedCall? = nil,
+                       current: Screen?) -> Screen {
         switch state {
         case .idle:
-            return .home
+            return ended == nil ? .home : .ended
         case .lobby(let info):
             return .lobby(CallID(type: info.callType, id: info.callId))
         case .incoming(let call):
@@ -68,12 +76,13 @@ final class AppRouter {
             if case .lobby(let call)? = current, call == activeCall { return .lobby(call) }
             return activeCall.map(Screen.call) ?? .home
         case .inCall, .reconnecting:
-            return activeCall.map(Screen.call) ?? .home
+            guard let activeCall else { return .home }
+            return isMinimized ? .minimized(activeCall) : .call(activeCall)
         }
     }
 
-    private func route(_ state: CallingState, activeCall: CallID?) {
-        let next = Self.screen(for: state, activeCall: activeCall, current: screen)
+    private func route(_ state: CallingState, activeCall: CallID?, isMinimized: Bool, ended: EndedCall?) {
+        let next = Self.screen(for: state, activeCall: activeCall, isMinimized: isMinimized, ended: ended, current: screen)
         guard next != screen else { return }
         let previous = window
         let newWindow: ScreenWindow
@@ -82,6 +91,8 @@ final class AppRouter {
         case (.incoming, .incoming(let call)): newWindow = factory.incoming(call)
         case (.outgoing, _): newWindow = factory.outgoing()
         case (.call(let call), _): newWindow = factory.call(call)
+        case (.minimized(let call), _): newWindow = factory.minimized(call)
+        case (.ended, _): newWindow = ended.map(factory.ended) ?? factory.home()
         default: newWindow = factory.home()
         }
         // Present the new window before closing the old one: with no window at all for a

@@ -19,6 +19,11 @@ public final class ConfabApplication {
     private let microphoneMeter: MicrophoneMeter
     private let preferences = JSONFileDevicePreferences()
     private var router: AppRouter?
+    private let sounds = CallSoundPlayer()
+    private var bindings: [ObservationBinding] = []
+    private var participantsPanel: ParticipantsPanel?
+    private var ringNotificationShown = false
+    private static let ringNotificationID = "incoming-call"
 
     public init(options: AppOptions) {
         self.options = options
@@ -55,14 +60,75 @@ public final class ConfabApplication {
             outgoing: { OutgoingCallWindow(application: application, callViewModel: callViewModel) },
             incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
             call: { [unowned self] call in
-                InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine)
-            }))
+                InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
+                             showParticipants: { [unowned self] in self.showParticipants() })
+            },
+            minimized: { [unowned self] call in
+                MinimizedCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine)
+            },
+            ended: { ended in CallEndedWindow(application: application, callViewModel: callViewModel, ended: ended) }))
         self.router = router
         if let call = options.call {
             callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
         }
         router.start()
+        registerActions()
+        bindings = [
+            ObservationBinding { [weak self] in self?.updateSounds() },
+            ObservationBinding { [weak self] in self?.updateRingNotification() },
+            ObservationBinding { [weak self] in self?.rememberLayout() },
+        ]
+        if let saved = preferences.value(forKey: "layout").flatMap(ParticipantsLayout.init(rawValue:)) {
+            callViewModel.update(participantsLayout: saved)
+        }
         stayConnected()
+    }
+
+    // MARK: Sounds, notifications, preferences
+
+    /// Ringing loops while a call rings in or out, on the chosen speaker; it stops otherwise.
+    private func updateSounds() {
+        let sound = callViewModel.callSound
+        let speakers = devices.devicesNow().filter { $0.kind == .speaker }
+        sounds.play(sound, speaker: DeviceChoice.pick(from: speakers, preferredID: preferences.preferredDeviceID(for: .speaker)))
+    }
+
+    /// While a call rings and none of our windows has the focus, a notification with Accept and
+    /// Decline is shown; it is withdrawn as soon as the ring ends.
+    private func updateRingNotification() {
+        if case .incoming(let call) = callViewModel.callingState {
+            guard !ringNotificationShown, !application.hasActiveWindow else { return }
+            ringNotificationShown = true
+            application.sendNotification(id: Self.ringNotificationID, title: "\(call.caller.name) is calling",
+                                         body: call.video ? "Video call · \(call.cid)" : "Call · \(call.cid)", urgent: true,
+                                         buttons: [("Decline", "app.decline-call"), ("Accept", "app.accept-call")])
+        } else if ringNotificationShown {
+            ringNotificationShown = false
+            application.withdrawNotification(id: Self.ringNotificationID)
+        }
+    }
+
+    private func registerActions() {
+        let vm = callViewModel
+        application.addAction("accept-call") { [weak vm] in
+            guard let vm, case .incoming(let call) = vm.callingState else { return }
+            Task { await vm.acceptCall(callType: call.type, callId: call.id) }
+        }
+        application.addAction("decline-call") { [weak vm] in
+            guard let vm, case .incoming(let call) = vm.callingState else { return }
+            Task { await vm.rejectCall(callType: call.type, callId: call.id) }
+        }
+    }
+
+    private func rememberLayout() {
+        let layout = callViewModel.participantsLayout
+        preferences.set(layout.rawValue, forKey: "layout")
+    }
+
+    private func showParticipants() {
+        let panel = participantsPanel ?? ParticipantsPanel(application: application, callViewModel: callViewModel)
+        participantsPanel = panel
+        panel.present()
     }
 
     /// Signs in to the coordinator and keeps trying while it is unreachable: an idle app that is

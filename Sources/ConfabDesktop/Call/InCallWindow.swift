@@ -2,61 +2,71 @@ import ConfabCore
 import ConfabMedia
 import GLibBridge
 
-/// The call: a tile per participant (video or avatar, name, microphone, speaking, connection),
-/// our self-view, the duration, mic/camera toggles and Hang up. Layouts come with the
-/// call-window issue.
+/// The call: participants in the chosen layout (grid, spotlight, full screen) with our
+/// self-view, the duration, a reconnecting notice, and the control bar. Closing the window
+/// minimizes the call; hanging up is explicit.
+///
+/// Keyboard: Ctrl+D microphone, Ctrl+E camera, hold Space to talk while muted, Ctrl+Shift+H
+/// hang up, Ctrl+L next layout, Ctrl+P participants, Ctrl+M minimize, F11 full screen,
+/// Ctrl+? the Shortcuts window.
 @MainActor
 final class InCallWindow {
     let window: Window
     private let callViewModel: CallViewModel
-    private let participantsLabel = Label("", cssClasses: ["title-3"])
     private let statusLabel = Label("", cssClasses: ["dim-label", "numeric"])
+    private let waitingLabel = Label("Waiting for others to join…", cssClasses: ["title-3", "dim-label"])
     private let reconnectingLabel = Label("Connection lost. Reconnecting…", cssClasses: ["warning"])
-    private let microphoneToggle: MediaToggle
-    private let cameraToggle: MediaToggle
+    private let area: ParticipantsArea
+    private var controls: CallControlBar!
+    private let toasts: ToastOverlay
     private var bindings: [ObservationBinding] = []
     private var timer: RepeatingTimer?
     private var secondsInCall = 0
-    private let grid = Grid(spacing: 8)
-    private let selfTile: ParticipantTile
-    private var tiles: [String: ParticipantTile] = [:]
-    private var tileOrder: [String] = []
+    private var lastToastID: Int?
     private weak var media: GStreamerCallMediaEngine?
+    private let showParticipants: @MainActor () -> Void
 
-    init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?) {
+    init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?,
+         showParticipants: @escaping @MainActor () -> Void) {
         self.callViewModel = callViewModel
         self.media = media
-        selfTile = ParticipantTile(name: "You")
-        window = Window(application: application, title: "\(call.id) – Confab", width: 960, height: 680)
-        microphoneToggle = MediaToggle(.microphone) { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
-        cameraToggle = MediaToggle(.camera) { [weak callViewModel] in callViewModel?.toggleCameraEnabled() }
-        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: "Hang up")
-        hangUp.addCSSClass("destructive-action")
-        hangUp.addCSSClass("circular")
-        hangUp.addCSSClass("call-button")
-        hangUp.tooltip = "Hang up (Ctrl+Shift+H)"
-        hangUp.onClicked { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
-        participantsLabel.wrap()
+        self.showParticipants = showParticipants
+        lastToastID = callViewModel.toast?.id
+        window = Window(application: application, title: "\(call.id) – Confab", width: 960, height: 700)
+        area = ParticipantsArea { [weak callViewModel] session in callViewModel?.toggleLocalPin(sessionID: session) }
         reconnectingLabel.isVisible = false
+        waitingLabel.isVisible = false
 
-        let controls = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button, hangUp])
-        controls.align(horizontal: .center)
-        grid.expand()
-        let column = Box(.vertical, spacing: 12, children: [reconnectingLabel, participantsLabel, grid, statusLabel, controls])
-        column.expand()
+        let column = Box(.vertical, spacing: 12)
+        toasts = ToastOverlay(child: column)
+        toasts.expand()
+        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id, subtitle: "\(call.type) call"), toasts]))
+        controls = CallControlBar(actions: .init(
+            toggleMicrophone: { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() },
+            toggleCamera: { [weak callViewModel] in callViewModel?.toggleCameraEnabled() },
+            chooseLayout: { [weak callViewModel] layout in callViewModel?.update(participantsLayout: layout) },
+            showParticipants: showParticipants,
+            minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
+            hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } }))
+        for child in [reconnectingLabel, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
-        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id, subtitle: "\(call.type) call"), column]))
-        window.addShortcut("<Control><Shift>h") { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
-        window.addShortcut("<Control>d") { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
-        window.addShortcut("<Control>e") { [weak callViewModel] in callViewModel?.toggleCameraEnabled() }
+        bindShortcuts()
+        // Closing the window keeps the call going in the small window; hanging up is explicit.
+        window.onCloseRequest { [weak callViewModel] in
+            callViewModel?.isMinimized = true
+            return true
+        }
         timer = RepeatingTimer(interval: 1) { [weak self] in
             guard let self else { return }
             self.secondsInCall += 1
             self.updateStatus()
         }
-        media?.onRemoteFrame = { [weak self] session, frame in self?.tiles[session]?.show(frame) }
-        media?.onLocalFrame = { [weak self] frame in self?.selfTile.show(frame) }
-        bindings = [ObservationBinding { [weak self] in self?.update() }]
+        media?.onRemoteFrame = { [weak self] session, frame in self?.area.tiles[session]?.show(frame) }
+        media?.onLocalFrame = { [weak self] frame in self?.area.selfTile.show(frame) }
+        bindings = [
+            ObservationBinding { [weak self] in self?.update() },
+            ObservationBinding { [weak self] in self?.updateToast() },
+        ]
     }
 
     func present() { window.present() }
@@ -69,41 +79,51 @@ final class InCallWindow {
         window.close()
     }
 
-    private func update() {
-        let settings = callViewModel.callSettings
-        microphoneToggle.update(isOn: settings.audioOn)
-        cameraToggle.update(isOn: settings.videoOn)
-        reconnectingLabel.isVisible = callViewModel.callingState == .reconnecting
-        let others = callViewModel.callParticipants.values
-            .filter { $0.user.id != callViewModel.currentUser.id }
-            .sorted { $0.joinedAt < $1.joinedAt }
-        participantsLabel.text = others.isEmpty ? "Waiting for others to join…" : "In the call: " + others.map(\.name).joined(separator: ", ")
-        updateTiles(others, settings: settings)
-        updateStatus()
+    private func bindShortcuts() {
+        let vm = callViewModel
+        window.addShortcut("<Control><Shift>h") { [weak vm] in Task { await vm?.hangUp() } }
+        window.addShortcut("<Control>d") { [weak vm] in vm?.toggleMicrophoneEnabled() }
+        window.addShortcut("<Control>e") { [weak vm] in vm?.toggleCameraEnabled() }
+        window.addShortcut("<Control>l") { [weak vm] in
+            guard let vm else { return }
+            let all = ParticipantsLayout.allCases
+            let next = all[((all.firstIndex(of: vm.participantsLayout) ?? 0) + 1) % all.count]
+            vm.update(participantsLayout: next)
+        }
+        window.addShortcut("<Control>p", showParticipants)
+        window.addShortcut("<Control>m") { [weak vm] in vm?.isMinimized = true }
+        window.addShortcut("F11") { [weak window] in window?.toggleFullscreen() }
+        window.addShortcut("<Control>question") { [weak window] in ShortcutsHelp.present(over: window) }
+        // Hold Space to talk while muted; when not muted Space keeps activating buttons.
+        window.onKey("space", pressed: { [weak vm] in
+            guard let vm, !vm.callSettings.audioOn || vm.isPushToTalkActive else { return false }
+            vm.startPushToTalk()
+            return true
+        }, released: { [weak vm] in vm?.endPushToTalk() })
     }
 
-    /// One tile per other participant session, then ours; the grid is rebuilt only when people come or go.
-    private func updateTiles(_ others: [CallParticipant], settings: CallSettings) {
-        let order = others.map(\.sessionID)
-        for participant in others where tiles[participant.sessionID] == nil {
-            tiles[participant.sessionID] = ParticipantTile(name: participant.name)
-        }
-        for gone in tiles.keys where !order.contains(gone) { tiles[gone] = nil }
-        if order != tileOrder {
-            tileOrder = order
-            let views = order.compactMap { tiles[$0]?.view } + [selfTile.view]
-            let columns = Int(Double(views.count).squareRoot().rounded(.up))
-            grid.setChildren(views, columns: columns)
-        }
-        for participant in others {
-            tiles[participant.sessionID]?.update(name: participant.name, hasVideo: participant.hasVideo, hasAudio: participant.hasAudio,
-                                                 isSpeaking: participant.isSpeaking, quality: participant.connectionQuality)
-        }
-        selfTile.update(name: "You", hasVideo: settings.videoOn && callViewModel.isMediaConnected, hasAudio: settings.audioOn,
-                        isSpeaking: false, quality: .unknown, isSelf: true)
+    private func update() {
+        let vm = callViewModel
+        let others = vm.callParticipants.values
+            .filter { $0.user.id != vm.currentUser.id }
+            .sorted { $0.joinedAt < $1.joinedAt }
+        reconnectingLabel.isVisible = vm.callingState == .reconnecting
+        waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
+        area.update(others: others, layout: vm.participantsLayout, spotlight: vm.spotlightParticipant?.sessionID,
+                    pinnedHere: vm.locallyPinned, selfHasVideo: vm.callSettings.videoOn && vm.isMediaConnected,
+                    selfHasAudio: vm.callSettings.audioOn)
+        controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1)
+        updateStatus()
     }
 
     private func updateStatus() {
         statusLabel.text = callViewModel.callingState == .joining ? "Joining…" : formatElapsed(seconds: secondsInCall)
+        statusLabel.setAccessibleLabel("Call duration \(statusLabel.text)")
+    }
+
+    private func updateToast() {
+        guard let toast = callViewModel.toast, toast.id != lastToastID else { return }
+        lastToastID = toast.id
+        toasts.showToast(toast.message)
     }
 }

@@ -13,8 +13,11 @@ final class ParticipantTile {
     private let nameLabel = Label("", cssClasses: ["tile-name"])
     private let microphoneOff = Image(iconName: "microphone-disabled-symbolic")
     private let quality = ConnectionQualityIndicator()
+    private let pinIcon = Image(iconName: "view-pin-symbolic")
+    private var pinButton: Button?
 
-    init(name: String) {
+    /// - Parameter onTogglePin: when given, the tile has a pin button (pin on this device only).
+    init(name: String, onTogglePin: (@MainActor () -> Void)? = nil) {
         avatar = Avatar(size: 80, name: name)
         let avatarPage = Box(.vertical, children: [avatar])
         avatarPage.align(horizontal: .center, vertical: .center)
@@ -28,7 +31,16 @@ final class ParticipantTile {
 
         let spacer = Box(.horizontal)
         spacer.expand(horizontally: true, vertically: false)
-        let bar = Box(.horizontal, spacing: 6, children: [microphoneOff, nameLabel, spacer, quality.view])
+        let bar = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel, spacer, quality.view])
+        pinIcon.isVisible = false
+        if let onTogglePin {
+            let pin = Button(iconName: "view-pin-symbolic", accessibleLabel: "Pin \(name)")
+            pin.addCSSClass("flat")
+            pin.addCSSClass("circular")
+            pin.onClicked(onTogglePin)
+            bar.append(pin)
+            pinButton = pin
+        }
         bar.addCSSClass("tile-bar")
         bar.align(vertical: .end)
         bar.setMargins(8)
@@ -42,7 +54,11 @@ final class ParticipantTile {
     }
 
     /// - Parameter isSelf: the self-view has no connection bars and says "You".
-    func update(name: String, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool, quality connection: ConnectionQuality, isSelf: Bool = false) {
+    func update(name: String, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool, quality connection: ConnectionQuality,
+                isSelf: Bool = false, isPinned: Bool = false) {
+        pinIcon.isVisible = isPinned
+        pinButton?.setAccessibleLabel(isPinned ? "Unpin \(name)" : "Pin \(name)")
+        pinButton?.tooltip = isPinned ? "Unpin" : "Pin (on this device)"
         nameLabel.text = name
         avatar.name = name
         stack.visiblePageName = hasVideo ? "video" : "avatar"
@@ -53,6 +69,7 @@ final class ParticipantTile {
         view.setCSSClass("speaking", isSpeaking)
         var parts = [name]
         if isSpeaking { parts.append("speaking") }
+        if isPinned { parts.append("pinned") }
         if !hasAudio { parts.append("microphone off") }
         if !hasVideo { parts.append("camera off") }
         if !isSelf { parts.append("connection \(connection.rawValue)") }

@@ -168,6 +168,11 @@ public final class MediaPipeline {
         isPlaying = true
     }
 
+    /// Starts again from the beginning (looping a sound at its end).
+    public func seekToStart() {
+        gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_KEY_UNIT.rawValue), 0)
+    }
+
     /// Stops the pipeline and releases its devices. Safe to call more than once.
     public func stop() {
         tearDown()

@@ -22,6 +22,31 @@ public final class Application: GObjectReference {
 
     public func quit() { g_application_quit(c()) }
 
+    /// Registers an application action ("app.NAME") that notifications and menus can trigger.
+    public func addAction(_ name: String, _ handler: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        let box = CallbackBox(handler)
+        g_signal_connect_data(gpointer(action), "activate", unsafeBitCast(actionActivated, to: GCallback.self), box.retainedPointer(),
+                              releaseVoidCallback, GConnectFlags(rawValue: 0))
+        g_action_map_add_action(c(), action.c())
+        g_object_unref(gpointer(action))
+    }
+
+    /// Sends a desktop notification with buttons that trigger application actions ("app.accept-call").
+    public func sendNotification(id: String, title: String, body: String, urgent: Bool, buttons: [(label: String, action: String)]) {
+        let notification = g_notification_new(title)
+        g_notification_set_body(notification, body)
+        if urgent { g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_URGENT) }
+        for button in buttons { g_notification_add_button(notification, button.label, button.action) }
+        g_application_send_notification(c(), id, notification)
+        g_object_unref(gpointer(notification))
+    }
+
+    public func withdrawNotification(id: String) { g_application_withdraw_notification(c(), id) }
+
+    /// Whether any of the application's windows has the keyboard focus.
+    public var hasActiveWindow: Bool { gtk_application_get_active_window(c()).map { gtk_window_is_active($0) != 0 } ?? false }
+
     /// Keeps the application running with no window open (e.g. between screens).
     public func hold() { g_application_hold(c()) }
     public func release() { g_application_release(c()) }
@@ -35,4 +60,8 @@ public final class Application: GObjectReference {
         }
         g_object_unref(gpointer(provider))
     }
+}
+
+private let actionActivated: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
+    CallbackBox<@MainActor () -> Void>.borrow(data).call()
 }

@@ -12,8 +12,20 @@ public final class Box: Widget {
         children.forEach(append)
     }
 
-    public func append(_ child: Widget) { gtk_box_append(c(), child.c()) }
-    public func remove(_ child: Widget) { gtk_box_remove(c(), child.c()) }
+    private var children: [Widget] = []
+
+    public func append(_ child: Widget) {
+        gtk_box_append(c(), child.c())
+        children.append(child)
+    }
+
+    public func remove(_ child: Widget) {
+        gtk_box_remove(c(), child.c())
+        children.removeAll { $0 === child }
+    }
+
+    /// Removes every child added through this wrapper.
+    public func removeAll() { children.forEach(remove) }
     public var isHomogeneous: Bool {
         get { gtk_box_get_homogeneous(c()) != 0 }
         set { gtk_box_set_homogeneous(c(), newValue ? 1 : 0) }

@@ -28,6 +28,24 @@ public final class Window: Widget {
 
     public var isActive: Bool { gtk_window_is_active(c()) != 0 }
 
+    public var isFullscreen: Bool { gtk_window_is_fullscreen(c()) != 0 }
+    public func toggleFullscreen() { isFullscreen ? gtk_window_unfullscreen(c()) : gtk_window_fullscreen(c()) }
+
+    /// Handles a key being held and released anywhere in the window, before the focused widget
+    /// sees it. `pressed` returns true to consume the key (e.g. Space for push to talk while muted).
+    public func onKey(_ name: String, pressed: @escaping @MainActor () -> Bool, released: @escaping @MainActor () -> Void) {
+        let keyval = gdk_keyval_from_name(name)
+        let controller = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
+        let pressBox = CallbackBox<@MainActor (guint) -> Bool> { pressedKey in pressedKey == keyval && pressed() }
+        let releaseBox = CallbackBox<@MainActor (guint) -> Void> { releasedKey in if releasedKey == keyval { released() } }
+        g_signal_connect_data(gpointer(controller), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self), pressBox.retainedPointer(),
+                              { data, _ in CallbackBox<@MainActor (guint) -> Bool>.release(data) }, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(gpointer(controller), "key-released", unsafeBitCast(keyReleased, to: GCallback.self), releaseBox.retainedPointer(),
+                              { data, _ in CallbackBox<@MainActor (guint) -> Void>.release(data) }, GConnectFlags(rawValue: 0))
+        gtk_widget_add_controller(widget, controller)
+    }
+
     /// Handles the window manager's close request. Return true to keep the window open.
     public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
         let box = CallbackBox(handler)
@@ -64,4 +82,16 @@ public final class Window: Widget {
         gtk_widget_add_controller(widget, controller.c())
         return controller
     }()
+}
+
+// Key controller signals arrive on the main thread; the thunks live at file scope so they
+// carry no actor isolation of their own.
+private let keyPressed: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, _, data in
+    let box = CallbackBox<@MainActor (guint) -> Bool>.borrow(data)
+    return MainActor.assumeIsolated { box.body(keyval) } ? 1 : 0
+}
+
+private let keyReleased: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> Void = { _, keyval, _, _, data in
+    let box = CallbackBox<@MainActor (guint) -> Void>.borrow(data)
+    MainActor.assumeIsolated { box.body(keyval) }
 }

@@ -1,0 +1,79 @@
+import ConfabCore
+import GLibBridge
+
+/// The in-call controls: microphone, camera, layout, participants, minimize and hang up.
+/// Stateless: `update` shows the settings it is given; actions go to the closures.
+@MainActor
+final class CallControlBar {
+    struct Actions {
+        let toggleMicrophone: @MainActor () -> Void
+        let toggleCamera: @MainActor () -> Void
+        let chooseLayout: @MainActor (ParticipantsLayout) -> Void
+        let showParticipants: @MainActor () -> Void
+        let minimize: @MainActor () -> Void
+        let hangUp: @MainActor () -> Void
+    }
+
+    let view: Box
+    private let microphone: MediaToggle
+    private let camera: MediaToggle
+    private let layoutButtons: [ParticipantsLayout: ToggleButton]
+    private let participantsButton: Button
+
+    init(actions: Actions) {
+        microphone = MediaToggle(.microphone, onToggle: actions.toggleMicrophone)
+        camera = MediaToggle(.camera, onToggle: actions.toggleCamera)
+
+        var buttons: [ParticipantsLayout: ToggleButton] = [:]
+        let layoutList = Box(.vertical, spacing: 4)
+        for layout in ParticipantsLayout.allCases {
+            let button = ToggleButton(iconName: layout.iconName, accessibleLabel: layout.title)
+            button.label = layout.title
+            button.addCSSClass("flat")
+            button.onToggled { _ in actions.chooseLayout(layout) }
+            buttons[layout] = button
+            layoutList.append(button)
+        }
+        layoutButtons = buttons
+        let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: "Layout (Ctrl+L)", content: layoutList)
+        layoutMenu.addCSSClass("circular")
+
+        participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: "Participants")
+        participantsButton.addCSSClass("circular")
+        participantsButton.onClicked(actions.showParticipants)
+
+        let minimize = Button(iconName: "window-minimize-symbolic", accessibleLabel: "Minimize call (Ctrl+M)")
+        minimize.addCSSClass("circular")
+        minimize.onClicked(actions.minimize)
+
+        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: "Hang up")
+        hangUp.tooltip = "Hang up (Ctrl+Shift+H)"
+        hangUp.addCSSClass("destructive-action")
+        hangUp.addCSSClass("circular")
+        hangUp.addCSSClass("call-button")
+        hangUp.onClicked(actions.hangUp)
+
+        view = Box(.horizontal, spacing: 18, children: [microphone.button, camera.button, layoutMenu, participantsButton, minimize, hangUp])
+        view.align(horizontal: .center)
+        view.addCSSClass("call-controls")
+    }
+
+    func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int) {
+        microphone.update(isOn: settings.audioOn)
+        camera.update(isOn: settings.videoOn)
+        for (candidate, button) in layoutButtons { button.isActive = candidate == layout }
+        let people = participantCount == 1 ? "1 person" : "\(participantCount) people"
+        participantsButton.setAccessibleLabel("Participants (\(people))")
+        participantsButton.tooltip = "Participants: \(people) (Ctrl+P)"
+    }
+}
+
+extension ParticipantsLayout {
+    var iconName: String {
+        switch self {
+        case .grid: "view-grid-symbolic"
+        case .spotlight: "view-dual-symbolic"
+        case .fullScreen: "view-fullscreen-symbolic"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ConfabCore
+import GLibBridge
+
+/// Arranges the participant tiles by layout: a grid of equal tiles; a spotlight (one large
+/// tile and a strip of the others); or one participant filling the area. Tiles are made once
+/// per participant session and moved between arrangements, so video never restarts.
+@MainActor
+final class ParticipantsArea {
+    let view: Stack
+    let selfTile = ParticipantTile(name: "You")
+    private(set) var tiles: [String: ParticipantTile] = [:]
+    private let grid = Grid(spacing: 8)
+    private let spotlightMain = Box(.vertical)
+    private let spotlightStrip = Box(.horizontal, spacing: 8)
+    private let fullScreenMain = Box(.vertical)
+    private var arrangement: (layout: ParticipantsLayout, order: [String], spotlight: String?)?
+    private var placed: [(container: Box, tile: Widget)] = []
+    private let onTogglePin: @MainActor (String) -> Void
+
+    /// - Parameter onTogglePin: pin/unpin a participant locally (the tile menu).
+    init(onTogglePin: @escaping @MainActor (String) -> Void) {
+        self.onTogglePin = onTogglePin
+        view = Stack()
+        grid.expand()
+        spotlightMain.expand()
+        spotlightStrip.setSizeRequest(width: -1, height: 150)
+        spotlightStrip.isHomogeneous = true
+        fullScreenMain.expand()
+        view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
+        view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStrip]), name: ParticipantsLayout.spotlight.rawValue)
+        view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
+        view.expand()
+    }
+
+    /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large.
+    func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
+                selfHasVideo: Bool, selfHasAudio: Bool) {
+        let order = others.map(\.sessionID)
+        for participant in others where tiles[participant.sessionID] == nil {
+            let sessionID = participant.sessionID
+            tiles[sessionID] = ParticipantTile(name: participant.name, onTogglePin: { [weak self] in self?.onTogglePin(sessionID) })
+        }
+        for gone in tiles.keys where !order.contains(gone) { tiles[gone] = nil }
+
+        let spotlightID = spotlight.flatMap { order.contains($0) ? $0 : nil } ?? order.first
+        if arrangement?.layout != layout || arrangement?.order != order || arrangement?.spotlight != spotlightID {
+            arrangement = (layout, order, spotlightID)
+            arrange(layout: layout, order: order, spotlight: spotlightID)
+        }
+        for participant in others {
+            tiles[participant.sessionID]?.update(name: participant.name, hasVideo: participant.hasVideo, hasAudio: participant.hasAudio,
+                                                 isSpeaking: participant.isSpeaking, quality: participant.connectionQuality,
+                                                 isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned)
+        }
+        selfTile.update(name: "You", hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: .unknown, isSelf: true)
+    }
+
+    private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?) {
+        grid.setChildren([], columns: 1)
+        for (container, tile) in placed { container.remove(tile) }
+        placed = []
+        let others = order.compactMap { tiles[$0]?.view }
+        switch layout {
+        case .grid:
+            let views = others + [selfTile.view]
+            grid.setChildren(views, columns: Int(Double(views.count).squareRoot().rounded(.up)))
+        case .spotlight:
+            let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
+            place(main, in: spotlightMain)
+            for id in order where id != spotlight { if let tile = tiles[id]?.view { place(tile, in: spotlightStrip) } }
+            if main !== selfTile.view { place(selfTile.view, in: spotlightStrip) }
+        case .fullScreen:
+            place(spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view, in: fullScreenMain)
+        }
+        view.visiblePageName = layout.rawValue
+    }
+
+    private func place(_ tile: Widget, in container: Box) {
+        container.append(tile)
+        placed.append((container, tile))
+    }
+}

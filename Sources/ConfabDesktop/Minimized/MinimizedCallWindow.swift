@@ -1,0 +1,66 @@
+import ConfabCore
+import ConfabMedia
+import GLibBridge
+
+/// The call in a small window: the person in the spotlight (dominant speaker or pinned),
+/// microphone, hang up, and restore. Restoring shows the full window as it was.
+@MainActor
+final class MinimizedCallWindow {
+    let window: Window
+    private let callViewModel: CallViewModel
+    private let tile = ParticipantTile(name: "")
+    private let microphone: MediaToggle
+    private var bindings: [ObservationBinding] = []
+    private weak var media: GStreamerCallMediaEngine?
+    private var shownSession: String?
+
+    init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?) {
+        self.callViewModel = callViewModel
+        self.media = media
+        window = Window(application: application, title: "\(call.id) (minimized) – Confab", width: 360, height: 300)
+        microphone = MediaToggle(.microphone) { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
+        let restore = Button(iconName: "view-restore-symbolic", accessibleLabel: "Restore call window")
+        restore.addCSSClass("circular")
+        restore.onClicked { [weak callViewModel] in callViewModel?.isMinimized = false }
+        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: "Hang up")
+        hangUp.addCSSClass("destructive-action")
+        hangUp.addCSSClass("circular")
+        hangUp.onClicked { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
+        let controls = Box(.horizontal, spacing: 12, children: [microphone.button, restore, hangUp])
+        controls.align(horizontal: .center)
+        let column = Box(.vertical, spacing: 8, children: [tile.view, controls])
+        column.setMargins(8)
+        window.setContent(column)
+        window.addShortcut("<Control>m") { [weak callViewModel] in callViewModel?.isMinimized = false }
+        window.addShortcut("<Control>d") { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
+        window.addShortcut("<Control><Shift>h") { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
+        window.onCloseRequest { [weak callViewModel] in
+            callViewModel?.isMinimized = false
+            return true
+        }
+        media?.onRemoteFrame = { [weak self] session, frame in
+            if session == self?.shownSession { self?.tile.show(frame) }
+        }
+        bindings = [ObservationBinding { [weak self] in self?.update() }]
+    }
+
+    func present() { window.present() }
+
+    func close() {
+        media?.onRemoteFrame = nil
+        bindings.forEach { $0.cancel() }
+        window.close()
+    }
+
+    private func update() {
+        microphone.update(isOn: callViewModel.callSettings.audioOn)
+        guard let speaker = callViewModel.spotlightParticipant else {
+            shownSession = nil
+            tile.update(name: "Waiting for others…", hasVideo: false, hasAudio: true, isSpeaking: false, quality: .unknown, isSelf: true)
+            return
+        }
+        shownSession = speaker.sessionID
+        tile.update(name: speaker.name, hasVideo: speaker.hasVideo, hasAudio: speaker.hasAudio, isSpeaking: speaker.isSpeaking,
+                    quality: speaker.connectionQuality)
+    }
+}
