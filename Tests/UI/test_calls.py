@@ -2,7 +2,7 @@
 import json
 import unittest
 
-from confab_ui import (App, Peer, Server, Xvfb, application, click, find, screenshot, top_level_window,
+from confab_ui import (App, Peer, Server, Xvfb, application, click, find, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
 
 
@@ -41,6 +41,10 @@ class CallsTestCase(unittest.TestCase):
     def window(self, name_contains):
         return wait_for(lambda: top_level_window(self.accessible, name_contains=name_contains), what=f"window '{name_contains}'")
 
+    def wait_for_tile(self, window, name):
+        """A participant tile: its accessible name starts with the name ("bob, connection good")."""
+        return wait_for(lambda: find(window, name_contains=f"{name}, "), what=f"{name}'s tile in the call")
+
     @staticmethod
     def outcome(report):
         return json.dumps(report.get("outcome"))
@@ -56,12 +60,28 @@ class AppRingsPeer(CallsTestCase):
         click(find(self.home, role="push button", name="Call"))
 
         call_window = self.window("ui-ring – Confab")
-        wait_for(lambda: find(call_window, role="label", name="In the call: bob"), what="bob in the call")
+        self.wait_for_tile(call_window, "bob")
         screenshot(self.xvfb.display, "in-call.png")
+
+        # Minimize (Ctrl+M) shows the small window; Restore brings the call window back.
+        press_keys(self.xvfb.display, "ui-ring – Confab", "ctrl+m")
+        minimized = self.window("ui-ring (minimized) – Confab")
+        screenshot(self.xvfb.display, "minimized.png")
+        click(find(minimized, role="push button", name="Restore call window"))
+        call_window = self.window("ui-ring – Confab")
 
         click(find(call_window, role="push button", name="Hang up"))
         wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="back home after hanging up")
         bob.stop()
+
+    def test_bobLeaves_adaSeesWaitingForOthers(self):
+        bob = self.peer("bob", "ring", "default:ui-ended", "--members", "ada", "--timeout", "20", "--duration", "2")
+        incoming = self.window("bob is calling")
+        click(find(incoming, role="push button", name="Accept"))
+        call_window = self.window("ui-ended – Confab")
+        self.wait_for_tile(call_window, "bob")
+        bob.report()  # bob stays 2 s, then leaves
+        wait_for(lambda: find(call_window, role="label", name="Waiting for others to join…"), what="alone again after bob left")
 
 
 class PeerRingsApp(CallsTestCase):
@@ -72,10 +92,20 @@ class PeerRingsApp(CallsTestCase):
         click(find(incoming, role="push button", name="Accept"))
 
         call_window = self.window("ui-incoming – Confab")
-        wait_for(lambda: find(call_window, role="label", name="In the call: bob"), what="bob in the call")
+        self.wait_for_tile(call_window, "bob")
         report = bob.report()
         self.assertIn("accepted", self.outcome(report))
         self.assertIn("ada", self.outcome(report))
+
+    def test_bobCancelsRing_appShowsCallEndedPage_backGoesHome(self):
+        bob = self.peer("bob", "ring", "default:ui-cancel", "--members", "ada", "--timeout", "20", "--cancel-after", "1.5")
+        self.window("bob is calling")
+        ended = self.window("Call ended – Confab")
+        wait_for(lambda: find(ended, name_contains="Missed call from bob"), what="the reason on the call-ended page")
+        screenshot(self.xvfb.display, "call-ended.png")
+        click(find(ended, role="push button", name="Back"))
+        wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home after Back")
+        self.assertIn("cancel", self.outcome(bob.report()))
 
     def test_bobRingsAda_adaDeclinesInApp_bobSeesDecline(self):
         bob = self.peer("bob", "ring", "default:ui-decline", "--members", "ada", "--timeout", "20")
