@@ -87,8 +87,8 @@ public final class PermissionStore {
     /// Combines the sources' reports on one device.
     ///
     /// No device at all wins (Settings cannot conjure a camera, so the banner must not send the
-    /// user there); then any refusal (the first one, in source order, names the reason); then a
-    /// grant; otherwise unknown. Asking can help only while nothing refuses for good.
+    /// user there); then any refusal (the first one, in source order, names the reason); then a question
+    /// still to ask; then a grant; otherwise unknown. Asking can help only while nothing refuses for good.
     public nonisolated static func combine(_ reports: [PermissionReport]) -> PermissionReport {
         let states = reports.map(\.state)
         if states.contains(.unavailable) { return PermissionReport(.unavailable) }
@@ -96,8 +96,9 @@ public final class PermissionStore {
             let onlyAskable = reports.filter { $0.state.isDenied }.allSatisfy(\.canRequest)
             return PermissionReport(refusal.state, canRequest: onlyAskable)
         }
-        let canRequest = reports.contains(where: \.canRequest)
-        if states.contains(.granted) { return PermissionReport(.granted, canRequest: false) }
-        return PermissionReport(.unknown, canRequest: canRequest)
+        // A source that has yet to ask (a portal with no stored answer) outweighs the others' grants.
+        if reports.contains(where: { $0.state == .unknown && $0.canRequest }) { return PermissionReport(.unknown, canRequest: true) }
+        if states.contains(.granted) { return PermissionReport(.granted) }
+        return .unknown
     }
 }
