@@ -68,6 +68,7 @@ public final class ConfabApplication {
             },
             ended: { ended in CallEndedWindow(application: application, callViewModel: callViewModel, ended: ended) }))
         self.router = router
+        PermissionsPrompt.install(callViewModel: callViewModel, useTestDevices: options.useTestDevices)
         if let call = options.call {
             callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
         }

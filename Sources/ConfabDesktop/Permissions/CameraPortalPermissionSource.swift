@@ -1,0 +1,116 @@
+import ConfabCore
+import Foundation
+import GLibBridge
+
+/// The xdg-desktop-portal Camera portal, as GNOME Snapshot uses it.
+///
+/// Only a sandboxed app goes through the portal (the portal lets host apps in unasked), so
+/// outside a sandbox this source stays quiet. Inside one: `IsCameraPresent` false means no camera
+/// ("unavailable"); the permission store's `devices`/`camera` entry for our app id says whether
+/// access was granted ("yes"), refused ("no": only Settings can undo it, since the portal never
+/// asks again), or not yet asked — then `AccessCamera` is called only when the store is asked to
+/// request access. A refusal comes back as "cancelled" (xdg-desktop-portal#654), so any answer but
+/// 0 counts as a refusal.
+@MainActor
+final class CameraPortalPermissionSource: PermissionSource {
+    let name = "camera portal"
+    private let appID: String?
+    private var camera: DBusProxy?
+    private var permissionStore: DBusProxy?
+    private var onChange: (@MainActor (PermissionDevice, PermissionReport) -> Void)?
+    private var requestCounter = 0
+
+    /// - Parameter appID: the sandbox's app id; by default read from /.flatpak-info (nil outside Flatpak).
+    init(appID: String? = CameraPortalPermissionSource.flatpakAppID()) {
+        self.appID = appID
+    }
+
+    func start(onChange: @escaping @MainActor (PermissionDevice, PermissionReport) -> Void) {
+        guard let appID else { return }
+        self.onChange = onChange
+        DBusProxy.connect(name: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+                          interface: "org.freedesktop.portal.Camera") { [weak self] proxy in
+            guard let self, self.onChange != nil, let proxy, proxy.nameOwner != nil else { return }
+            self.camera = proxy
+            proxy.onPropertiesChanged { [weak self] in self?.lookUp() }
+            self.lookUp()
+        }
+        DBusProxy.connect(name: "org.freedesktop.impl.portal.PermissionStore", path: "/org/freedesktop/impl/portal/PermissionStore",
+                          interface: "org.freedesktop.impl.portal.PermissionStore") { [weak self] proxy in
+            guard let self, self.onChange != nil, let proxy else { return }
+            self.permissionStore = proxy
+            // Settings' toggle changes the entry; follow it live.
+            proxy.subscribe(interface: "org.freedesktop.impl.portal.PermissionStore", member: "Changed",
+                            path: "/org/freedesktop/impl/portal/PermissionStore") { [weak self] _ in self?.lookUp() }
+            self.lookUp()
+        }
+    }
+
+    func stop() {
+        camera = nil
+        permissionStore = nil
+        onChange = nil
+    }
+
+    func requestAccess(to device: PermissionDevice) async -> Bool {
+        guard device == .camera, let camera, let sender = camera.uniqueName else { return false }
+        requestCounter += 1
+        let token = "confab\(requestCounter)"
+        let path = "/org/freedesktop/portal/desktop/request/"
+            + sender.dropFirst().replacingOccurrences(of: ".", with: "_") + "/\(token)"
+        let granted: Bool = await withCheckedContinuation { continuation in
+            var resumed = false
+            var subscription: UInt32 = 0
+            subscription = camera.subscribe(interface: "org.freedesktop.portal.Request", member: "Response", path: path) { reply in
+                guard !resumed else { return }
+                resumed = true
+                camera.unsubscribe(subscription)
+                continuation.resume(returning: reply.children.first?.integer == 0)
+            }
+            camera.call("AccessCamera", arguments: "({'handle_token': <'\(token)'>},)") { result in
+                guard case .failure(let error) = result, !resumed else { return }
+                print("confab: camera portal: AccessCamera failed: \(error)")
+                resumed = true
+                camera.unsubscribe(subscription)
+                continuation.resume(returning: false)
+            }
+        }
+        onChange?(.camera, PermissionReport(granted ? .granted : .denied(.portal)))
+        return granted
+    }
+
+    private func lookUp() {
+        guard let onChange, let appID else { return }
+        if camera?.cachedProperty("IsCameraPresent")?.bool == false {
+            onChange(.camera, PermissionReport(.unavailable))
+            return
+        }
+        guard let permissionStore else { return }
+        permissionStore.call("Lookup", arguments: "('devices', 'camera')") { [weak self] result in
+            guard let self, let onChange = self.onChange else { return }
+            switch result {
+            case .success(let reply):
+                let answer = reply.children.first?.dictionary[appID]?.children.first?.string
+                switch answer {
+                case "yes": onChange(.camera, PermissionReport(.granted))
+                case "no": onChange(.camera, PermissionReport(.denied(.portal)))
+                default: onChange(.camera, PermissionReport(.unknown, canRequest: true))
+                }
+            case .failure:
+                // No entry yet ("not found"): the portal will ask.
+                onChange(.camera, PermissionReport(.unknown, canRequest: self.camera != nil))
+            }
+        }
+    }
+
+    /// The app id of a Flatpak sandbox ([Application] name= in /.flatpak-info).
+    nonisolated static func flatpakAppID(infoPath: String = "/.flatpak-info") -> String? {
+        guard let text = try? String(contentsOfFile: infoPath, encoding: .utf8) else { return nil }
+        var inApplication = false
+        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("[") { inApplication = line == "[Application]"; continue }
+            if inApplication, line.hasPrefix("name=") { return String(line.dropFirst("name=".count)) }
+        }
+        return nil
+    }
+}

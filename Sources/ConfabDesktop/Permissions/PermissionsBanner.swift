@@ -1,0 +1,62 @@
+import ConfabCore
+import GLibBridge
+
+/// The banner at the top of the lobby and the call window: what access is missing, why, and
+/// "Open Settings" / "Dismiss". libadwaita 1.2 has no AdwBanner, so it is a card-styled row.
+/// It follows the prompt view model: it shows and hides itself as access goes and comes back.
+@MainActor
+final class PermissionsBanner {
+    /// The widget to put in a window; its own toast overlay reports a failed launch.
+    let view: ToastOverlay
+    private let prompt: PermissionsPromptViewModel
+    private let launcher: SettingsLauncher
+    private let row: Box
+    private let titleLabel = Label("", cssClasses: ["heading"])
+    private let messageLabel = Label("", cssClasses: ["caption"])
+    private let openSettings = Button(label: "Open Settings")
+    private let dismiss = Button(label: "Dismiss")
+    private var binding: ObservationBinding?
+
+    init(prompt: PermissionsPromptViewModel, launcher: SettingsLauncher = SettingsLauncher()) {
+        self.prompt = prompt
+        self.launcher = launcher
+        let icon = Image(iconName: "dialog-warning-symbolic", pixelSize: 24)
+        icon.addCSSClass("warning")
+        icon.align(vertical: .center)
+        titleLabel.align(horizontal: .start)
+        messageLabel.align(horizontal: .start)
+        messageLabel.wrap()
+        messageLabel.setCSSClass("dim-label", true)
+        let text = Box(.vertical, spacing: 2, children: [titleLabel, messageLabel])
+        text.expand(horizontally: true, vertically: false)
+        text.align(vertical: .center)
+        openSettings.addCSSClass("suggested-action")
+        openSettings.align(vertical: .center)
+        dismiss.addCSSClass("flat")
+        dismiss.align(vertical: .center)
+        row = Box(.horizontal, spacing: 12, children: [icon, text, openSettings, dismiss])
+        row.addCSSClass("card")
+        row.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        view = ToastOverlay(child: Box(.vertical, children: [row]))
+        view.expand(horizontally: true, vertically: false)
+
+        openSettings.onClicked { [weak self] in self?.openSystemSettings() }
+        dismiss.onClicked { [weak self] in self?.prompt.dismiss() }
+        binding = ObservationBinding { [weak self] in self?.update() }
+    }
+
+    func stop() { binding?.cancel() }
+
+    private func update() {
+        let shown = prompt.isShown
+        view.isVisible = shown
+        guard shown else { return }
+        titleLabel.text = prompt.title
+        messageLabel.text = prompt.message
+    }
+
+    private func openSystemSettings() {
+        let target = launcher.target(for: prompt.missingDevices, store: prompt.store)
+        launcher.open(target, over: view) { [weak self] message in self?.view.showToast(message) }
+    }
+}
