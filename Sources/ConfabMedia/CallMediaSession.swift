@@ -96,7 +96,7 @@ public final class CallMediaSession {
         guard !stopped, subscribers[feed.id] == nil, let janus else { return }
         let identity = RemoteFeed.identity(fromDisplay: feed.display, feed: feed.id)
         guard identity.session != configuration.sessionID else { return }
-        remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session)
+        remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session, isSpeaking: feed.isTalking)
         do {
             let subscriber = try Subscriber(feed: feed.id, configuration: configuration, speaker: devices.speaker, logger: logger)
             subscribers[feed.id] = subscriber

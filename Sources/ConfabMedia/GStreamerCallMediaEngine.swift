@@ -71,8 +71,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     static func participantMedia(_ feeds: some Sequence<RemoteFeed>) -> [String: ParticipantMedia] {
         let now = Date()
         return Dictionary(feeds.map { feed in
+            // A muted microphone sends no packets, so Janus never says it stopped talking.
             (feed.sessionID, ParticipantMedia(hasVideo: feed.hasVideo(at: now), hasAudio: feed.hasAudio(at: now),
-                                              isSpeaking: feed.isSpeaking, connectionQuality: feed.connectionQuality,
+                                              isSpeaking: feed.isSpeaking && feed.hasAudio(at: now),
+                                              connectionQuality: feed.connectionQuality,
                                               trackSize: feed.videoSize))
         }, uniquingKeysWith: { first, _ in first })
     }

@@ -4,11 +4,16 @@ import ConfabProtocol
 struct PublishedFeed: Sendable, Equatable {
     let id: UInt64
     let display: String?
+    /// Whether it is talking now: Janus sends `talking` events only on changes, so someone who
+    /// joins while another talks learns it from the publishers list.
+    var isTalking = false
 
     /// The publishers listed in a VideoRoom `joined` or `event` message.
     static func list(in data: JSONValue?) -> [PublishedFeed] {
         (data?["publishers"]?.arrayValue ?? []).compactMap { entry in
-            entry["id"]?.idValue.map { PublishedFeed(id: $0, display: entry["display"]?.stringValue) }
+            entry["id"]?.idValue.map {
+                PublishedFeed(id: $0, display: entry["display"]?.stringValue, isTalking: entry["talking"] == .bool(true))
+            }
         }
     }
 }
