@@ -69,7 +69,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab-peer",
-            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol",
+            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol", "ConfabMedia", "GLibBridge",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(

@@ -76,8 +76,7 @@ private struct AnswerPlan: Sendable {
             try await session.client.acceptCall(call)
             session.conclude("accepted")
             session.enter("joining")
-            session.record(try await session.client.joinCall(call, create: false))
-            session.enterCall(call)
+            try await session.join(call, create: false)
             if await session.stay(in: call, until: .now + duration) != nil {
                 session.enter("idle")
             } else {

@@ -6,8 +6,9 @@ import Logging
 
 /// `confab-peer`: a headless confab client for tests, benchmarks and bots. It signs in to a
 /// coordinator, does one thing (join, answer a ring, ring someone) and writes a JSON report of
-/// what it saw: calling states, participants, events and the outcome.
-@main
+/// what it saw: calling states, participants, events and the outcome. With `--media test` it
+/// also sends a test camera and tone through the media server and reports what it received.
+/// (`PeerMain` runs it.)
 struct ConfabPeer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confab-peer",
@@ -36,9 +37,11 @@ struct PeerOptions: ParsableArguments {
     @Flag(help: "Log the client's connection and frame handling to standard error.")
     var verbose = false
 
+    @OptionGroup(title: "Media") var media: PeerMediaOptions
+
     /// The plain values, safe to hand to the main actor.
     var settings: PeerSettings {
-        PeerSettings(serverURL: serverURL, user: user, token: token, report: report, verbose: verbose)
+        PeerSettings(serverURL: serverURL, user: user, token: token, report: report, verbose: verbose, media: media.settings)
     }
 
     /// The address with the WebSocket path the server serves.
@@ -56,6 +59,8 @@ struct PeerSettings: Sendable {
     let token: String?
     let report: String?
     let verbose: Bool
+    /// nil: coordinator only.
+    let media: PeerMediaSettings?
 }
 
 /// Reads `type:id`, explaining what is wrong when it can't.
@@ -89,7 +94,8 @@ func runPeer(_ options: PeerSettings, command: String, call: ConfabCore.CallID?,
     var clientOptions = CoordinatorClient.Options()
     clientOptions.clientName = "confab-peer"
     let client = CoordinatorClient(serverURL: options.serverURL, userID: options.user, token: options.token, options: clientOptions)
-    let session = PeerSession(client: client, command: command, call: call)
+    let media = options.media.map { PeerMedia(client: client, settings: $0) }
+    let session = PeerSession(client: client, command: command, call: call, media: media)
     session.stopOnSignals()
     var failure: (any Error)?
     do {
@@ -99,8 +105,8 @@ func runPeer(_ options: PeerSettings, command: String, call: ConfabCore.CallID?,
         failure = error
         session.fail(error)
     }
+    await session.finish()
     await client.disconnect()
-    session.finish()
     do {
         try session.writeReport(to: options.report)
     } catch {

@@ -43,8 +43,7 @@ private struct JoinPlan: Sendable {
             if ring { session.enter("outgoing") }
         }
         session.enter("joining")
-        session.record(try await session.client.joinCall(call, create: create))
-        session.enterCall(call)
+        try await session.join(call, create: create)
         if let reason = await session.stay(in: call, until: .now + duration) {
             session.conclude("ended: \(reason)")
             session.enter("idle")

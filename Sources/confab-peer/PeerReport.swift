@@ -63,6 +63,8 @@ struct PeerReport: Encodable {
     /// How it ended: "accepted by bob", "rejected: decline by bob", "missed", "ended: …", "cancelled", "joined".
     var outcome: String?
     var error: String?
+    /// What the peer sent and received, with `--media test`.
+    var media: MediaReport?
 
     init(command: String, user: String, server: String, call: String?) {
         self.command = command

@@ -16,11 +16,16 @@ final class PeerSession {
     /// SIGINT or SIGTERM arrived: the command winds down (leaves, cancels) and writes its report.
     private(set) var isStopping = false
 
+    /// Set when the peer sends media: joins and leaves then go through the call view model.
+    let media: PeerMedia?
+
     var user: String { client.currentUserID }
 
-    init(client: CoordinatorClient, command: String, call: ConfabCore.CallID?) {
+    init(client: CoordinatorClient, command: String, call: ConfabCore.CallID?, media: PeerMedia? = nil) {
         self.client = client
+        self.media = media
         self.report = PeerReport(command: command, user: client.currentUserID, server: client.serverURL, call: call?.description)
+        media?.service.onJoined = { [weak self] snapshot in self?.joined(snapshot) }
     }
 
     /// Connects and signs in; progress lines go to standard error so scripts can wait for them.
@@ -66,8 +71,9 @@ final class PeerSession {
     }
 
     /// The coordinator dropped our session with the connection; join again as the app does.
+    /// With media the view model rejoins by itself (`joined` then records it).
     private func rejoin() {
-        guard let call = activeCall else { return }
+        guard media == nil, let call = activeCall else { return }
         Task {
             do {
                 record(try await client.joinCall(call, create: false))
@@ -89,6 +95,23 @@ final class PeerSession {
         report.record(call)
     }
 
+    /// Joins `call` (creating it if asked): through the call view model when sending media,
+    /// so the media starts as in the app; else with the client alone.
+    func join(_ call: ConfabCore.CallID, create: Bool) async throws {
+        if let media {
+            try await media.join(call, create: create)
+        } else {
+            record(try await client.joinCall(call, create: create))
+        }
+        enterCall(call)
+    }
+
+    /// A join the view model made (the first, or a rejoin after a reconnect).
+    private func joined(_ snapshot: CallSnapshot) {
+        record(snapshot)
+        if callingState == "reconnecting" { enter("inCall") }
+    }
+
     /// The call this run is about, once known (the answer command learns it from the ring).
     func noteCall(_ call: ConfabCore.CallID) {
         report.call = call.description
@@ -104,7 +127,12 @@ final class PeerSession {
         report.error = "\(error)"
     }
 
-    func finish() {
+    /// Releases the media (however the call ended) and closes the report.
+    func finish() async {
+        if let media {
+            await media.shutdown()
+            report.media = media.report
+        }
         report.finishedAt = Date()
     }
 
@@ -112,6 +140,7 @@ final class PeerSession {
 
     private func received(_ event: CallServiceEvent) {
         report.record(event)
+        media?.service.deliver(event)
         switch event {
         case .connectionLost: if callingState == "inCall" { enter("reconnecting") }
         case .connectionRestored: if callingState == "reconnecting" { rejoin() }
@@ -155,7 +184,11 @@ final class PeerSession {
     func leave(_ call: ConfabCore.CallID) async throws {
         let ownSession = client.sessionID(in: call)
         activeCall = nil
-        try await client.leaveCall(call)
+        if let media {
+            await media.leave()
+        } else {
+            try await client.leaveCall(call)
+        }
         // The coordinator tells the others, not us, that we left.
         if let ownSession { report.left(session: ownSession) }
         enter("idle")

@@ -65,8 +65,7 @@ private struct RingPlan: Sendable {
             case .accepted(let cid, let userID, _) where cid == call && userID != session.user:
                 session.conclude("accepted by \(userID)")
                 session.enter("joining")
-                session.record(try await session.client.joinCall(call, create: false))
-                session.enterCall(call)
+                try await session.join(call, create: false)
                 if await session.stay(in: call, until: .now + duration) != nil {
                     session.enter("idle")
                 } else {

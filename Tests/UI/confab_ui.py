@@ -214,14 +214,20 @@ def pixel(path, x, y):
 
 
 class Server:
-    """A real confab-server on a free loopback port, dev auth, temporary database."""
+    """A real confab-server on a free loopback port, dev auth, temporary database.
 
-    def __init__(self, extra_args=()):
+    Without `media=True` it runs with `--no-media`: no managed Janus, so joins carry no media
+    endpoint (these tests are about the windows; media needs a network namespace, see
+    Tests/ConfabEndToEndTests/Media_EndToEndTests.swift)."""
+
+    def __init__(self, extra_args=(), media=False):
         self.directory = tempfile.mkdtemp(prefix="confab-server-")
         binary = os.path.join(os.path.dirname(confab_binary()), "confab-server")
         self.log = open(os.path.join(self.directory, "server.log"), "w+")
+        media_args = () if media else ("--no-media",)
         self.process = subprocess.Popen(
-            [binary, "--host", "127.0.0.1", "--port", "0", "--dev-auth", "--db", os.path.join(self.directory, "calls.sqlite"), *extra_args],
+            [binary, "--host", "127.0.0.1", "--port", "0", "--dev-auth", "--db", os.path.join(self.directory, "calls.sqlite"),
+             *media_args, *extra_args],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline().strip()
         if not line.startswith("listening on "):

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The `media` section of the report: what this peer sent, when it joined, and per remote
+/// participant what it received. Times are absolute (the peers of a test share a clock), so
+/// one peer's `microphone` changes can be compared with another's `changes`.
+struct MediaReport: Encodable {
+    struct Sent: Encodable {
+        /// The test camera's colour, RRGGBB.
+        let color: String
+        let tone: Double
+        let volume: Double
+        let mediaAddress: String?
+    }
+
+    /// The microphone turned off (`on` false) or back on, as the user's toggle did it.
+    struct MicrophoneChange: Encodable {
+        let at: Date
+        let on: Bool
+    }
+
+    struct Color: Encodable, Equatable {
+        let red: Int
+        let green: Int
+        let blue: Int
+    }
+
+    struct Size: Encodable {
+        let width: Int
+        let height: Int
+    }
+
+    /// The participant's media as the call view model showed it, whenever one of these changed.
+    struct Change: Encodable {
+        let at: Date
+        let hasVideo: Bool
+        let hasAudio: Bool
+        let isSpeaking: Bool
+    }
+
+    /// Counters every half second, to see when frames or audio stopped and resumed.
+    struct Sample: Encodable {
+        let at: Date
+        let framesReceived: Int
+        let audioReadings: Int
+    }
+
+    /// What this peer received from one other participant session.
+    struct Remote: Encodable {
+        let userID: String
+        let sessionID: String
+        let feedID: UInt64
+        let firstSeenAt: Date
+        /// When its feed left the media room (it left the call or stopped publishing).
+        var goneAt: Date?
+
+        var framesReceived = 0
+        var firstFrameAt: Date?
+        var lastFrameAt: Date?
+        /// Seconds from this peer asking to join to the first frame of this participant (for a
+        /// participant who joined later, it includes the wait for them).
+        var firstFrameAfterJoinSeconds: Double?
+        /// Frames per second between the first and the last frame.
+        var averageFPS: Double?
+        /// The centre pixel of the last frame.
+        var centerPixel: Color?
+        var videoSize: Size?
+
+        /// RMS level of the received audio, dBFS: the last reading and the mean of all.
+        var audioLevelLast: Double?
+        var audioLevelAverage: Double?
+        var audioReadings = 0
+        var lastAudioAt: Date?
+
+        var seenSpeaking = false
+        var firstSpeakingAt: Date?
+        /// The connection quality last shown (unknown, poor, good, excellent).
+        var connectionQuality = "unknown"
+        var changes: [Change] = []
+        var samples: [Sample] = []
+
+        init(userID: String, sessionID: String, feedID: UInt64, firstSeenAt: Date) {
+            self.userID = userID
+            self.sessionID = sessionID
+            self.feedID = feedID
+            self.firstSeenAt = firstSeenAt
+        }
+    }
+
+    let sent: Sent
+    /// When this peer asked the coordinator to join, and when it was in the call.
+    var joinRequestedAt: Date?
+    var inCallAt: Date?
+    /// When the media connection (publisher) was up.
+    var connectedAt: Date?
+    var microphone: [MicrophoneChange] = []
+    /// Messages the call view model showed the user (media failures among them).
+    var messages: [String] = []
+    var remote: [Remote] = []
+}

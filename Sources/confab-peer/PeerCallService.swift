@@ -1,0 +1,61 @@
+import ConfabClient
+import ConfabCore
+
+/// The coordinator client as the call view model sees it, when the peer sends media.
+///
+/// The peer keeps its own event handler on the client (its report sees every event, rings
+/// included); this passes events on to the view model only once the peer has handed it a call
+/// to join, so the view model's ring rules (busy, timeout) never answer a ring the peer's
+/// command is meant to answer. Joins go through here too, so the report records every join the
+/// view model makes, including its rejoin after a reconnect.
+@MainActor
+final class PeerCallService: CallService {
+    private let client: CoordinatorClient
+    private var viewModelHandler: (@MainActor (CallServiceEvent) -> Void)?
+    /// Set once the view model joins a call: from then on it sees the coordinator's events.
+    var forwardsEvents = false
+    /// The next join creates the call when missing (`join --create`).
+    var joinCreatesCall = false
+    /// Each join's answer, before the view model acts on it.
+    var onJoined: (@MainActor (CallSnapshot) -> Void)?
+    /// Why the last join failed, in the coordinator's words.
+    private(set) var lastJoinError: (any Error)?
+
+    init(client: CoordinatorClient) {
+        self.client = client
+    }
+
+    var currentUserID: String { client.currentUserID }
+
+    func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void) {
+        viewModelHandler = handler
+    }
+
+    /// An event the peer received from the client.
+    func deliver(_ event: CallServiceEvent) {
+        guard forwardsEvents else { return }
+        viewModelHandler?(event)
+    }
+
+    func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
+        lastJoinError = nil
+        do {
+            let snapshot = try await client.joinCall(call, create: joinCreatesCall)
+            onJoined?(snapshot)
+            return snapshot
+        } catch {
+            lastJoinError = error
+            throw error
+        }
+    }
+
+    func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
+        try await client.getOrCreateCall(call, memberIDs: memberIDs, ring: ring, video: video)
+    }
+
+    func getCall(_ call: CallID) async throws -> CallSnapshot { try await client.getCall(call) }
+    func leaveCall(_ call: CallID) async throws { try await client.leaveCall(call) }
+    func acceptCall(_ call: CallID) async throws { try await client.acceptCall(call) }
+    func rejectCall(_ call: CallID, reason: RejectionReason) async throws { try await client.rejectCall(call, reason: reason) }
+    func endCall(_ call: CallID) async throws { try await client.endCall(call) }
+}

@@ -1,0 +1,119 @@
+import ConfabClient
+import ConfabCore
+import ConfabMedia
+import Foundation
+import GLibBridge
+
+/// The media half of a peer that sends media: the same call view model and GStreamer media
+/// engine the app uses, fed by a solid-colour test camera and a tone, with a speaker that
+/// discards sound. The peer's commands still ring and answer through the client; joining and
+/// leaving go through the view model, which starts and stops the media as it does in the app.
+@MainActor
+final class PeerMedia {
+    let service: PeerCallService
+    private let viewModel: CallViewModel
+    private let engine: GStreamerCallMediaEngine
+    private let settings: PeerMediaSettings
+    private var recorder: RemoteMediaRecorder?
+    private var microphoneSchedule: Task<Void, Never>?
+    private var watcher: RepeatingTimer?
+    private var lastToastID: Int?
+    private(set) var report: MediaReport
+
+    init(client: CoordinatorClient, settings: PeerMediaSettings) {
+        GStreamer.initialize()
+        self.settings = settings
+        let devices = GStreamerDeviceSource(includeTestDevices: false)
+        let camera = devices.addSyntheticDevice(id: "peer:camera", name: "Test camera (solid colour)", kind: .camera,
+                                                source: settings.cameraSource)
+        let microphone = devices.addSyntheticDevice(id: "peer:microphone", name: "Test microphone (tone)", kind: .microphone,
+                                                    source: settings.microphoneSource)
+        // "test:speaker" is the test speaker the media module plays into a fakesink.
+        let speaker = devices.addSyntheticDevice(id: "test:speaker", name: "Test speaker (discards sound)", kind: .speaker,
+                                                 source: "fakesink")
+        engine = GStreamerCallMediaEngine(deviceSource: devices, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
+            CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker)
+        }
+        service = PeerCallService(client: client)
+        viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
+        let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
+        report = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))
+    }
+
+    /// Joins through the view model (which then starts the media), as the app's lobby does.
+    func join(_ call: CallID, create: Bool) async throws {
+        service.forwardsEvents = true
+        service.joinCreatesCall = create
+        let requestedAt = Date()
+        report.joinRequestedAt = requestedAt
+        let recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt)
+        self.recorder = recorder
+        recorder.start(engine: engine, viewModel: viewModel)
+        watcher = RepeatingTimer(interval: 0.1) { [weak self] in self?.watchViewModel() }
+        await viewModel.joinCall(callType: call.type, callId: call.id)
+        guard viewModel.callingState == .inCall else {
+            throw service.lastJoinError ?? PeerError(viewModel.toast?.message ?? "could not join \(call)")
+        }
+        report.inCallAt = Date()
+        scheduleMicrophone()
+    }
+
+    /// Leaves Janus first, waiting for it, so the others see our feed go before the process
+    /// ends; then hangs up through the view model as the app's hang-up button does.
+    func leave() async {
+        finishRecording()
+        await engine.stop()
+        await viewModel.hangUp()
+    }
+
+    /// Stops recording and releases the media, however the call ended.
+    func shutdown() async {
+        finishRecording()
+        await engine.stop()
+    }
+
+    private func finishRecording() {
+        microphoneSchedule?.cancel()
+        microphoneSchedule = nil
+        watchViewModel()
+        watcher?.cancel()
+        watcher = nil
+        guard let recorder else { return }
+        recorder.stop(engine: engine, viewModel: viewModel)
+        report.remote = recorder.report
+    }
+
+    /// `--mute-after` / `--unmute-after`, counted from entering the call.
+    private func scheduleMicrophone() {
+        let steps = [settings.muteAfter.map { ($0, false) }, settings.unmuteAfter.map { ($0, true) }].compactMap { $0 }
+        guard !steps.isEmpty else { return }
+        let start = ContinuousClock.now
+        microphoneSchedule = Task { [weak self] in
+            for (after, on) in steps {
+                try? await Task.sleep(until: start + after)
+                guard !Task.isCancelled, let self else { return }
+                self.setMicrophone(on: on)
+            }
+        }
+    }
+
+    private func setMicrophone(on: Bool) {
+        guard viewModel.callingState == .inCall, viewModel.callSettings.audioOn != on else { return }
+        viewModel.toggleMicrophoneEnabled()
+        report.microphone.append(.init(at: Date(), on: on))
+        PeerSession.say("microphone \(on ? "on" : "off")")
+    }
+
+    /// Notes when media came up and every message the view model showed.
+    private func watchViewModel() {
+        if report.connectedAt == nil, viewModel.isMediaConnected {
+            report.connectedAt = Date()
+            PeerSession.say("media connected")
+        }
+        if let toast = viewModel.toast, toast.id != lastToastID {
+            lastToastID = toast.id
+            report.messages.append(toast.message)
+            PeerSession.say("message: \(toast.message)")
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+
+/// What media the peer sends once in a call: nothing (coordinator only, the default), or a
+/// solid-colour test camera and a tone, so another peer can check what it decodes.
+struct PeerMediaOptions: ParsableArguments {
+    enum Kind: String, ExpressibleByArgument, Sendable {
+        /// Coordinator only: no media server connection at all.
+        case none
+        /// A solid-colour camera and a sine-tone microphone.
+        case test
+    }
+
+    @Option(help: "Media to send and receive once in a call: none (coordinator only) or test (solid colour + tone).")
+    var media: Kind = .none
+
+    @Option(help: "The test camera's colour, RRGGBB.")
+    var color: String = "3366CC"
+
+    @Option(help: "The test microphone's tone, Hz.")
+    var tone: Double = 440
+
+    @Option(help: "The test microphone's amplitude, 0…1 (0.5 is −9 dBFS RMS; 0 is silence).")
+    var volume: Double = 0.5
+
+    @Option(name: .customLong("media-address"),
+            help: "Restrict audio/video (ICE) to this local IP address (default: $CONFAB_MEDIA_ADDRESS).")
+    var mediaAddress: String?
+
+    @Option(name: .customLong("mute-after"), help: "Seconds in the call before muting the microphone.")
+    var muteAfter: Double?
+
+    @Option(name: .customLong("unmute-after"), help: "Seconds in the call before unmuting it again.")
+    var unmuteAfter: Double?
+
+    func validate() throws {
+        guard PeerMediaSettings.rgb(fromHex: color) != nil else {
+            throw ValidationError("--color takes RRGGBB, e.g. FF0000 for red")
+        }
+        guard tone > 0, tone < 20_000 else { throw ValidationError("--tone takes a frequency in Hz, e.g. 440") }
+        guard (0...1).contains(volume) else { throw ValidationError("--volume takes a value from 0 to 1") }
+        if let muteAfter, let unmuteAfter, unmuteAfter <= muteAfter {
+            throw ValidationError("--unmute-after must come after --mute-after")
+        }
+        if media == .none, muteAfter != nil || unmuteAfter != nil {
+            throw ValidationError("--mute-after and --unmute-after need --media test")
+        }
+    }
+
+    /// The plain values; nil when the peer sends no media.
+    var settings: PeerMediaSettings? {
+        guard media == .test, let rgb = PeerMediaSettings.rgb(fromHex: color) else { return nil }
+        let address = mediaAddress ?? ProcessInfo.processInfo.environment["CONFAB_MEDIA_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+        return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
+                                 muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds))
+    }
+}
+
+/// What `PeerMediaOptions` parsed, for the main actor.
+struct PeerMediaSettings: Sendable {
+    let color: (red: UInt8, green: UInt8, blue: UInt8)
+    let tone: Double
+    let volume: Double
+    let mediaAddress: String?
+    let muteAfter: Duration?
+    let unmuteAfter: Duration?
+
+    /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
+    var cameraSource: String {
+        let argb = 0xFF00_0000 | UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
+        return "videotestsrc is-live=true pattern=solid-color foreground-color=0x\(String(argb, radix: 16))"
+    }
+
+    /// The test microphone: a sine at `volume` amplitude (RMS is amplitude/√2, so 0.5 → −9 dBFS).
+    var microphoneSource: String {
+        "audiotestsrc is-live=true wave=sine freq=\(tone) volume=\(volume)"
+    }
+
+    static func rgb(fromHex text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
+        let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+        return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+    }
+}

@@ -1,0 +1,79 @@
+import ConfabProtocol
+import Foundation
+import XCTest
+
+/// One call with real media: `media-call.sh` inside `meson-helpers/netns-run` (a throwaway
+/// network namespace, because Janus never gathers loopback candidates; ARCHITECTURE.md), with
+/// confab-server's managed Janus and one confab-peer per `Peer`. Gives back each peer's report.
+struct MediaCall {
+    /// One peer: when it joins (seconds after the server is up) and its confab-peer arguments
+    /// after `--media test`, e.g. `join default:demo --create --duration 8 --color FF0000`.
+    struct Peer {
+        let user: String
+        let joinsAfter: Double
+        let arguments: [String]
+    }
+
+    let peers: [Peer]
+
+    /// Runs the call and reads every report; throws with the peers' logs when something failed.
+    func run(timeout: Duration = .seconds(45)) async throws -> [String: MediaPeerReport] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-media-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let binaries = try builtExecutable("confab-peer").deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = Self.repository.appendingPathComponent("meson-helpers/netns-run")
+        process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/media-call.sh").path,
+                             binaries.path, directory.path]
+            + peers.map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let collected = ProcessOutput(output)
+        try process.run()
+        try await waitForExit(process, timeout: timeout)
+        var reports: [String: MediaPeerReport] = [:]
+        var problems: [String] = []
+        for peer in peers {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("\(peer.user).log"), encoding: .utf8)) ?? "(no log)"
+            do {
+                let data = try Data(contentsOf: directory.appendingPathComponent("\(peer.user).json"))
+                reports[peer.user] = try ConfabJSON.decoder().decode(MediaPeerReport.self, from: data)
+            } catch {
+                problems.append("no readable report from \(peer.user) (\(error)); its output:\n\(log)")
+            }
+            let status = (try? String(contentsOf: directory.appendingPathComponent("\(peer.user).status"), encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if status != "0" { problems.append("\(peer.user)'s peer exited with \(status ?? "?"); its output:\n\(log)") }
+        }
+        guard process.terminationStatus == 0, problems.isEmpty else {
+            let serverLog = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+            throw EndToEndFailure("the media call failed (exit \(process.terminationStatus)):\n\(collected.text)\n"
+                + problems.joined(separator: "\n") + "\nserver log (tail):\n\(serverLog.suffix(3000))")
+        }
+        try? FileManager.default.removeItem(at: directory)
+        return reports
+    }
+
+    /// The checkout this file is in (the scripts live there).
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Why a throwaway network namespace cannot be made here, or nil when it can: root uses
+    /// `ip netns`; anyone else needs unprivileged user namespaces (`unshare --user`).
+    static func namespaceUnavailableReason() -> String? {
+        if geteuid() == 0 { return nil }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["unshare", "--user", "--map-root-user", "--net", "true"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        do {
+            try probe.run()
+            probe.waitUntilExit()
+        } catch {
+            return "not root, and `unshare` could not be run (\(error))"
+        }
+        return probe.terminationStatus == 0 ? nil : "not root, and `unshare --user --map-root-user --net` is not allowed here"
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The parts of a `confab-peer --media test` report the media tests read (the `media` section
+/// and the coordinator's view of the participants).
+struct MediaPeerReport: Decodable {
+    struct Participant: Decodable {
+        let user: String
+        let leftAt: Date?
+    }
+
+    struct Media: Decodable {
+        struct Sent: Decodable {
+            let color: String
+            let volume: Double
+        }
+        struct MicrophoneChange: Decodable {
+            let at: Date
+            let on: Bool
+        }
+        let sent: Sent
+        let joinRequestedAt: Date?
+        let inCallAt: Date?
+        let connectedAt: Date?
+        let microphone: [MicrophoneChange]
+        let messages: [String]
+        let remote: [RemoteMedia]
+    }
+
+    let user: String
+    let error: String?
+    let participants: [Participant]
+    let media: Media?
+
+    /// What this peer received from `user`.
+    func received(from user: String) -> RemoteMedia? {
+        media?.remote.first { $0.userID == user }
+    }
+}
+
+/// What one peer received from another.
+struct RemoteMedia: Decodable {
+    struct Color: Decodable, CustomStringConvertible {
+        let red: Int
+        let green: Int
+        let blue: Int
+        var description: String { "(\(red), \(green), \(blue))" }
+
+        /// Every channel within `tolerance` of the RRGGBB `hex`.
+        func matches(hex: String, tolerance: Int) -> Bool {
+            guard let value = Int(hex, radix: 16) else { return false }
+            let expected = [value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF]
+            return zip([red, green, blue], expected).allSatisfy { abs($0 - $1) <= tolerance }
+        }
+    }
+    struct Change: Decodable {
+        let at: Date
+        let hasVideo: Bool
+        let hasAudio: Bool
+        let isSpeaking: Bool
+    }
+    struct Sample: Decodable {
+        let at: Date
+        let framesReceived: Int
+        let audioReadings: Int
+    }
+
+    let userID: String
+    let goneAt: Date?
+    let framesReceived: Int
+    let firstFrameAt: Date?
+    let firstFrameAfterJoinSeconds: Double?
+    let averageFPS: Double?
+    let centerPixel: Color?
+    let audioLevelLast: Double?
+    let audioLevelAverage: Double?
+    let audioReadings: Int
+    let seenSpeaking: Bool
+    let firstSpeakingAt: Date?
+    let connectionQuality: String
+    let changes: [Change]
+    let samples: [Sample]
+
+    /// Audio readings counted by `date` (from the half-second samples).
+    func audioReadings(at date: Date) -> Int? {
+        samples.last { $0.at <= date }?.audioReadings
+    }
+}

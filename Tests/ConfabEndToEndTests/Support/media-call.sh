@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One media call for the end-to-end tests, run inside `meson-helpers/netns-run` (it sets
+# CONFAB_MEDIA_ADDRESS): confab-server with its managed Janus restricted to that address, then
+# confab-peer processes with test media, each started at its own delay. Every peer writes
+# OUT/USER.json (its report), OUT/USER.log (its progress lines) and OUT/USER.status (its exit code).
+#
+# Usage: media-call.sh BIN_DIR OUT_DIR 'DELAY USER PEER-ARGS…' …
+#   e.g. '0 alice join default:demo --create --duration 8 --color FF0000 --tone 440'
+set -euo pipefail
+bin=$1 out=$2
+shift 2
+: "${CONFAB_MEDIA_ADDRESS:?run me inside meson-helpers/netns-run}"
+
+server_pid=
+peer_pids=()
+cleanup() {
+  for pid in "${peer_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+"$bin/confab-server" --host 127.0.0.1 --port 0 --dev-auth --media-address "$CONFAB_MEDIA_ADDRESS" \
+  --db "$out/server.sqlite" >"$out/server.out" 2>"$out/server.log" &
+server_pid=$!
+url=
+for _ in $(seq 300); do
+  url=$(sed -n 's/^listening on //p' "$out/server.out" | head -n 1)
+  [ -n "$url" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "confab-server exited:" >&2; cat "$out/server.log" >&2; exit 1; }
+  sleep 0.05
+done
+[ -n "$url" ] || { echo "confab-server did not start within 15 s" >&2; exit 1; }
+
+start_ms=$(date +%s%3N)
+for spec in "$@"; do
+  read -r delay user args <<<"$spec"
+  delay_ms=$(awk -v seconds="$delay" 'BEGIN { printf "%d", seconds * 1000 }')
+  pause_ms=$((start_ms + delay_ms - $(date +%s%3N)))
+  if [ "$pause_ms" -gt 0 ]; then sleep "$(awk -v ms="$pause_ms" 'BEGIN { printf "%.3f", ms / 1000 }')"; fi
+  # shellcheck disable=SC2086 # the peer's arguments are words
+  ( "$bin/confab-peer" --server "$url" --user "$user" --report "$out/$user.json" --media test $args \
+      2>"$out/$user.log"; echo $? >"$out/$user.status" ) &
+  peer_pids+=($!)
+done
+
+status=0
+for pid in "${peer_pids[@]}"; do wait "$pid" || status=1; done
+peer_pids=()
+exit $status
