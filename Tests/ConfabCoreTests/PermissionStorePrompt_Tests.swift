@@ -43,6 +43,14 @@ final class PermissionsPrompt_Tests: XCTestCase {
         XCTAssertTrue(prompt.message.contains("video group"), prompt.message)
     } }
 
+    func test_message_bothSwitchedOff_saysSoOnce() { onMain {
+        let (prompt, source, _, _) = makePrompt()
+        source.report(.camera, .denied(.privacySetting))
+        source.report(.microphone, .denied(.privacySetting))
+        XCTAssertEqual(prompt.message, "Others in the call can't see or hear you. "
+                       + "Camera and microphone access are turned off in the system's privacy settings.")
+    } }
+
     func test_unavailableCamera_showsNoBanner() { onMain {
         let (prompt, source, _, _) = makePrompt()
         source.report(.camera, .unavailable)

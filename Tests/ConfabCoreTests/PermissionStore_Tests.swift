@@ -155,4 +155,10 @@ final class CapabilitiesCallService: CallService {
     func acceptCall(_ call: CallID) async throws {}
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws {}
     func endCall(_ call: CallID) async throws {}
+    func muteUser(_ userID: String, in call: CallID) async throws {}
+    func blockUser(_ userID: String, in call: CallID) async throws {}
+    func unblockUser(_ userID: String, in call: CallID) async throws {}
+    func kickUser(_ userID: String, in call: CallID) async throws {}
+    func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws {}
+    func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws {}
 }

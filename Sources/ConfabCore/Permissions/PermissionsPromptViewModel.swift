@@ -22,6 +22,7 @@ public final class PermissionsPromptViewModel {
         self.store = store
         self.callViewModel = callViewModel
         self.preferences = preferences
+        forgetDismissalWhenTheCallEnds()
     }
 
     public var requiresCamera: Bool { requires("sendVideo") }
@@ -56,11 +57,13 @@ public final class PermissionsPromptViewModel {
         case (false, true): sentences.append("Others in the call can't hear you.")
         case (false, false): return ""
         }
-        if isMissingCameraPermission, case .denied(let denial) = store.cameraState {
-            sentences.append(Self.explain(denial, device: .camera))
-        }
-        if isMissingMicrophonePermission, case .denied(let denial) = store.microphoneState {
-            sentences.append(Self.explain(denial, device: .microphone))
+        let camera = isMissingCameraPermission ? store.cameraState : nil
+        let microphone = isMissingMicrophonePermission ? store.microphoneState : nil
+        if camera == .denied(.privacySetting), microphone == .denied(.privacySetting) {
+            sentences.append("Camera and microphone access are turned off in the system's privacy settings.")
+        } else {
+            if case .denied(let denial) = camera { sentences.append(Self.explain(denial, device: .camera)) }
+            if case .denied(let denial) = microphone { sentences.append(Self.explain(denial, device: .microphone)) }
         }
         return sentences.joined(separator: " ")
     }
@@ -86,6 +89,15 @@ public final class PermissionsPromptViewModel {
         case .joining, .inCall, .reconnecting: callViewModel.activeCall?.description
         case .idle, .incoming, .outgoing: nil
         }
+    }
+
+    /// A dismissal lasts for one call: leaving it (home, ringing, another lobby) ends it, so the
+    /// next call of the same id shows the banner again.
+    private func forgetDismissalWhenTheCallEnds() {
+        let current = withObservationTracking { currentCall } onChange: { [weak self] in
+            Task { @MainActor in self?.forgetDismissalWhenTheCallEnds() }
+        }
+        if dismissedCall != nil, dismissedCall != current { dismissedCall = nil }
     }
 
     private func requires(_ capability: String) -> Bool {

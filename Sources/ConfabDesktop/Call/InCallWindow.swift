@@ -40,7 +40,7 @@ final class InCallWindow {
         let column = Box(.vertical, spacing: 12)
         toasts = ToastOverlay(child: column)
         toasts.expand()
-        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id, subtitle: "\(call.type) call"), PermissionsPrompt.banner(in: .call), toasts].compactMap { $0 }))
+        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id, subtitle: "\(call.type) call"), PermissionsPrompt.banner(in: .call, toasts: toasts), toasts].compactMap { $0 }))
         controls = CallControlBar(actions: .init(
             toggleMicrophone: { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() },
             toggleCamera: { [weak callViewModel] in callViewModel?.toggleCameraEnabled() },

@@ -54,7 +54,7 @@ final class LobbyWindow {
         ])
         column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
         toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
-        window.setContent(Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby)), toasts].compactMap { $0 }))
+        window.setContent(Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby), toasts: toasts), toasts].compactMap { $0 }))
         toasts.expand()
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }

@@ -6,19 +6,21 @@ import GLibBridge
 /// It follows the prompt view model: it shows and hides itself as access goes and comes back.
 @MainActor
 final class PermissionsBanner {
-    /// The widget to put in a window; its own toast overlay reports a failed launch.
-    let view: ToastOverlay
+    /// The widget to put in a window.
+    let view: Box
     private let prompt: PermissionsPromptViewModel
     private let launcher: SettingsLauncher
-    private let row: Box
+    private weak var toasts: ToastOverlay?
     private let titleLabel = Label("", cssClasses: ["heading"])
     private let messageLabel = Label("", cssClasses: ["caption"])
     private let openSettings = Button(label: "Open Settings")
     private let dismiss = Button(label: "Dismiss")
     private var binding: ObservationBinding?
 
-    init(prompt: PermissionsPromptViewModel, launcher: SettingsLauncher = SettingsLauncher()) {
+    /// - Parameter toasts: where a failure to open Settings is reported (the window's toast overlay).
+    init(prompt: PermissionsPromptViewModel, toasts: ToastOverlay?, launcher: SettingsLauncher = SettingsLauncher()) {
         self.prompt = prompt
+        self.toasts = toasts
         self.launcher = launcher
         let icon = Image(iconName: "dialog-warning-symbolic", pixelSize: 24)
         icon.addCSSClass("warning")
@@ -30,14 +32,16 @@ final class PermissionsBanner {
         let text = Box(.vertical, spacing: 2, children: [titleLabel, messageLabel])
         text.expand(horizontally: true, vertically: false)
         text.align(vertical: .center)
+        text.setMargins(top: 8, bottom: 8, start: 0, end: 0)
+        icon.setMargins(top: 0, bottom: 0, start: 12, end: 0)
+        dismiss.setMargins(top: 0, bottom: 0, start: 0, end: 8)
         openSettings.addCSSClass("suggested-action")
         openSettings.align(vertical: .center)
         dismiss.addCSSClass("flat")
         dismiss.align(vertical: .center)
-        row = Box(.horizontal, spacing: 12, children: [icon, text, openSettings, dismiss])
-        row.addCSSClass("card")
-        row.setMargins(top: 6, bottom: 6, start: 12, end: 12)
-        view = ToastOverlay(child: Box(.vertical, children: [row]))
+        view = Box(.horizontal, spacing: 12, children: [icon, text, openSettings, dismiss])
+        view.addCSSClass("card")
+        view.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         view.expand(horizontally: true, vertically: false)
 
         openSettings.onClicked { [weak self] in self?.openSystemSettings() }
@@ -57,6 +61,9 @@ final class PermissionsBanner {
 
     private func openSystemSettings() {
         let target = launcher.target(for: prompt.missingDevices, store: prompt.store)
-        launcher.open(target, over: view) { [weak self] message in self?.view.showToast(message) }
+        launcher.open(target, over: view) { [weak self] message in
+            guard let toasts = self?.toasts else { return print("confab: \(message)") }
+            toasts.showToast(message)
+        }
     }
 }

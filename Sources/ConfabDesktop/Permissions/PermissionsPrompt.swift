@@ -16,7 +16,8 @@ enum PermissionsPrompt {
     }
 
     /// Makes the banner for a window; replace it to customise, or return nil to disable it.
-    static var makeBanner: @MainActor (PermissionsPromptViewModel, Placement) -> Widget? = { prompt, placement in
+    /// `toasts` is the window's overlay for short messages (a failed launch of Settings).
+    static var makeBanner: @MainActor (PermissionsPromptViewModel, Placement, ToastOverlay?) -> Widget? = { prompt, placement, toasts in
         switch placement {
         case .lobby(let lobby):
             prompt.store.followMicrophoneSilence { [weak lobby] in lobby?.showsMicrophoneWarning ?? false }
@@ -25,7 +26,7 @@ enum PermissionsPrompt {
         case .call:
             prompt.store.stopFollowingMicrophoneSilence()
         }
-        let banner = PermissionsBanner(prompt: prompt)
+        let banner = PermissionsBanner(prompt: prompt, toasts: toasts)
         keepAlive(banner)
         return banner.view
     }
@@ -50,9 +51,9 @@ enum PermissionsPrompt {
     }
 
     /// The banner for a window, or nil when the factory is disabled or nothing was installed.
-    static func banner(in placement: Placement) -> Widget? {
+    static func banner(in placement: Placement, toasts: ToastOverlay?) -> Widget? {
         guard let prompt else { return nil }
-        return makeBanner(prompt, placement)
+        return makeBanner(prompt, placement, toasts)
     }
 
     // The window holds only the widget; its banner object lives until the widget leaves its window.

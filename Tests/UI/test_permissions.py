@@ -1,0 +1,154 @@
+"""UI tests of the permissions banner: GNOME's privacy switches flipped with `gsettings set`
+while the real app runs, read back through AT-SPI.
+
+The app and `gsettings` share a private GSettings backend (GLib's keyfile backend in the app's
+temporary XDG_CONFIG_HOME), inside the suite's private D-Bus session, so the developer's own
+settings are never touched. "Open Settings" runs a recording stand-in for gnome-control-center
+placed first on PATH: the one process boundary we cannot run here.
+"""
+import glob
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import unittest
+
+from confab_ui import App, Xvfb, application, click, find, screenshot, top_level_window, wait_for
+
+UNREACHABLE_SERVER = "ws://127.0.0.1:9"
+LOBBY_TITLE = "permissions-test – Confab"
+CAMERA = "Camera access required"
+MICROPHONE = "Microphone access required"
+BOTH = "Camera and microphone access required"
+
+
+def has_privacy_schema():
+    result = subprocess.run(["gsettings", "list-keys", "org.gnome.desktop.privacy"], capture_output=True, text=True)
+    return result.returncode == 0 and "disable-camera" in result.stdout.split()
+
+
+@unittest.skipUnless(shutil.which("gsettings") and has_privacy_schema(), "needs gsettings-desktop-schemas")
+class PermissionsBannerTestCase(unittest.TestCase):
+    app_args = ["--test-devices", "--call", "default:permissions-test", "--server", UNREACHABLE_SERVER]
+    stand_in_status = 0
+
+    @classmethod
+    def setUpClass(cls):
+        cls.xvfb = Xvfb()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="confab-permissions-")
+        bin_dir = os.path.join(self.scratch, "bin")
+        os.makedirs(bin_dir)
+        self.record = os.path.join(self.scratch, "control-center-calls")
+        stand_in = os.path.join(bin_dir, "gnome-control-center")
+        with open(stand_in, "w") as file:
+            file.write(f'#!/bin/sh\necho "$*" >> "{self.record}"\nexit {self.stand_in_status}\n')
+        os.chmod(stand_in, os.stat(stand_in).st_mode | stat.S_IXUSR)
+        # The panels GNOME 43 (Debian 12) installs: camera and microphone, no privacy hub.
+        applications = os.path.join(self.scratch, "data", "applications")
+        os.makedirs(applications)
+        for panel in ("camera", "microphone", "sound"):
+            open(os.path.join(applications, f"gnome-{panel}-panel.desktop"), "w").close()
+        env = {
+            "GSETTINGS_BACKEND": "keyfile",
+            "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+            "XDG_CURRENT_DESKTOP": "GNOME",
+            "XDG_DATA_HOME": os.path.join(self.scratch, "data"),
+        }
+        self.app = App(self.xvfb, self.app_args, env)
+        self.gsettings_env = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=self.app.config_home)
+        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
+        self.window = wait_for(lambda: top_level_window(self.accessible, name=LOBBY_TITLE), what="the lobby window")
+
+    def tearDown(self):
+        failed = self.app.exited()
+        output = self.app.output()
+        self.app.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        self.assertFalse(failed, f"confab exited during the test:\n{output}")
+
+    def set_privacy(self, key, value):
+        subprocess.run(["gsettings", "set", "org.gnome.desktop.privacy", key, "true" if value else "false"],
+                       env=self.gsettings_env, check=True, timeout=10)
+
+    def wait_banner(self, title):
+        """`title` shown (the other titles gone), or no banner at all when title is None."""
+        def matches():
+            shown = [text for text in (CAMERA, MICROPHONE, BOTH) if find(self.window, role="label", name=text)]
+            return shown == ([title] if title else [])
+        wait_for(matches, what=f"banner {title!r}")
+        if title:
+            wait_for(lambda: find(self.window, role="push button", name="Open Settings"), what="Open Settings")
+            wait_for(lambda: find(self.window, role="push button", name="Dismiss"), what="Dismiss")
+
+    def calls_recorded(self):
+        if not os.path.exists(self.record):
+            return []
+        with open(self.record) as file:
+            return file.read().splitlines()
+
+
+class PrivacySwitches(PermissionsBannerTestCase):
+    def test_privacySwitchesFlipped_bannerFollowsLive(self):
+        self.wait_banner(None)
+        self.set_privacy("disable-camera", True)
+        self.wait_banner(CAMERA)
+        self.assertIsNotNone(find(self.window, role="label", name_contains="can't see you"), "says why")
+        screenshot(self.xvfb.display, "permissions-banner-camera.png")
+
+        self.set_privacy("disable-microphone", True)
+        self.wait_banner(BOTH)
+        screenshot(self.xvfb.display, "permissions-banner-both.png")
+
+        self.set_privacy("disable-camera", False)
+        self.wait_banner(MICROPHONE)
+
+        self.set_privacy("disable-microphone", False)
+        self.wait_banner(None)
+
+    def test_dismiss_hidesBannerForTheRestOfTheCall(self):
+        self.set_privacy("disable-camera", True)
+        self.wait_banner(CAMERA)
+        click(find(self.window, role="push button", name="Dismiss"))
+        self.wait_banner(None)
+        self.set_privacy("disable-microphone", True)
+        self.assertRaises(AssertionError, lambda: wait_for(lambda: find(self.window, role="label", name=BOTH), timeout=2))
+
+    def test_openSettings_camera_opensCameraPanel(self):
+        self.set_privacy("disable-camera", True)
+        self.wait_banner(CAMERA)
+        click(find(self.window, role="push button", name="Open Settings"))
+        wait_for(lambda: self.calls_recorded() == ["camera"], what="gnome-control-center camera")
+
+    def test_openSettings_microphone_opensMicrophonePanel(self):
+        self.set_privacy("disable-microphone", True)
+        self.wait_banner(MICROPHONE)
+        click(find(self.window, role="push button", name="Open Settings"))
+        wait_for(lambda: self.calls_recorded() == ["microphone"], what="gnome-control-center microphone")
+
+
+class FailingSettings(PermissionsBannerTestCase):
+    stand_in_status = 3
+
+    def test_openSettings_programFails_toastSaysSo(self):
+        self.set_privacy("disable-camera", True)
+        self.wait_banner(CAMERA)
+        click(find(self.window, role="push button", name="Open Settings"))
+        wait_for(lambda: find(self.window, name_contains="Settings closed with an error"), what="the failure toast")
+
+
+@unittest.skipIf(glob.glob("/dev/video*"), "this machine has a camera")
+class NoCamera(PermissionsBannerTestCase):
+    app_args = ["--call", "default:permissions-test", "--server", UNREACHABLE_SERVER]
+
+    def test_noCamera_isUnavailable_notDenied(self):
+        wait_for(lambda: "permission camera: unavailable" in self.app.output(), what="camera reported unavailable")
+        self.set_privacy("disable-camera", True)
+        self.assertRaises(AssertionError, lambda: wait_for(lambda: find(self.window, role="label", name=CAMERA), timeout=2))
+        self.assertNotIn("permission camera: denied", self.app.output())
