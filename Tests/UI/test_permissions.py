@@ -14,10 +14,9 @@ import subprocess
 import tempfile
 import unittest
 
-from confab_ui import App, Xvfb, application, click, find, screenshot, top_level_window, wait_for
+from confab_ui import App, Peer, Server, Xvfb, application, click, find, screenshot, top_level_window, type_text, wait_for
 
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
-LOBBY_TITLE = "permissions-test – Confab"
 CAMERA = "Camera access required"
 MICROPHONE = "Microphone access required"
 BOTH = "Camera and microphone access required"
@@ -41,6 +40,9 @@ class PermissionsBannerTestCase(unittest.TestCase):
     def tearDownClass(cls):
         cls.xvfb.stop()
 
+    def app_arguments(self):
+        return self.app_args
+
     def setUp(self):
         self.scratch = tempfile.mkdtemp(prefix="confab-permissions-")
         bin_dir = os.path.join(self.scratch, "bin")
@@ -61,10 +63,10 @@ class PermissionsBannerTestCase(unittest.TestCase):
             "XDG_CURRENT_DESKTOP": "GNOME",
             "XDG_DATA_HOME": os.path.join(self.scratch, "data"),
         }
-        self.app = App(self.xvfb, self.app_args, env)
+        self.app = App(self.xvfb, self.app_arguments(), env)
         self.gsettings_env = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=self.app.config_home)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
-        self.window = wait_for(lambda: top_level_window(self.accessible, name=LOBBY_TITLE), what="the lobby window")
+        self.window = self.home_window()
 
     def tearDown(self):
         failed = self.app.exited()
@@ -72,6 +74,9 @@ class PermissionsBannerTestCase(unittest.TestCase):
         self.app.stop()
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.assertFalse(failed, f"confab exited during the test:\n{output}")
+
+    def home_window(self):
+        return wait_for(lambda: top_level_window(self.accessible, name_contains="permissions-"), what="the lobby window")
 
     def set_privacy(self, key, value):
         subprocess.run(["gsettings", "set", "org.gnome.desktop.privacy", key, "true" if value else "false"],
@@ -152,3 +157,42 @@ class NoCamera(PermissionsBannerTestCase):
         self.set_privacy("disable-camera", True)
         self.assertRaises(AssertionError, lambda: wait_for(lambda: find(self.window, role="label", name=CAMERA), timeout=2))
         self.assertNotIn("permission camera: denied", self.app.output())
+
+
+class InCall(PermissionsBannerTestCase):
+    """The call window shows the banner only for what the call's capabilities let us send.
+    The app rings bob (a confab-peer that answers) from its home page, as test_calls does."""
+
+    def app_arguments(self):
+        self.server = Server()
+        return ["--test-devices", "--server", self.server.url, "--user", "ada"]
+
+    def home_window(self):
+        return wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
+
+    def tearDown(self):
+        super().tearDown()
+        if getattr(self, "bob", None):
+            self.bob.stop()
+        self.server.stop()
+
+    def ring_bob(self, call_name):
+        self.server.wait_for_connections(1)
+        self.bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "20", "--timeout", "30"])
+        self.server.wait_for_connections(2)
+        home = self.window
+        type_text(find(home, role="text", name="People to call"), "bob")
+        type_text(find(home, role="text", name="Call name"), call_name)
+        click(find(home, role="push button", name="Call"))
+        self.window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
+        wait_for(lambda: find(self.window, role="push button", name="Hang up"), what="Hang up")
+
+
+class InDefaultCall(InCall):
+    def test_inCall_bannerAtTheTop_followsSwitches(self):
+        self.set_privacy("disable-camera", True)
+        self.ring_bob("permissions-call")
+        self.wait_banner(CAMERA)
+        screenshot(self.xvfb.display, "permissions-banner-in-call.png")
+        self.set_privacy("disable-camera", False)
+        self.wait_banner(None)
