@@ -58,4 +58,12 @@ final class PeerCallService: CallService {
     func acceptCall(_ call: CallID) async throws { try await client.acceptCall(call) }
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws { try await client.rejectCall(call, reason: reason) }
     func endCall(_ call: CallID) async throws { try await client.endCall(call) }
+
+    // Host actions pass straight through (the peer has no panel to offer them from).
+    func muteUser(_ userID: String, in call: CallID) async throws { try await client.muteUser(userID, in: call) }
+    func blockUser(_ userID: String, in call: CallID) async throws { try await client.blockUser(userID, in: call) }
+    func unblockUser(_ userID: String, in call: CallID) async throws { try await client.unblockUser(userID, in: call) }
+    func kickUser(_ userID: String, in call: CallID) async throws { try await client.kickUser(userID, in: call) }
+    func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { try await client.pinForEveryone(participant, in: call) }
+    func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { try await client.unpinForEveryone(participant, in: call) }
 }
