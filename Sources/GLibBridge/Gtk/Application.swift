@@ -5,19 +5,24 @@ import CAdwaita
 /// AdwApplication: the process's GTK application, its main loop and its style.
 @MainActor
 public final class Application: GObjectReference {
-    public init(id: String) {
-        // NON_UNIQUE for now: single-instance activation comes with the D-Bus service file.
-        super.init(takingOwnershipOf: adw_application_new(id, G_APPLICATION_NON_UNIQUE))
+    /// A unique application owns `id` on the session bus: a second launch hands its links
+    /// ("open") or its activation to the first instance and exits (see Application+Desktop.swift).
+    public init(id: String, unique: Bool = false) {
+        super.init(takingOwnershipOf: adw_application_new(id, unique ? G_APPLICATION_HANDLES_OPEN : G_APPLICATION_NON_UNIQUE))
     }
 
     /// Runs `body` once the application is ready to create windows.
     public func onActivate(_ body: @escaping @MainActor () -> Void) { onSignal("activate", body) }
 
     /// Runs the GTK main loop until the last window closes or `quit()`.
-    /// Command-line arguments are parsed by the caller, so GTK sees only the program name.
-    public func run() -> Int32 {
+    /// Command-line arguments are parsed by the caller, so GTK sees only the program name and
+    /// what the caller passes on: links to open and `--gapplication-service`.
+    public func run(arguments: [String] = []) -> Int32 {
         MainActorMainLoopBridge.install()
-        return g_application_run(c(), 0, nil)
+        guard !arguments.isEmpty else { return g_application_run(c(), 0, nil) }
+        var argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments.first ?? "confab"] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        return argv.withUnsafeMutableBufferPointer { g_application_run(c(), gint(arguments.count + 1), $0.baseAddress) }
     }
 
     public func quit() { g_application_quit(c()) }
