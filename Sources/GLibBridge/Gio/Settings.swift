@@ -14,6 +14,14 @@ public final class Settings: GObjectReference {
         super.init(takingOwnershipOf: g_settings_new(schemaID))
     }
 
+    /// Whether `schemaID` is installed.
+    public nonisolated static func isInstalled(_ schemaID: String) -> Bool {
+        guard let source = g_settings_schema_source_get_default(),
+              let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return false }
+        g_settings_schema_unref(schema)
+        return true
+    }
+
     public func bool(_ key: String) -> Bool { g_settings_get_boolean(c(), key) != 0 }
 
     @discardableResult
