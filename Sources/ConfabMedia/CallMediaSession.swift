@@ -98,7 +98,8 @@ public final class CallMediaSession {
         guard identity.session != configuration.sessionID else { return }
         remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session, isSpeaking: feed.isTalking)
         do {
-            let subscriber = try Subscriber(feed: feed.id, configuration: configuration, speaker: devices.speaker, logger: logger)
+            let subscriber = try Subscriber(feed: feed.id, configuration: configuration,
+                                            speakerSink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
             subscribers[feed.id] = subscriber
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }

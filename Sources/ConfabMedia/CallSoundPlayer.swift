@@ -19,11 +19,11 @@ public final class CallSoundPlayer {
     }
 
     /// Plays `sound` in a loop on `speaker` (nil: the system default), or stops with nil.
-    public func play(_ sound: CallSound?, speaker: MediaDevice?) {
+    public func play(_ sound: CallSound?, speaker: MediaDevice?, devices: GStreamerDeviceSource? = nil) {
         guard sound != playing else { return }
         stop()
         guard let sound, let file = try? file(for: sound) else { return }
-        let sink = speaker?.isTest == true ? "fakesink sync=true" : "autoaudiosink"
+        let sink = devices?.sinkDescription(for: speaker) ?? (speaker?.isTest == true ? "fakesink sync=true" : "autoaudiosink")
         guard let pipeline = try? MediaPipeline(description:
             "filesrc location=\"\(file.path)\" ! wavparse ! audioconvert ! audioresample ! volume volume=\(volume) ! \(sink)") else { return }
         pipeline.watchBus { [weak pipeline] message in

@@ -39,6 +39,14 @@ public final class GStreamerDeviceSource: DeviceSource {
         return device
     }
 
+    /// A gst-launch description of the element that plays to `speaker`: the device itself when it
+    /// can be named, else the system default output; test speakers discard (in time).
+    func sinkDescription(for speaker: MediaDevice?) -> String {
+        guard let speaker else { return "autoaudiosink" }
+        if speaker.isTest { return "fakesink sync=true" }
+        return systemDevices[speaker.id]?.elementDescription ?? "autoaudiosink"
+    }
+
     /// Where a pipeline gets this device's media from.
     func source(for device: MediaDevice) -> MediaPipeline.Source? {
         if let test = TestDevice(rawValue: device.id) { return .description(test.sourceDescription) }

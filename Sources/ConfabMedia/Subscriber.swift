@@ -22,7 +22,8 @@ final class Subscriber {
     private var videoMid: String?
     private var framesReceived = 0
 
-    init(feed: UInt64, configuration: CallMediaConfiguration, speaker: MediaDevice?, logger: Logger) throws {
+    /// - Parameter speakerSink: gst-launch description of where the audio plays.
+    init(feed: UInt64, configuration: CallMediaConfiguration, speakerSink: String, logger: Logger) throws {
         self.feed = feed
         self.configuration = configuration
         self.logger = logger
@@ -31,7 +32,6 @@ final class Subscriber {
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
-        let speakerSink = speaker.map { $0.isTest ? "fakesink sync=true" : "autoaudiosink" } ?? "autoaudiosink"
         webrtc.setIncomingBranches([
             "video": "queue ! rtpvp8depay wait-for-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
                 + "video/x-raw,format=BGRA,width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight),pixel-aspect-ratio=1/1 ! "

@@ -43,6 +43,32 @@ public final class SystemDevice: @unchecked Sendable {
     }
 
     deinit { gst_object_unref(gpointer(device)) }
+
+    /// The device as a gst-launch element description ("pulsesink device=alsa_output.usb-…"),
+    /// for pipelines built from text on a streaming thread (incoming audio branches).
+    /// Nil when the device's element has no property that names the device.
+    public lazy var elementDescription: String? = {
+        guard let element = gst_device_create_element(device, nil) else { return nil }
+        gst_object_ref_sink(gpointer(element))
+        defer { gst_object_unref(gpointer(element)) }
+        guard let factory = gst_element_get_factory(element),
+              let factoryName = takeString(gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self))) else { return nil }
+        let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self)
+        let objectClass = UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self)
+        // Whichever property the provider uses to name the device (PulseAudio, ALSA, PipeWire).
+        for property in ["device", "target-object", "path"] {
+            guard let spec = g_object_class_find_property(objectClass, property), spec.pointee.value_type == confab_type_string() else { continue }
+            var value = GValue()
+            g_value_init(&value, confab_type_string())
+            defer { g_value_unset(&value) }
+            g_object_get_property(object, property, &value)
+            if let text = g_value_get_string(&value).map({ String(cString: $0) }), !text.isEmpty {
+                let quoted = text.replacingOccurrences(of: "\"", with: "")
+                return "\(factoryName) \(property)=\"\(quoted)\""
+            }
+        }
+        return nil
+    }()
 }
 
 /// Watches cameras, microphones and speakers coming and going (GstDeviceMonitor).
