@@ -31,6 +31,7 @@ def has_privacy_schema():
 class PermissionsBannerTestCase(unittest.TestCase):
     app_args = ["--test-devices", "--call", "default:permissions-test", "--server", UNREACHABLE_SERVER]
     stand_in_status = 0
+    desktop = "GNOME"
 
     @classmethod
     def setUpClass(cls):
@@ -60,7 +61,7 @@ class PermissionsBannerTestCase(unittest.TestCase):
         env = {
             "GSETTINGS_BACKEND": "keyfile",
             "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-            "XDG_CURRENT_DESKTOP": "GNOME",
+            "XDG_CURRENT_DESKTOP": self.desktop,
             "XDG_DATA_HOME": os.path.join(self.scratch, "data"),
         }
         self.app = App(self.xvfb, self.app_arguments(), env)
@@ -146,6 +147,22 @@ class FailingSettings(PermissionsBannerTestCase):
         self.wait_banner(CAMERA)
         click(find(self.window, role="push button", name="Open Settings"))
         wait_for(lambda: find(self.window, name_contains="Settings closed with an error"), what="the failure toast")
+
+
+class OtherDesktop(PermissionsBannerTestCase):
+    desktop = "XFCE"
+
+    def test_openSettings_unknownDesktop_showsWhereToLook(self):
+        self.set_privacy("disable-camera", True)
+        self.wait_banner(CAMERA)
+        click(find(self.window, role="push button", name="Open Settings"))
+        dialog = wait_for(lambda: next((window for window in (self.accessible.getChildAtIndex(index)
+                                                               for index in range(self.accessible.childCount))
+                                        if window is not None and find(window, name_contains="look under Privacy")), None),
+                          what="the help dialog")
+        screenshot(self.xvfb.display, "permissions-help-dialog.png")
+        self.assertEqual(self.calls_recorded(), [], "nothing launched on a desktop we do not know")
+        click(wait_for(lambda: find(dialog, role="push button", name_contains="Close"), what="Close"))
 
 
 @unittest.skipIf(glob.glob("/dev/video*"), "this machine has a camera")
