@@ -94,3 +94,21 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
         XCTAssertEqual(service.joined.first?.1.videoOn, false)
     } }
 }
+
+final class CallViewModelRecording_Tests: XCTestCase {
+    func test_recordingFlag_andPinsForEveryone_followCallUpdates() { onMain {
+        let service = FakeCallService()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
+        var done = false
+        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        waitUntil { done }
+        let standup = CallID(type: "default", id: "standup")
+        let bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date())
+        service.send(.participantJoined(standup, bob))
+        var snapshot = CallSnapshot(id: standup, createdBy: "ada", participants: [CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(), isPinned: true)])
+        snapshot.isRecording = true
+        service.send(.callUpdated(snapshot))
+        XCTAssertTrue(subject.isRecording)
+        XCTAssertEqual(subject.callParticipants["s-bob"]?.isPinned, true)
+    } }
+}

@@ -15,6 +15,7 @@ extension CallSnapshot {
             ringingMemberIDs: state.session.ringing?.memberIds ?? [],
             rejectedBy: state.session.rejectedBy.mapValues(RejectionReason.init),
             isEnded: state.endedAt != nil)
+        isRecording = state.recording
     }
 }
 

@@ -84,6 +84,8 @@ public struct CallSnapshot: Sendable, Equatable {
     /// Set in the answer to a join: where to send media, and our session id in the call.
     public var media: MediaEndpointInfo?
     public var ownSessionID: String?
+    /// The call is being recorded (everyone must be able to see it).
+    public var isRecording = false
 
     public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
                 blockedUserIDs: [String] = [], ownCapabilities: Set<String> = [], ringingMemberIDs: [String] = [],

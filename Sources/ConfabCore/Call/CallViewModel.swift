@@ -34,6 +34,8 @@ public final class CallViewModel {
     public private(set) var dominantSpeaker: CallParticipant?
     /// Whether our media is flowing to and from the media server.
     public private(set) var isMediaConnected = false
+    /// The call is being recorded: the call window shows it to everyone.
+    public private(set) var isRecording = false
     /// How the call window arranges participants.
     public private(set) var participantsLayout: ParticipantsLayout = .grid
     /// The call is shown in the small minimized window instead of the full one.
@@ -365,6 +367,11 @@ public final class CallViewModel {
     }
 
     private func apply(_ snapshot: CallSnapshot) {
+        isRecording = snapshot.isRecording
+        // Pins for everyone come with the call state; participants' media stays as measured.
+        for participant in snapshot.participants where callParticipants[participant.sessionID]?.isPinned != participant.isPinned {
+            callParticipants[participant.sessionID]?.isPinned = participant.isPinned
+        }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
         ownCapabilities = snapshot.ownCapabilities
     }
@@ -431,6 +438,7 @@ public final class CallViewModel {
         stopMedia()
         dominantSpeaker = nil
         isMinimized = false
+        isRecording = false
         locallyPinned = []
         endedCall = reason.map { EndedCall(call: call, reason: $0) }
         incomingTimeout?.cancel()

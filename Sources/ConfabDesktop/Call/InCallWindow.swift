@@ -117,8 +117,11 @@ final class InCallWindow {
     }
 
     private func updateStatus() {
-        statusLabel.text = callViewModel.callingState == .joining ? "Joining…" : formatElapsed(seconds: secondsInCall)
-        statusLabel.setAccessibleLabel("Call duration \(statusLabel.text)")
+        let duration = callViewModel.callingState == .joining ? "Joining…" : formatElapsed(seconds: secondsInCall)
+        // Everyone must know when a call is recorded.
+        statusLabel.text = callViewModel.isRecording ? "● Recording · \(duration)" : duration
+        statusLabel.setCSSClass("recording", callViewModel.isRecording)
+        statusLabel.setAccessibleLabel(callViewModel.isRecording ? "Recording. Call duration \(duration)" : "Call duration \(duration)")
     }
 
     private func updateToast() {
