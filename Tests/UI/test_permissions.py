@@ -7,7 +7,9 @@ settings are never touched. "Open Settings" runs a recording stand-in for gnome-
 placed first on PATH: the one process boundary we cannot run here.
 """
 import glob
+import json
 import os
+import sys
 import shutil
 import stat
 import subprocess
@@ -44,6 +46,10 @@ class PermissionsBannerTestCase(unittest.TestCase):
     def app_arguments(self):
         return self.app_args
 
+    def before_launch(self):
+        """Extra environment for the app; subclasses start their stand-ins here."""
+        return {}
+
     def setUp(self):
         self.scratch = tempfile.mkdtemp(prefix="confab-permissions-")
         bin_dir = os.path.join(self.scratch, "bin")
@@ -64,6 +70,7 @@ class PermissionsBannerTestCase(unittest.TestCase):
             "XDG_CURRENT_DESKTOP": self.desktop,
             "XDG_DATA_HOME": os.path.join(self.scratch, "data"),
         }
+        env.update(self.before_launch())
         self.app = App(self.xvfb, self.app_arguments(), env)
         self.gsettings_env = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=self.app.config_home)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
@@ -163,6 +170,55 @@ class OtherDesktop(PermissionsBannerTestCase):
         screenshot(self.xvfb.display, "permissions-help-dialog.png")
         self.assertEqual(self.calls_recorded(), [], "nothing launched on a desktop we do not know")
         click(wait_for(lambda: find(dialog, role="push button", name_contains="Close"), what="Close"))
+
+
+class CameraPortal(PermissionsBannerTestCase):
+    """Sandboxed (a stand-in .flatpak-info), the camera goes through the portal: a stand-in portal
+    on the private bus answers IsCameraPresent, the permission store and AccessCamera."""
+    initial = {"permission": "no"}
+
+    def before_launch(self):
+        info = os.path.join(self.scratch, "flatpak-info")
+        with open(info, "w") as file:
+            file.write("[Application]\nname=org.confab.Confab\n")
+        self.portal = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_camera_portal.py"),
+                                        "org.confab.Confab"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.tell_portal(self.initial)
+        self.assertEqual(self.portal.stdout.readline().strip(), "ready")
+        return {"CONFAB_FLATPAK_INFO": info}
+
+    def tearDown(self):
+        super().tearDown()
+        self.portal.stdin.close()
+        self.portal.wait(5)
+        self.portal.stdout.close()
+
+    def tell_portal(self, change):
+        self.portal.stdin.write(json.dumps(change) + "\n")
+        self.portal.stdin.flush()
+
+    def test_portalRefuses_bannerShown_grantedInSettings_bannerGoes(self):
+        self.wait_banner(CAMERA)
+        self.assertIsNotNone(find(self.window, role="label", name_contains="for Confab was refused"))
+        self.tell_portal({"permission": "yes"})
+        self.wait_banner(None)
+
+    def test_noCameraBehindThePortal_isUnavailable(self):
+        self.wait_banner(CAMERA)
+        self.tell_portal({"present": False})
+        self.wait_banner(None)
+        wait_for(lambda: "permission camera: unavailable" in self.app.output(), what="camera reported unavailable")
+
+
+class CameraPortalNotAskedYet(CameraPortal):
+    initial = {"permission": None, "response": 1}
+
+    def test_lobby_asksThePortal_refusalShowsBanner(self):
+        self.assertEqual(wait_for(lambda: self.portal.stdout.readline().strip(), what="a portal call"), "AccessCamera")
+        self.wait_banner(CAMERA)  # the refusal comes back as "cancelled"; it counts as a refusal
+
+    test_portalRefuses_bannerShown_grantedInSettings_bannerGoes = None
+    test_noCameraBehindThePortal_isUnavailable = None
 
 
 @unittest.skipIf(glob.glob("/dev/video*"), "this machine has a camera")

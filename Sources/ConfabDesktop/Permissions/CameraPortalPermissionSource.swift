@@ -21,7 +21,7 @@ final class CameraPortalPermissionSource: PermissionSource {
     private var requestCounter = 0
 
     /// - Parameter appID: the sandbox's app id; by default read from /.flatpak-info (nil outside Flatpak).
-    init(appID: String? = CameraPortalPermissionSource.flatpakAppID()) {
+    init(appID: String? = CameraPortalPermissionSource.flatpakAppID(infoPath: CameraPortalPermissionSource.flatpakInfoPath)) {
         self.appID = appID
     }
 
@@ -101,6 +101,12 @@ final class CameraPortalPermissionSource: PermissionSource {
                 onChange(.camera, PermissionReport(.unknown, canRequest: self.camera != nil))
             }
         }
+    }
+
+    /// Where Flatpak describes the sandbox; `CONFAB_FLATPAK_INFO` points elsewhere (the UI tests
+    /// run a stand-in portal and pretend to be sandboxed).
+    nonisolated static var flatpakInfoPath: String {
+        ProcessInfo.processInfo.environment["CONFAB_FLATPAK_INFO"] ?? "/.flatpak-info"
     }
 
     /// The app id of a Flatpak sandbox ([Application] name= in /.flatpak-info).

@@ -16,10 +16,15 @@ final class PermissionsBanner {
     private let openSettings = Button(label: "Open Settings")
     private let dismiss = Button(label: "Dismiss")
     private var binding: ObservationBinding?
+    private var requestsCameraAccess: Bool
 
-    /// - Parameter toasts: where a failure to open Settings is reported (the window's toast overlay).
-    init(prompt: PermissionsPromptViewModel, toasts: ToastOverlay?, launcher: SettingsLauncher = SettingsLauncher()) {
+    /// - Parameters:
+    ///   - toasts: where a failure to open Settings is reported (the window's toast overlay).
+    ///   - requestsCameraAccess: ask once (the portal's dialog) when the store says asking could help.
+    init(prompt: PermissionsPromptViewModel, toasts: ToastOverlay?, requestsCameraAccess: Bool = false,
+         launcher: SettingsLauncher = SettingsLauncher()) {
         self.prompt = prompt
+        self.requestsCameraAccess = requestsCameraAccess
         self.toasts = toasts
         self.launcher = launcher
         let icon = Image(iconName: "dialog-warning-symbolic", pixelSize: 24)
@@ -52,6 +57,11 @@ final class PermissionsBanner {
     func stop() { binding?.cancel() }
 
     private func update() {
+        if requestsCameraAccess, prompt.store.canRequestCamera, prompt.requiresCamera {
+            requestsCameraAccess = false
+            let store = prompt.store
+            Task { await store.requestAccess(to: .camera) }
+        }
         let shown = prompt.isShown
         view.isVisible = shown
         guard shown else { return }

@@ -21,12 +21,12 @@ enum PermissionsPrompt {
         switch placement {
         case .lobby(let lobby):
             prompt.store.followMicrophoneSilence { [weak lobby] in lobby?.showsMicrophoneWarning ?? false }
-            // The portal asks only when a camera is about to be used: in the lobby.
-            if prompt.store.canRequestCamera { Task { await prompt.store.requestAccess(to: .camera) } }
         case .call:
             prompt.store.stopFollowingMicrophoneSilence()
         }
-        let banner = PermissionsBanner(prompt: prompt, toasts: toasts)
+        // The portal asks only when the camera is about to be used: in the lobby.
+        let isLobby = if case .lobby = placement { true } else { false }
+        let banner = PermissionsBanner(prompt: prompt, toasts: toasts, requestsCameraAccess: isLobby)
         keepAlive(banner)
         return banner.view
     }

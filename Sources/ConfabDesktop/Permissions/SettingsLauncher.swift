@@ -62,7 +62,7 @@ struct SettingsLauncher {
         // Plasma has no camera switch of its own; for a sandboxed app the Flatpak permissions
         // module holds it. The microphone's mute and volume are in the audio module.
         if devices.contains(.microphone) { return .program([program, "kcm_pulseaudio"]) }
-        if CameraPortalPermissionSource.flatpakAppID() != nil { return .program([program, "kcm_flatpak"]) }
+        if CameraPortalPermissionSource.flatpakAppID(infoPath: CameraPortalPermissionSource.flatpakInfoPath) != nil { return .program([program, "kcm_flatpak"]) }
         return nil
     }
 
