@@ -34,6 +34,7 @@ class PermissionsBannerTestCase(unittest.TestCase):
     app_args = ["--test-devices", "--call", "default:permissions-test", "--server", UNREACHABLE_SERVER]
     stand_in_status = 0
     desktop = "GNOME"
+    device_preferences = None
 
     @classmethod
     def setUpClass(cls):
@@ -71,7 +72,7 @@ class PermissionsBannerTestCase(unittest.TestCase):
             "XDG_DATA_HOME": os.path.join(self.scratch, "data"),
         }
         env.update(self.before_launch())
-        self.app = App(self.xvfb, self.app_arguments(), env)
+        self.app = App(self.xvfb, self.app_arguments(), env, self.device_preferences)
         self.gsettings_env = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=self.app.config_home)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.window = self.home_window()
@@ -144,6 +145,17 @@ class PrivacySwitches(PermissionsBannerTestCase):
         self.wait_banner(MICROPHONE)
         click(find(self.window, role="push button", name="Open Settings"))
         wait_for(lambda: self.calls_recorded() == ["microphone"], what="gnome-control-center microphone")
+
+
+class SilentMicrophone(PermissionsBannerTestCase):
+    """A microphone that is on but sends digital silence is most likely muted by the system."""
+    device_preferences = {"microphone": "test:microphone-silent"}
+
+    def test_silentMicrophone_bannerSaysLikelyMuted_opensSoundSettings(self):
+        self.wait_banner(MICROPHONE)
+        self.assertIsNotNone(find(self.window, role="label", name_contains="probably muted"))
+        click(find(self.window, role="push button", name="Open Settings"))
+        wait_for(lambda: self.calls_recorded() == ["sound"], what="gnome-control-center sound")
 
 
 class FailingSettings(PermissionsBannerTestCase):
