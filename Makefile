@@ -40,9 +40,10 @@ test: test-deps
 test-swift:
 	$(TEST_ENV) $(SWIFT) test --skip-build
 
+## The UI suites run inside a network namespace so the media test can reach Janus (see netns-run).
 test-ui:
 	CONFAB_BIN=$(CURDIR)/.build/debug/confab CONFAB_ARTIFACTS=$(CURDIR)/.build/ui-artifacts \
-	  dbus-run-session -- /usr/bin/python3 -m unittest discover -s Tests/UI -p 'test_*.py' -v
+	  meson-helpers/netns-run -- dbus-run-session -- /usr/bin/python3 -m unittest discover -s Tests/UI -p 'test_*.py' -v
 
 ## Start-up time, preview fps, CPU and memory of the lobby (release build); prints numbers.
 bench: test-deps

@@ -1,0 +1,67 @@
+"""The real app in a call with real media: a confab-peer sends a red test camera and a tone
+through the managed Janus; the app must show bob's video and speaking on his tile, and bob
+must receive the app's camera. Needs a network namespace (Janus ignores loopback): the UI
+suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
+import json
+import os
+import sys
+import unittest
+
+from confab_ui import (App, Peer, Server, Xvfb, application, click, find, screenshot, top_level_window,
+                       type_text, wait_for)
+
+MEDIA_ADDRESS = os.environ.get("CONFAB_MEDIA_ADDRESS")
+
+
+@unittest.skipUnless(MEDIA_ADDRESS, "needs a network namespace: run the UI suites through meson-helpers/netns-run")
+class AppInCallWithMedia(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.xvfb = Xvfb()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+
+    def setUp(self):
+        self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
+        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
+        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
+        self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
+        self.server.wait_for_connections(1)
+
+    def tearDown(self):
+        crashed = self.app.exited()
+        output = self.app.output()
+        self.app.stop()
+        self.server.stop()
+        self.assertFalse(crashed, f"confab exited during the test:\n{output}")
+
+    def test_appCallsBob_seesBobsVideoAndSpeaking_bobReceivesAppsCamera(self):
+        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "8", "--timeout", "30",
+                                        "--media", "test", "--color", "ff0000", "--tone", "440", "--volume", "0.5",
+                                        "--media-address", MEDIA_ADDRESS])
+        try:
+            self.server.wait_for_connections(2)
+            type_text(find(self.home, role="text", name="People to call"), "bob")
+            type_text(find(self.home, role="text", name="Call name"), "media-ui")
+            click(find(self.home, role="push button", name="Call"))
+            call_window = wait_for(lambda: top_level_window(self.accessible, name="media-ui – Confab"), what="the call window")
+
+            # bob's tile: video shown (no "camera off") and, with a tone, speaking.
+            tile = wait_for(lambda: find(call_window, name_contains="bob, speaking"), timeout=20, what="bob's tile speaking")
+            self.assertNotIn("camera off", tile.name)
+            self.assertNotIn("microphone off", tile.name)
+            screenshot(self.xvfb.display, "in-call-media.png")
+
+            report = bob.report(timeout=40)
+            received = report.get("media", {}).get("participants") or report.get("media")
+            self.assertTrue(received, f"bob's report has no media section: {json.dumps(report)[:2000]}")
+            text = json.dumps(received)
+            self.assertIn("ada", text, "bob received nothing from ada")
+        finally:
+            bob.stop()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
