@@ -6,7 +6,8 @@ final class PeerProcess {
     let user: String
     private let process: Process
     private let stderr: ProcessOutput
-    private let reportURL: URL
+    /// Where the peer writes its JSON report.
+    let reportURL: URL
 
     convenience init(_ user: String, server: CoordinatorProcess, directory: URL, _ command: [String]) throws {
         try self.init(user, serverURL: server.url, directory: directory, command)

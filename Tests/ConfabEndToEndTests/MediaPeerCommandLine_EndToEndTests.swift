@@ -1,0 +1,59 @@
+import ConfabProtocol
+import Foundation
+import XCTest
+
+/// `confab-peer --media test` where no network namespace is needed: bad media options, and a
+/// coordinator that hands out no media server.
+final class MediaPeerCommandLine_EndToEndTests: XCTestCase {
+    private var directory: URL!
+    private var server: CoordinatorProcess?
+    private var peers: [PeerProcess] = []
+
+    override func setUp() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-e2e-media-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        for peer in peers { peer.stop() }
+        server?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func test_colourThatIsNotRRGGBB_exitsNonZeroSayingWhatItTakes() async throws {
+        let peer = try PeerProcess("alice", serverURL: "ws://127.0.0.1:9", directory: directory,
+                                   ["join", "default:x", "--media", "test", "--color", "red"])
+        peers.append(peer)
+        let (status, output) = try await peer.exit()
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(output.contains("--color takes RRGGBB"), output)
+    }
+
+    func test_muteScheduleWithoutMedia_exitsNonZeroSayingItNeedsMedia() async throws {
+        let peer = try PeerProcess("alice", serverURL: "ws://127.0.0.1:9", directory: directory,
+                                   ["join", "default:x", "--mute-after", "1"])
+        peers.append(peer)
+        let (status, output) = try await peer.exit()
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(output.contains("need --media test"), output)
+    }
+
+    func test_testMediaWithASignallingOnlyServer_joinsAndLeaves_reportingNoMediaReceived() async throws {
+        let server = try await CoordinatorProcess(directory: directory)
+        self.server = server
+        let peer = try PeerProcess("alice", server: server, directory: directory,
+                                   ["join", "default:quiet", "--create", "--duration", "0.3", "--media", "test"])
+        peers.append(peer)
+        let report = try await peer.report()
+        XCTAssertEqual(report.stateNames, ["idle", "joining", "inCall", "idle"])
+        XCTAssertEqual(report.outcome, "left")
+        let media = try XCTUnwrap(try readMediaReport(of: peer).media, "no media section in the report")
+        XCTAssertNotNil(media.inCallAt)
+        XCTAssertNil(media.connectedAt, "media connected without a media server")
+        XCTAssertTrue(media.remote.isEmpty)
+    }
+
+    private func readMediaReport(of peer: PeerProcess) throws -> MediaPeerReport {
+        try ConfabJSON.decoder().decode(MediaPeerReport.self, from: Data(contentsOf: peer.reportURL))
+    }
+}
