@@ -24,7 +24,9 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
     /// Audio is flowing now (a muted microphone sends nothing).
-    public func hasAudio(at now: Date = Date()) -> Bool { lastAudioAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
+    /// Levels arrive every 100 ms while audio flows, so a second without one means it stopped; with
+    /// the once-a-second refresh a mute shows within 1–2 s.
+    public func hasAudio(at now: Date = Date()) -> Bool { lastAudioAt.map { now.timeIntervalSince($0) < 1.0 } ?? false }
 
     /// Parses our display convention "user|session"; other publishers get their display as user id.
     static func identity(fromDisplay display: String?, feed: UInt64) -> (user: String, session: String) {
