@@ -10,11 +10,11 @@ struct ConfabApp: ParsableCommand {
         commandName: "confab",
         abstract: "Video calls on the Linux desktop.")
 
-    @Option(help: "Call server address.")
-    var server: String = ProcessInfo.processInfo.environment["CONFAB_SERVER"] ?? AppOptions.defaultServerURL
+    @Option(help: "Call server address (default: $CONFAB_SERVER, else Preferences, else \(AppOptions.defaultServerURL)).")
+    var server: String?
 
-    @Option(help: "Your user id (default: your login name).")
-    var user: String = ProcessInfo.processInfo.environment["CONFAB_USER"] ?? ProcessInfo.processInfo.environment["USER"] ?? "me"
+    @Option(help: "Your user id (default: $CONFAB_USER, else Preferences, else your login name).")
+    var user: String?
 
     @Option(help: "Your sign-in token from `confab-server token USER` (not needed with a --dev-auth server).")
     var token: String?
@@ -28,12 +28,22 @@ struct ConfabApp: ParsableCommand {
     @Flag(help: "Add a test camera and test microphones (also: CONFAB_TEST_DEVICES=1).")
     var testDevices = false
 
+    @Flag(name: .customLong("gapplication-service"),
+          help: "Start in the background, signed in, with no window: calls ring as notifications (D-Bus activation, autostart).")
+    var background = false
+
+    @Argument(help: "confab: links to open, e.g. confab://join/default/standup (a running Confab opens them).")
+    var links: [String] = []
+
     @Option(help: .hidden)
     var previewSize: String = ProcessInfo.processInfo.environment["CONFAB_PREVIEW_SIZE"] ?? "640x360"
 
     func validate() throws {
         if let call, CallID(parsing: call) == nil {
             throw ValidationError("--call takes TYPE:ID, e.g. default:standup (letters, digits, - and _)")
+        }
+        if let bad = links.first(where: { CallLink($0) == nil }) {
+            throw ValidationError("\(bad) is not a Confab link; links look like confab://join/default/standup")
         }
         if parsedPreviewSize == nil { throw ValidationError("preview size is WIDTHxHEIGHT, e.g. 640x360") }
     }
@@ -47,10 +57,20 @@ struct ConfabApp: ParsableCommand {
     func run() throws {
         let testDevicesFromEnvironment = ProcessInfo.processInfo.environment["CONFAB_TEST_DEVICES"] == "1"
         let size = parsedPreviewSize ?? (640, 360)
-        let options = AppOptions(serverURL: server, user: User(id: user), token: token ?? ProcessInfo.processInfo.environment["CONFAB_TOKEN"], call: call.flatMap(CallID.init(parsing:)),
-                                 useTestDevices: testDevices || testDevicesFromEnvironment, mediaAddress: mediaAddress,
-                                 previewWidth: size.0, previewHeight: size.1)
-        let status = MainActor.assumeIsolated { ConfabApplication(options: options).run() }
+        let environment = ProcessInfo.processInfo.environment
+        let status = MainActor.assumeIsolated {
+            // Command line, then environment, then what the user saved in Preferences.
+            let saved = AppPreferences()
+            var options = AppOptions(serverURL: server ?? environment["CONFAB_SERVER"] ?? saved.serverURL ?? AppOptions.defaultServerURL,
+                                     user: User(id: user ?? environment["CONFAB_USER"] ?? saved.userID ?? environment["USER"] ?? "me"),
+                                     token: token ?? environment["CONFAB_TOKEN"] ?? saved.token,
+                                     useTestDevices: testDevices || testDevicesFromEnvironment, mediaAddress: mediaAddress,
+                                     previewWidth: size.0, previewHeight: size.1)
+            // --call is a link like any other, so a running Confab opens it too.
+            options.links = links + (call.flatMap(CallID.init(parsing:)).map { ["confab://join/\($0.type)/\($0.id)"] } ?? [])
+            options.runsInBackground = background
+            return ConfabApplication(options: options).run()
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

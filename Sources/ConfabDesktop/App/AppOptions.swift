@@ -17,6 +17,10 @@ public struct AppOptions: Sendable {
     public var mediaAddress: String?
     public var previewWidth: Int
     public var previewHeight: Int
+    /// `confab:` links to open (handed to the running instance when there is one).
+    public var links: [String] = []
+    /// Start hidden and stay signed in with no window open (`--gapplication-service`).
+    public var runsInBackground = false
 
     public init(serverURL: String = AppOptions.defaultServerURL, user: User, token: String? = nil, call: CallID? = nil,
                 useTestDevices: Bool = false, mediaAddress: String? = nil, previewWidth: Int = 640, previewHeight: Int = 360) {

@@ -60,6 +60,14 @@ final class AppRouter {
         }
     }
 
+    /// Shows the current screen again after the user closed its window (the app kept running in
+    /// the background, still signed in).
+    func reopen() {
+        screen = nil
+        route(callViewModel.callingState, activeCall: callViewModel.activeCall, isMinimized: callViewModel.isMinimized,
+              ended: callViewModel.endedCall)
+    }
+
     static func screen(for state: CallingState, activeCall: CallID?, isMinimized: Bool = false, ended: EndedCall? = nil,
                        current: Screen?) -> Screen {
         switch state {

@@ -17,9 +17,12 @@ public final class ConfabApplication {
     private let devices: GStreamerDeviceSource
     private let cameraPreview: CameraPreview
     private let microphoneMeter: MicrophoneMeter
-    private let preferences = JSONFileDevicePreferences()
+    private let preferences: AppPreferences
     private var router: AppRouter?
-    private let sounds = CallSoundPlayer()
+    private var sounds: CallSoundPlayer
+    private var soundsVolume: Double
+    private var preferencesWindow: AppPreferencesWindow?
+    private var inhibitCookie: UInt32?
     private var bindings: [ObservationBinding] = []
     private var participantsPanel: ParticipantsPanel?
     private var ringNotificationShown = false
@@ -28,11 +31,14 @@ public final class ConfabApplication {
     public init(options: AppOptions) {
         self.options = options
         GStreamer.initialize()
-        application = Application(id: Self.applicationID)
+        application = Application(id: Self.applicationID, unique: true)
+        let preferences = AppPreferences()
+        self.preferences = preferences
+        soundsVolume = preferences.ringVolume
+        sounds = CallSoundPlayer(volume: soundsVolume)
         coordinator = CoordinatorClient(serverURL: options.serverURL, userID: options.user.id, token: options.token)
         let devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
         self.devices = devices
-        let preferences = preferences
         mediaEngine = GStreamerCallMediaEngine(deviceSource: devices, userID: options.user.id, iceAddress: options.mediaAddress) {
             // The call uses what the lobby chose (remembered choices), else the defaults.
             let present = devices.devicesNow()
@@ -41,18 +47,44 @@ public final class ConfabApplication {
             }
             return CallMediaDevices(camera: chosen[0], microphone: chosen[1], speaker: chosen[2])
         }
-        callViewModel = CallViewModel(currentUser: options.user, callService: coordinator, mediaEngine: mediaEngine)
+        callViewModel = CallViewModel(currentUser: options.user, callSettings: preferences.callSettingsOnJoin,
+                                      callService: coordinator, mediaEngine: mediaEngine)
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
+        application.onStartup { [weak self] in self?.startUp() }
         application.onActivate { [weak self] in self?.activate() }
+        application.onOpen { [weak self] links in self?.open(links) }
     }
 
-    /// Runs until the last window closes; returns the process exit status.
-    public func run() -> Int32 { application.run() }
+    /// Runs until the last window closes (or, in the background, until Quit); returns the exit status.
+    /// A second launch hands its links or its activation to the running instance and returns at once.
+    public func run() -> Int32 {
+        let status = application.run(arguments: (options.runsInBackground ? ["--gapplication-service"] : []) + options.links)
+        preferences.save()
+        return status
+    }
 
-    private func activate() {
-        guard router == nil else { return }
+    /// Once, in the primary instance, before any window: sign in, ring sounds and notifications.
+    private func startUp() {
         if let css = ResourceLocator.path(of: "confab.css") { Application.loadStyleSheet(path: css) }
+        registerActions()
+        bindings = [
+            ObservationBinding { [weak self] in self?.updateSounds() },
+            ObservationBinding { [weak self] in self?.updateRingNotification() },
+            ObservationBinding { [weak self] in self?.rememberLayout() },
+            ObservationBinding { [weak self] in self?.updateSessionInhibitor() },
+            ObservationBinding { [weak self] in self?.closePreferencesDeviceCheck() },
+        ]
+        if let saved = preferences.layout { callViewModel.update(participantsLayout: saved) }
+        // Started by D-Bus activation or the background autostart entry: no window until the
+        // user asks for one, and the app stays signed in after its windows close so calls ring.
+        if application.isService { application.hold() }
+        stayConnected()
+    }
+
+    /// Shows the app's windows: the first time the router's screen, later the current one again.
+    private func activate() {
+        guard router == nil else { return showWindowsAgain() }
         let application = application, callViewModel = callViewModel
         let router = AppRouter(callViewModel: callViewModel, factory: AppRouter.Factory(
             home: { HomeWindow(application: application, callViewModel: callViewModel) },
@@ -73,16 +105,28 @@ public final class ConfabApplication {
             callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
         }
         router.start()
-        registerActions()
-        bindings = [
-            ObservationBinding { [weak self] in self?.updateSounds() },
-            ObservationBinding { [weak self] in self?.updateRingNotification() },
-            ObservationBinding { [weak self] in self?.rememberLayout() },
-        ]
-        if let saved = preferences.value(forKey: "layout").flatMap(ParticipantsLayout.init(rawValue:)) {
-            callViewModel.update(participantsLayout: saved)
+    }
+
+    private func showWindowsAgain() {
+        guard let router else { return }
+        if application.hasWindows { router.window?.present() } else { router.reopen() }
+    }
+
+    /// `confab:` links from this launch or forwarded by a later one: each opens its call's lobby
+    /// when no call is under way.
+    private func open(_ links: [String]) {
+        for text in links {
+            guard let link = CallLink(text) else {
+                print("confab: \(text) is not a Confab link (expected confab://join/TYPE/ID)")
+                continue
+            }
+            guard callViewModel.callingState == .idle else {
+                print("confab: not opening \(link.call): a call is already under way")
+                continue
+            }
+            callViewModel.enterLobby(callType: link.call.type, callId: link.call.id, members: [])
         }
-        stayConnected()
+        activate()
     }
 
     // MARK: Sounds, notifications, preferences
@@ -90,8 +134,13 @@ public final class ConfabApplication {
     /// Ringing loops while a call rings in or out, on the chosen speaker; it stops otherwise.
     private func updateSounds() {
         let sound = callViewModel.callSound
+        if sounds.playing == nil, soundsVolume != preferences.ringVolume {
+            soundsVolume = preferences.ringVolume
+            sounds = CallSoundPlayer(volume: soundsVolume)
+        }
         let speakers = devices.devicesNow().filter { $0.kind == .speaker }
-        sounds.play(sound, speaker: DeviceChoice.pick(from: speakers, preferredID: preferences.preferredDeviceID(for: .speaker)))
+        sounds.play(sound, speaker: DeviceChoice.pick(from: speakers, preferredID: preferences.preferredDeviceID(for: .speaker)),
+                    devices: devices)
     }
 
     /// While a call rings and none of our windows has the focus, a notification with Accept and
@@ -111,19 +160,64 @@ public final class ConfabApplication {
 
     private func registerActions() {
         let vm = callViewModel
-        application.addAction("accept-call") { [weak vm] in
+        application.addAction("accept-call") { [weak self, weak vm] in
             guard let vm, case .incoming(let call) = vm.callingState else { return }
             Task { await vm.acceptCall(callType: call.type, callId: call.id) }
+            // Accepted from the notification while no window is open: show the call.
+            self?.activate()
         }
         application.addAction("decline-call") { [weak vm] in
             guard let vm, case .incoming(let call) = vm.callingState else { return }
             Task { await vm.rejectCall(callType: call.type, callId: call.id) }
         }
+        application.addAction("preferences") { [weak self] in self?.showPreferences() }
+        application.addAction("quit") { [weak self] in self?.application.quit() }
+        application.setAccelerators(["<Control>comma"], for: "app.preferences")
+        application.setAccelerators(["<Control>q"], for: "app.quit")
     }
 
     private func rememberLayout() {
-        let layout = callViewModel.participantsLayout
-        preferences.set(layout.rawValue, forKey: "layout")
+        preferences.layout = callViewModel.participantsLayout
+    }
+
+    /// No suspend and no screen blanking while a call is joining or running (as GNOME Calls and Dino do).
+    private func updateSessionInhibitor() {
+        let inCall: Bool
+        switch callViewModel.callingState {
+        case .joining, .inCall, .reconnecting: inCall = true
+        default: inCall = false
+        }
+        if inCall, inhibitCookie == nil {
+            inhibitCookie = application.inhibitSuspendAndIdle(reason: "In a call")
+        } else if !inCall, let cookie = inhibitCookie {
+            application.uninhibit(cookie)
+            inhibitCookie = nil
+        }
+    }
+
+    private func showPreferences() {
+        if let preferencesWindow { return preferencesWindow.present() }
+        let idle = callViewModel.callingState == .idle
+        let window = AppPreferencesWindow(
+            application: application, preferences: preferences, callViewModel: callViewModel, cameraPreview: cameraPreview,
+            makeDevicesCheck: {
+                guard idle else { return nil }
+                return LobbyViewModel(info: LobbyInfo(callId: "preferences", callType: "default", participants: []),
+                                      callViewModel: self.callViewModel, deviceSource: self.devices,
+                                      microphoneLevels: self.microphoneMeter, cameraPreview: self.cameraPreview,
+                                      latencyProbe: nil, preferences: self.preferences)
+            },
+            onRingVolumeChanged: { [weak self] _ in self?.updateSounds() },
+            onClosed: { [weak self] in self?.preferencesWindow = nil })
+        preferencesWindow = window
+        window.present()
+    }
+
+    /// A lobby or a call needs the camera and microphone the Preferences window is checking.
+    private func closePreferencesDeviceCheck() {
+        guard callViewModel.callingState != .idle, preferencesWindow?.isCheckingDevices == true else { return }
+        preferencesWindow?.close()
+        preferencesWindow = nil
     }
 
     private func showParticipants() {

@@ -1,0 +1,107 @@
+import ConfabCore
+import Foundation
+import GLibBridge
+
+/// The user's preferences, kept in GSettings (schema org.confab.Confab in data/) when that schema
+/// is installed, so `gsettings` and the desktop see them.
+///
+/// Without the schema (running from a checkout without `make run`'s compiled copy, or a stale
+/// install) the device choices and layout stay in the JSON file of earlier versions and the
+/// other preferences keep their defaults. A GSettings key still at its default falls back to the
+/// JSON file's value, so choices made before the move are not lost.
+@MainActor
+public final class AppPreferences {
+    static let schemaID = "org.confab.Confab"
+    static let keys = ["server-url", "user", "token", "camera", "microphone", "speaker", "microphone-on-join",
+                       "camera-on-join", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height"]
+
+    private let settings: Settings?
+    private let legacyFile: JSONFileDevicePreferences
+
+    public init(legacyFile: JSONFileDevicePreferences = JSONFileDevicePreferences()) {
+        settings = Settings(schemaID: Self.schemaID, requiredKeys: Self.keys)
+        self.legacyFile = legacyFile
+    }
+
+    /// Whether preferences are stored in GSettings (the Preferences window says so when not).
+    public var isStoredInGSettings: Bool { settings != nil }
+
+    // MARK: Account (command-line options and the environment win over these)
+
+    public var serverURL: String? {
+        get { nonEmpty(settings?.string("server-url")) }
+        set { settings?.setString("server-url", newValue ?? "") }
+    }
+
+    public var userID: String? {
+        get { nonEmpty(settings?.string("user")) }
+        set { settings?.setString("user", newValue ?? "") }
+    }
+
+    public var token: String? {
+        get { nonEmpty(settings?.string("token")) }
+        set { settings?.setString("token", newValue ?? "") }
+    }
+
+    // MARK: Calls
+
+    public var microphoneOnJoin: Bool {
+        get { settings?.bool("microphone-on-join") ?? true }
+        set { settings?.setBool("microphone-on-join", newValue) }
+    }
+
+    public var cameraOnJoin: Bool {
+        get { settings?.bool("camera-on-join") ?? true }
+        set { settings?.setBool("camera-on-join", newValue) }
+    }
+
+    /// What a call starts with: the microphone and camera as the user wants them on joining.
+    public var callSettingsOnJoin: CallSettings {
+        CallSettings.default.withUpdatedAudioState(microphoneOnJoin).withUpdatedVideoState(cameraOnJoin)
+    }
+
+    public var layout: ParticipantsLayout? {
+        get { (nonEmpty(settings?.string("layout")) ?? legacyFile.value(forKey: "layout")).flatMap(ParticipantsLayout.init(rawValue:)) }
+        set {
+            guard let newValue else { return }
+            if let settings { settings.setString("layout", newValue.rawValue) } else { legacyFile.set(newValue.rawValue, forKey: "layout") }
+        }
+    }
+
+    /// 0…1, the volume of ringing and dialling.
+    public var ringVolume: Double {
+        get { settings?.double("ring-volume") ?? 0.8 }
+        set { settings?.setDouble("ring-volume", min(max(newValue, 0), 1)) }
+    }
+
+    public var showsPermissionsBanner: Bool {
+        get { settings?.bool("show-permissions-banner") ?? true }
+        set { settings?.setBool("show-permissions-banner", newValue) }
+    }
+
+    public var windowSize: (width: Int, height: Int)? {
+        guard let settings else { return nil }
+        return (settings.integer("window-width"), settings.integer("window-height"))
+    }
+
+    public func rememberWindowSize(width: Int, height: Int) {
+        guard width >= 200, height >= 200 else { return }
+        settings?.setInteger("window-width", width)
+        settings?.setInteger("window-height", height)
+    }
+
+    /// Flushes GSettings before the process ends.
+    public func save() { if settings != nil { Settings.sync() } }
+
+    private func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
+}
+
+extension AppPreferences: @preconcurrency DevicePreferences {
+    public func preferredDeviceID(for kind: MediaDevice.Kind) -> String? {
+        nonEmpty(settings?.string(kind.rawValue)) ?? legacyFile.preferredDeviceID(for: kind)
+    }
+
+    public func setPreferredDeviceID(_ id: String, for kind: MediaDevice.Kind) {
+        if let settings { settings.setString(kind.rawValue, id) } else { legacyFile.setPreferredDeviceID(id, for: kind) }
+    }
+}

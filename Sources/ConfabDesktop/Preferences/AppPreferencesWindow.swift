@@ -1,0 +1,166 @@
+import ConfabCore
+import ConfabMedia
+import GLibBridge
+
+/// Preferences: the account to sign in with, devices with a live preview and microphone level,
+/// whether the microphone and camera start on when joining, and the ring volume. Every change is
+/// saved at once (GNOME's instant-apply); the account applies from the next start.
+@MainActor
+final class AppPreferencesWindow {
+    private let window: PreferencesWindow
+    private let preferences: AppPreferences
+    private let callViewModel: CallViewModel
+    /// The device check borrows the lobby's view model; only while no call or lobby holds the devices.
+    private let devicesCheck: LobbyViewModel?
+    private let preview: LobbyPreview
+    private let deviceSelectors: DeviceSelectors
+    private let cameraPreview: CameraPreview
+    private var previewHasFrame = false
+    private var bindings: [ObservationBinding] = []
+    /// The Swift wrappers of the controls: their signal handlers hold them weakly.
+    private var controls: [Widget] = []
+
+    /// - Parameters:
+    ///   - makeDevicesCheck: builds a lobby view model for the device page when the devices are free.
+    ///   - onClosed: runs after the window has gone.
+    init(application: Application, preferences: AppPreferences, callViewModel: CallViewModel,
+         cameraPreview: CameraPreview, makeDevicesCheck: () -> LobbyViewModel?,
+         onRingVolumeChanged: @escaping @MainActor (Double) -> Void, onClosed: @escaping @MainActor () -> Void) {
+        self.preferences = preferences
+        self.callViewModel = callViewModel
+        self.cameraPreview = cameraPreview
+        window = PreferencesWindow(application: application, title: "Preferences", width: 640, height: 720)
+        let devicesCheck = makeDevicesCheck()
+        self.devicesCheck = devicesCheck
+        preview = LobbyPreview(user: callViewModel.currentUser)
+        preview.connectionQuality.view.isVisible = false
+        deviceSelectors = DeviceSelectors { [weak devicesCheck, preferences] device in
+            if let devicesCheck { devicesCheck.selectDevice(device) } else { preferences.setPreferredDeviceID(device.id, for: device.kind) }
+        }
+
+        window.add(PreferencesPage(title: "General", iconName: "emblem-system-symbolic", groups: [
+            accountGroup(), joiningGroup(), ringingGroup(onRingVolumeChanged),
+        ]))
+        window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups()))
+
+        cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
+        window.onClose { [weak self] in
+            self?.stop()
+            onClosed()
+        }
+        bindings = [ObservationBinding { [weak self] in self?.updateDevices() }]
+    }
+
+    func present() {
+        devicesCheck?.start()
+        window.present()
+    }
+
+    func close() {
+        stop()
+        window.close()
+    }
+
+    private func stop() {
+        bindings.forEach { $0.cancel() }
+        bindings = []
+        // onFrame is left alone: a lobby opening now has already set its own, and ours is weak.
+        devicesCheck?.stop()
+    }
+
+    /// Whether this window is using the camera and microphone (a call or lobby must not start meanwhile).
+    var isCheckingDevices: Bool { devicesCheck != nil }
+
+    // MARK: Groups
+
+    private func accountGroup() -> PreferencesGroup {
+        let server = entry(placeholder: "ws://127.0.0.1:8630", text: preferences.serverURL) { [preferences] in
+            preferences.serverURL = $0
+        }
+        let user = entry(placeholder: "Your login name", text: preferences.userID) { [preferences] in
+            preferences.userID = $0
+        }
+        let token = entry(placeholder: "Not needed with development sign-in", text: preferences.token) { [preferences] in
+            preferences.token = $0
+        }
+        token.hidesText = true
+        controls += [server, user, token]
+        let note = preferences.isStoredInGSettings
+            ? "Used from the next start. The --server and --user options win over these."
+            : "Not saved: the org.confab.Confab settings schema is not installed (install with meson, or start with `make run`)."
+        let group = PreferencesGroup(title: "Account", rows: [
+            // The row's title labels its control for screen readers (AdwActionRow's activatable widget).
+            ActionRow(title: "Server address", control: server), ActionRow(title: "User id", control: user),
+            ActionRow(title: "Sign-in token", control: token),
+        ])
+        group.setDescription(note)
+        return group
+    }
+
+    private func joiningGroup() -> PreferencesGroup {
+        let microphone = Switch(), camera = Switch()
+        microphone.isOn = preferences.microphoneOnJoin
+        camera.isOn = preferences.cameraOnJoin
+        microphone.onChange { [preferences] in preferences.microphoneOnJoin = $0 }
+        camera.onChange { [preferences] in preferences.cameraOnJoin = $0 }
+        controls += [microphone, camera]
+        return PreferencesGroup(title: "Joining Calls", rows: [
+            ActionRow(title: "Microphone on when joining", subtitle: "Start calls with the microphone switched on", control: microphone),
+            ActionRow(title: "Camera on when joining", subtitle: "Start calls with the camera switched on", control: camera),
+        ])
+    }
+
+    private func ringingGroup(_ onRingVolumeChanged: @escaping @MainActor (Double) -> Void) -> PreferencesGroup {
+        let volume = Slider(from: 0, to: 1, step: 0.05)
+        volume.value = preferences.ringVolume
+        volume.onChange { [preferences] value in
+            preferences.ringVolume = value
+            onRingVolumeChanged(value)
+        }
+        controls.append(volume)
+        return PreferencesGroup(title: "Ringing", rows: [ActionRow(title: "Ring volume", control: volume)])
+    }
+
+    private func devicesGroups() -> [PreferencesGroup] {
+        let previewGroup = PreferencesGroup(title: "Check your camera and microphone")
+        if devicesCheck != nil {
+            previewGroup.add(preview.view)
+        } else {
+            previewGroup.setDescription("The preview is off while a call or a lobby is open.")
+        }
+        return [previewGroup, deviceSelectors.view]
+    }
+
+    private func entry(placeholder: String, text: String?, save: @escaping @MainActor (String?) -> Void) -> Entry {
+        let entry = Entry(placeholder: placeholder)
+        entry.text = text ?? ""
+        entry.setSizeRequest(width: 260, height: -1)
+        entry.align(vertical: .center)
+        entry.onChanged { [weak entry] in
+            guard let entry else { return }
+            let value = entry.text.trimmingCharacters(in: .whitespaces)
+            save(value.isEmpty ? nil : value)
+        }
+        return entry
+    }
+
+    // MARK: Devices follow the check's state
+
+    private func show(_ frame: VideoFrame) {
+        preview.show(frame)
+        if !previewHasFrame {
+            previewHasFrame = true
+            updateDevices()
+        }
+    }
+
+    private func updateDevices() {
+        guard let check = devicesCheck else { return }
+        if check.cameraState != .running { previewHasFrame = false }
+        preview.update(cameraState: check.cameraState, hasFrame: previewHasFrame, userName: callViewModel.currentUser.name)
+        preview.micLevel.update(level: check.microphoneChecker.meterLevel, isOn: check.microphoneState == .running)
+        deviceSelectors.update(kind: .camera, devices: check.cameras, selected: check.selectedCamera)
+        deviceSelectors.update(kind: .microphone, devices: check.microphones, selected: check.selectedMicrophone)
+        deviceSelectors.update(kind: .speaker, devices: check.speakers, selected: check.selectedSpeaker)
+    }
+}

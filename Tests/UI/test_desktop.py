@@ -1,0 +1,287 @@
+"""Desktop integration of the installed app: files validated, background mode, notifications,
+single instance with confab: links, preferences kept in GSettings across restarts.
+
+Installs with meson into a temporary prefix, using the debug programs already built (no second
+Swift build), then runs the installed `confab` as the desktop would. The notification server and
+session manager are stand-ins (Tests/UI/notification_server.py) on the test's private D-Bus session:
+the app's side of that boundary (GNotification, gtk_application_inhibit) is the real one."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from confab_ui import (ROOT, Peer, Server, Xvfb, application, click, confab_binary, find, is_checked, top_level_window,
+                       type_text, wait_for)
+
+APP_ID = "org.confab.Confab"
+PREFIX = None
+BUILD = None
+
+
+def setUpModule():
+    global PREFIX, BUILD
+    for tool in ("meson", "ninja", "desktop-file-validate", "appstreamcli", "gdbus"):
+        if shutil.which(tool) is None:
+            raise RuntimeError(f"{tool} is missing (meson-helpers/install-deps --with-test-tools installs it)")
+    BUILD = tempfile.mkdtemp(prefix="confab-meson-")
+    PREFIX = tempfile.mkdtemp(prefix="confab-prefix-")
+    programs = os.path.dirname(confab_binary())
+    run(["meson", "setup", BUILD, os.path.join(ROOT, "meson-helpers"), f"--prefix={PREFIX}", f"-Dprebuilt_bin_dir={programs}"])
+    run(["meson", "install", "-C", BUILD])
+
+
+def tearDownModule():
+    shutil.rmtree(BUILD, ignore_errors=True)
+    shutil.rmtree(PREFIX, ignore_errors=True)
+
+
+def run(command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+    if result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+def text_of(node):
+    text = node.queryText()
+    return text.getText(0, text.characterCount)
+
+
+def installed(*path):
+    return os.path.join(PREFIX, *path)
+
+
+class InstalledFiles(unittest.TestCase):
+    def test_desktopFiles_passDesktopFileValidate(self):
+        for name in (f"{APP_ID}.desktop", f"{APP_ID}-background.desktop"):
+            run(["desktop-file-validate", installed("share", "applications", name)])
+        with open(installed("share", "applications", f"{APP_ID}.desktop")) as file:
+            entry = file.read()
+        self.assertIn("MimeType=x-scheme-handler/confab;", entry)
+        self.assertIn("DBusActivatable=true", entry)
+        self.assertIn("Categories=Network;VideoConference;", entry)
+
+    def test_metainfo_passesAppstreamValidate(self):
+        run(["appstreamcli", "validate", "--no-net", installed("share", "metainfo", f"{APP_ID}.metainfo.xml")])
+
+    def test_dbusService_startsTheInstalledAppInBackground(self):
+        with open(installed("share", "dbus-1", "services", f"{APP_ID}.service")) as file:
+            service = file.read()
+        self.assertIn(f"Name={APP_ID}", service)
+        self.assertIn(f"Exec={installed('bin', 'confab')} --gapplication-service", service)
+
+    def test_schemaCompiled_iconsAndProgramsInstalled(self):
+        self.assertTrue(os.path.exists(installed("share", "glib-2.0", "schemas", "gschemas.compiled")))
+        keys = run(["gsettings", "--schemadir", installed("share", "glib-2.0", "schemas"), "list-keys", APP_ID]).split()
+        for key in ("server-url", "user", "camera", "microphone", "speaker", "layout", "show-permissions-banner",
+                    "window-width", "window-height", "ring-volume"):
+            self.assertIn(key, keys)
+        self.assertTrue(os.path.exists(installed("share", "icons", "hicolor", "scalable", "apps", f"{APP_ID}.svg")))
+        self.assertTrue(os.path.exists(installed("share", "icons", "hicolor", "symbolic", "apps", f"{APP_ID}-symbolic.svg")))
+        for program in ("confab", "confab-server", "confab-peer"):
+            self.assertTrue(os.access(installed("bin", program), os.X_OK), program)
+        self.assertTrue(os.path.exists(installed("share", "confab", "confab.css")))
+
+
+class StandIn:
+    """Tests/UI/notification_server.py on the session bus, and what it recorded."""
+
+    def __init__(self):
+        self.record_path = tempfile.mktemp(prefix="confab-notifications-", suffix=".jsonl")
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notification_server.py")
+        self.process = subprocess.Popen([sys.executable, script, self.record_path], stdout=subprocess.PIPE, text=True)
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError("the notification stand-in did not start")
+
+    def calls(self, name):
+        if not os.path.exists(self.record_path):
+            return []
+        with open(self.record_path) as file:
+            return [entry for entry in map(json.loads, file) if entry["call"] == name]
+
+    def invoke(self, notification_id, action_key):
+        run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+             "/org/freedesktop/Notifications", "--method", "org.confab.TestHooks.InvokeAction",
+             str(notification_id), action_key])
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(5)
+        self.process.stdout.close()
+        if os.path.exists(self.record_path):
+            os.remove(self.record_path)
+
+
+class InstalledApp:
+    """The installed `confab`, with its settings in a keyfile under a temporary config home."""
+
+    def __init__(self, xvfb, config_home, args):
+        self.env = dict(os.environ)
+        self.env.update({
+            "DISPLAY": xvfb.display, "GTK_A11Y": "atspi", "GSK_RENDERER": "cairo", "G_DEBUG": "fatal-criticals",
+            "NO_AT_BRIDGE": "0", "XDG_CONFIG_HOME": config_home,
+            # The installed schema, stored in a file we can read (never the developer's dconf).
+            "XDG_DATA_DIRS": f"{installed('share')}:/usr/local/share:/usr/share",
+            "GSETTINGS_BACKEND": "keyfile",
+        })
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self.env.pop("CONFAB_DATA_DIR", None)
+        self.log_path = os.path.join(config_home, f"confab-{time.monotonic_ns()}.log")
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen([installed("bin", "confab"), *args], env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def output(self):
+        self.log.flush()
+        with open(self.log_path) as log:
+            return log.read()
+
+    def activate_action(self, name):
+        """Triggers an application action over D-Bus, as GNOME Shell's menus and notifications do."""
+        run(["gdbus", "call", "--session", "--dest", APP_ID, "--object-path", "/org/confab/Confab",
+             "--method", "org.gtk.Actions.Activate", name, "[]", "{}"])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class DesktopTestCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.xvfb = Xvfb()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+
+    def setUp(self):
+        self.stand_in = StandIn()
+        self.server = Server()
+        self.config_home = tempfile.mkdtemp(prefix="confab-desktop-")
+        self.apps, self.peers = [], []
+        # Saved as if in Preferences earlier: the app signs in with these, no options needed.
+        self.write_settings({"server-url": f"'{self.server.url}'", "user": "'ada'"})
+
+    def tearDown(self):
+        outputs = [app.output() for app in self.apps]
+        for app in self.apps:
+            app.stop()
+        for peer in self.peers:
+            peer.stop()
+        self.server.stop()
+        self.stand_in.stop()
+        shutil.rmtree(self.config_home, ignore_errors=True)
+        # Killed by a signal other than our SIGTERM (an abort on a critical, a crash).
+        crashed = [output for app, output in zip(self.apps, outputs)
+                   if (app.process.returncode or 0) < 0 and app.process.returncode != -signal.SIGTERM]
+        self.assertFalse(crashed, "confab crashed:\n" + "\n---\n".join(crashed))
+
+    def write_settings(self, values):
+        directory = os.path.join(self.config_home, "glib-2.0", "settings")
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "keyfile"), "w") as file:
+            file.write("[org/confab/Confab]\n" + "".join(f"{key}={value}\n" for key, value in values.items()))
+
+    def launch(self, *args):
+        app = InstalledApp(self.xvfb, self.config_home, ["--test-devices", *args])
+        self.apps.append(app)
+        return app
+
+    def peer(self, user, *command):
+        peer = Peer(self.server, user, list(command))
+        self.peers.append(peer)
+        return peer
+
+    def window(self, app, name_contains):
+        accessible = wait_for(lambda: application(app.process.pid), what="the app on the AT-SPI bus")
+        return wait_for(lambda: top_level_window(accessible, name_contains=name_contains), timeout=30,
+                        what=f"window '{name_contains}'")
+
+
+class BackgroundMode(DesktopTestCase):
+    def test_backgroundApp_rungByPeer_notifiesAndAcceptJoinsTheCall(self):
+        app = self.launch("--gapplication-service")
+        self.server.wait_for_connections(1)  # signed in as ada from the saved settings, no window
+        self.assertIsNone(top_level_window(application(app.process.pid), name_contains="Confab")
+                          if application(app.process.pid) else None)
+
+        bob = self.peer("bob", "ring", "default:desk-ring", "--members", "ada", "--timeout", "40", "--duration", "30")
+        notification = wait_for(lambda: next(iter(self.stand_in.calls("Notify")), None), timeout=30,
+                                what="the incoming-call notification")
+        self.assertEqual(notification["summary"], "bob is calling")
+        self.assertIn("Accept", notification["actions"])
+        self.assertIn("Decline", notification["actions"])
+
+        self.stand_in.invoke(notification["id"], notification["actions"]["Accept"])
+        call_window = self.window(app, "desk-ring – Confab")  # the call window opens on Accept
+        # Suspend and idle are inhibited during the call, and released when it ends.
+        inhibit = wait_for(lambda: next(iter(self.stand_in.calls("Inhibit")), None), what="the session inhibited")
+        self.assertEqual(inhibit["app_id"], APP_ID)
+        click(wait_for(lambda: find(call_window, role="push button", name="Hang up"), what="the Hang up button"))
+        wait_for(lambda: self.stand_in.calls("Uninhibit"), timeout=30, what="the inhibitor released after the call")
+        self.assertIsNone(app.process.poll(), "the background app keeps running")
+
+
+class SingleInstance(DesktopTestCase):
+    def test_secondLaunchWithLink_opensTheLobbyInTheFirstInstance(self):
+        first = self.launch("--gapplication-service")
+        self.server.wait_for_connections(1)
+        second = self.launch("confab://join/default/desk-link")
+        self.assertEqual(second.process.wait(30), 0, second.output())
+        self.window(first, "desk-link – Confab")
+        self.server.wait_for_connections(1)  # the second launch never signed in itself
+
+    def test_badLink_isRefusedWithAClearMessage(self):
+        app = self.launch("https://example.org/not-a-call")
+        self.assertNotEqual(app.process.wait(30), 0)
+        self.assertIn("not a Confab link", app.output())
+
+
+class PreferencesKept(DesktopTestCase):
+    def open_preferences(self, app):
+        wait_for(lambda: subprocess.run(["gdbus", "introspect", "--session", "--dest", APP_ID, "--object-path",
+                                         "/org/confab/Confab"], capture_output=True).returncode == 0,
+                 what="the app on the session bus")
+        app.activate_action("preferences")
+        return self.window(app, "Preferences")
+
+    def test_preferencesWindow_changes_readBackAfterRestart(self):
+        app = self.launch("--gapplication-service")
+        self.server.wait_for_connections(1)
+        preferences = self.open_preferences(app)
+        user = wait_for(lambda: find(preferences, role="text", name="User id"), what="the User id field")
+        self.assertEqual(text_of(user), "ada")
+        type_text(user, "grace")
+        type_text(find(preferences, role="text", name="Sign-in token"), "secret-token")
+        camera_on = find(preferences, role="check box", name_contains="Camera on when joining")
+        self.assertTrue(camera_on is not None, "the camera-on-joining switch")
+        click(camera_on)
+        wait_for(lambda: not is_checked(camera_on), what="the camera-on-joining switch off")
+        app.activate_action("quit")
+        self.assertEqual(app.process.wait(15), 0, app.output())
+
+        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
+            saved = file.read()
+        self.assertIn("user='grace'", saved)
+        self.assertIn("token='secret-token'", saved)
+        self.assertIn("camera-on-join=false", saved)
+
+        again = self.launch("--gapplication-service")
+        preferences = self.open_preferences(again)
+        user = wait_for(lambda: find(preferences, role="text", name="User id"), what="the User id field")
+        self.assertEqual(text_of(user), "grace")
+
+
+if __name__ == "__main__":
+    unittest.main()
