@@ -124,12 +124,23 @@ final class CoordinatorClient_Tests: XCTestCase {
         }
     }
 
-    func test_unknownCall_join_throwsCallErrorWithTheServersReasonAndAdvice() async throws {
+    func test_newCallName_joinFromLobby_createsTheCall() async throws {
+        let server = try await startServer()
+        try await onMain { [self] in
+            let (alice, _) = try await client("alice", on: server)
+            let snapshot = try await alice.joinCall(CallID(type: "default", id: "brand-new"), settings: .default)
+            XCTAssertEqual(snapshot.id, CallID(type: "default", id: "brand-new"))
+            XCTAssertNotNil(snapshot.ownSessionID)
+            await alice.disconnect()
+        }
+    }
+
+    func test_unknownCall_joinWithoutCreate_throwsCallErrorWithTheServersReasonAndAdvice() async throws {
         let server = try await startServer()
         try await onMain { [self] in
             let (alice, _) = try await client("alice", on: server)
             do {
-                _ = try await alice.joinCall(CallID(type: "default", id: "nowhere"), settings: .default)
+                _ = try await alice.joinCall(CallID(type: "default", id: "nowhere"), create: false)
                 XCTFail("joined a call that does not exist")
             } catch let error as CallError {
                 XCTAssertTrue(error.message.hasPrefix("Couldn’t join the call:"), error.message)

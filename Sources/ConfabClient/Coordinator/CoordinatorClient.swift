@@ -359,8 +359,10 @@ public final class CoordinatorClient: CallService {
 
     /// Joins an existing call (`joinCall(_:create:)` can create it). The media settings stay
     /// on this device until the Janus integration needs them.
+    /// Joins from the app: a call is made on first join, as typing a new call name in the
+    /// lobby expects (joining a ring's call finds it existing).
     public func joinCall(_ call: ConfabCore.CallID, settings: CallSettings) async throws -> CallSnapshot {
-        try await joinCall(call, create: false)
+        try await joinCall(call, create: true)
     }
 
     /// Joins the call's session from this device; with `create` the call is made first if missing.

@@ -129,7 +129,7 @@ public final class CallViewModel {
         } catch {
             isCreatingCall = false
             guard activeCall == call else { return }
-            return finishCall(reason: "Couldn’t start the call: \(error)")
+            return finishCall(reason: Self.explain(error, whileTrying: "start the call"))
         }
         isCreatingCall = false
         if hangUpRequestedDuringCreate {
@@ -155,7 +155,7 @@ public final class CallViewModel {
         do {
             try await callService.acceptCall(incoming.cid)
         } catch {
-            return finishCall(reason: "Couldn’t answer: \(error)")
+            return finishCall(reason: Self.explain(error, whileTrying: "answer"))
         }
         await join(incoming.cid, fallback: .idle)
     }
@@ -359,9 +359,9 @@ public final class CallViewModel {
             if case .lobby = fallback {
                 activeCall = nil
                 callingState = fallback
-                show("Couldn’t join the call: \(error)")
+                show(Self.explain(error, whileTrying: "join the call"))
             } else {
-                finishCall(reason: "Couldn’t join the call: \(error)")
+                finishCall(reason: Self.explain(error, whileTrying: "join the call"))
             }
         }
     }
@@ -464,6 +464,13 @@ public final class CallViewModel {
     private func missedCallMessage() -> String {
         if case .incoming(let incoming) = callingState { return "Missed call from \(incoming.caller.name)" }
         return "Missed call"
+    }
+
+    /// A sentence for the user. The coordinator client already words its errors that way
+    /// ("Couldn’t join the call: …. Check the call id."); anything else gets the action in front.
+    static func explain(_ error: Error, whileTrying action: String) -> String {
+        if let callError = error as? CallError, callError.message.hasPrefix("Couldn’t") { return callError.message }
+        return "Couldn’t \(action): \(error)"
     }
 
     /// "Bob declined", "Bob is busy", "Bob didn't answer", "Nobody answered", "Everyone declined".
