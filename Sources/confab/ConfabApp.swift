@@ -69,6 +69,9 @@ struct ConfabApp: ParsableCommand {
             // --call is a link like any other, so a running Confab opens it too.
             options.links = links + (call.flatMap(CallID.init(parsing:)).map { ["confab://join/\($0.type)/\($0.id)"] } ?? [])
             options.runsInBackground = background
+            // A user other than the one this desktop session belongs to runs as its own instance.
+            let explicitUser = user ?? environment["CONFAB_USER"]
+            options.isSingleInstance = explicitUser == nil || explicitUser == (saved.userID ?? environment["USER"])
             return ConfabApplication(options: options).run()
         }
         if status != 0 { throw ExitCode(status) }

@@ -21,6 +21,10 @@ public struct AppOptions: Sendable {
     public var links: [String] = []
     /// Start hidden and stay signed in with no window open (`--gapplication-service`).
     public var runsInBackground = false
+    /// One Confab per desktop session: a second launch hands its links to the first. Off when
+    /// another user is chosen explicitly (`make run USER=bob` beside your own Confab), so two
+    /// users can share a machine.
+    public var isSingleInstance = true
 
     public init(serverURL: String = AppOptions.defaultServerURL, user: User, token: String? = nil, call: CallID? = nil,
                 useTestDevices: Bool = false, mediaAddress: String? = nil, previewWidth: Int = 640, previewHeight: Int = 360) {

@@ -31,7 +31,7 @@ public final class ConfabApplication {
     public init(options: AppOptions) {
         self.options = options
         GStreamer.initialize()
-        application = Application(id: Self.applicationID, unique: true)
+        application = Application(id: Self.applicationID, unique: options.isSingleInstance)
         let preferences = AppPreferences()
         self.preferences = preferences
         soundsVolume = preferences.ringVolume
