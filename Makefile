@@ -46,9 +46,13 @@ test-ui:
 	  meson-helpers/netns-run -- dbus-run-session -- /usr/bin/python3 -m unittest discover -s Tests/UI -p 'test_*.py' -v
 
 ## Start-up time, preview fps, CPU and memory of the lobby (release build); prints numbers.
+## Benchmarks print numbers, never assert: the lobby (start-up, preview fps, CPU, memory) and
+## signalling (memory per connection, ring fan-out latency, joins per second).
 bench: test-deps
 	$(SWIFT) build -c release --product confab
+	$(SWIFT) build -c release --product confab-server
 	dbus-run-session -- /usr/bin/python3 meson-helpers/bench-lobby --binary .build/release/confab
+	/usr/bin/python3 meson-helpers/bench-signalling --binary .build/release/confab-server
 
 clean:
 	rm -rf .build
