@@ -53,6 +53,7 @@ public final class CallViewModel {
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
     @ObservationIgnored private var mediaCall: CallID?
+    @ObservationIgnored private var lastMediaSnapshot: CallSnapshot?
     @ObservationIgnored private var toastCounter = 0
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
     /// Set while getOrCreateCall is in flight, so a hang-up then can cancel the ring when it returns.
@@ -378,10 +379,19 @@ public final class CallViewModel {
 
     // MARK: Media
 
+    /// Restarts our media with the devices chosen now (the in-call device picker): a short gap,
+    /// then the new camera, microphone and speaker.
+    public func reconnectMedia() {
+        guard let call = mediaCall, let snapshot = lastMediaSnapshot else { return }
+        stopMedia()
+        startMedia(call, snapshot: snapshot)
+    }
+
     private func startMedia(_ call: CallID, snapshot: CallSnapshot) {
         // After a coordinator reconnect the media connection is still up: keep it.
         guard let mediaEngine, mediaCall == nil, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return }
         mediaCall = call
+        lastMediaSnapshot = snapshot
         let settings = callSettings
         Task {
             do {

@@ -93,6 +93,8 @@ public final class ConfabApplication {
             incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
             call: { [unowned self] call in
                 InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
+                             devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
+                                                         onChange: { [weak callViewModel] in callViewModel?.reconnectMedia() }),
                              showParticipants: { [unowned self] in self.showParticipants() })
             },
             minimized: { [unowned self] call in

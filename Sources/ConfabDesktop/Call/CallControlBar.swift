@@ -20,7 +20,8 @@ final class CallControlBar {
     private let layoutButtons: [ParticipantsLayout: ToggleButton]
     private let participantsButton: Button
 
-    init(actions: Actions) {
+    /// - Parameter extras: more controls, placed before Hang up (e.g. the devices popover).
+    init(actions: Actions, extras: [Widget] = []) {
         microphone = MediaToggle(.microphone, onToggle: actions.toggleMicrophone)
         camera = MediaToggle(.camera, onToggle: actions.toggleCamera)
 
@@ -53,7 +54,7 @@ final class CallControlBar {
         hangUp.addCSSClass("call-button")
         hangUp.onClicked(actions.hangUp)
 
-        view = Box(.horizontal, spacing: 18, children: [microphone.button, camera.button, layoutMenu, participantsButton, minimize, hangUp])
+        view = Box(.horizontal, spacing: 18, children: [microphone.button, camera.button] + extras + [layoutMenu, participantsButton, minimize, hangUp])
         view.align(horizontal: .center)
         view.addCSSClass("call-controls")
     }

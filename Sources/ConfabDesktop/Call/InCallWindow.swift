@@ -27,6 +27,7 @@ final class InCallWindow {
     private let showParticipants: @MainActor () -> Void
 
     init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?,
+         devices: CallDevicesPopover? = nil,
          showParticipants: @escaping @MainActor () -> Void) {
         self.callViewModel = callViewModel
         self.media = media
@@ -47,7 +48,7 @@ final class InCallWindow {
             chooseLayout: { [weak callViewModel] layout in callViewModel?.update(participantsLayout: layout) },
             showParticipants: showParticipants,
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
-            hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } }))
+            hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } }), extras: devices.map { [$0.button] } ?? [])
         for child in [reconnectingLabel, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
         bindShortcuts()

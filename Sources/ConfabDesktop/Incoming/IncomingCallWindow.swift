@@ -23,7 +23,14 @@ final class IncomingCallWindow {
         decline.addCSSClass("circular")
         decline.addCSSClass("call-button")
         decline.tooltip = "Decline (Escape)"
-        let buttons = Box(.horizontal, spacing: 48, children: [decline, accept])
+        let acceptAudioOnly = Button(iconName: "camera-disabled-symbolic", accessibleLabel: "Accept without video")
+        acceptAudioOnly.addCSSClass("circular")
+        acceptAudioOnly.addCSSClass("call-button")
+        acceptAudioOnly.tooltip = "Accept with the camera off"
+        acceptAudioOnly.onClicked { [weak callViewModel] in
+            Task { await callViewModel?.acceptCall(callType: call.type, callId: call.id, video: false) }
+        }
+        let buttons = Box(.horizontal, spacing: 36, children: [decline, acceptAudioOnly, accept])
         buttons.align(horizontal: .center)
 
         let answer: @MainActor () -> Void = { [weak callViewModel] in
