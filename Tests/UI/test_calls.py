@@ -84,6 +84,34 @@ class AppRingsPeer(CallsTestCase):
         wait_for(lambda: find(call_window, role="label", name="Waiting for others to join…"), what="alone again after bob left")
 
 
+class HostActions(CallsTestCase):
+    def test_participantsPanel_hostPinsBobForEveryone_andLayoutSwitches(self):
+        bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), "ui-host")
+        click(find(self.home, role="push button", name="Call"))
+        call_window = self.window("ui-host – Confab")
+        self.wait_for_tile(call_window, "bob")
+
+        # Ctrl+P: the panel lists bob with the actions a host (the caller) may take. (No Mute:
+        # this server runs without media, so bob's microphone is not heard — nothing to mute.)
+        press_keys(self.xvfb.display, "ui-host – Confab", "ctrl+p")
+        panel = self.window("Participants – Confab")
+        self.assertIsNone(find(panel, role="push button", name="Mute bob"))
+        for action in ("Pin for everyone bob", "Block bob", "Remove bob"):
+            wait_for(lambda: find(panel, role="push button", name=action), what=f"'{action}' in the panel")
+        click(find(panel, role="push button", name="Pin for everyone bob"))
+        wait_for(lambda: find(panel, role="push button", name="Unpin for everyone bob"), what="bob pinned for everyone")
+        wait_for(lambda: find(call_window, name_contains="bob, pinned"), what="bob's tile says pinned")
+        screenshot(self.xvfb.display, "participants-panel.png")
+
+        # Ctrl+L cycles the layout; the grid's self-view tile stays reachable in every layout but full screen.
+        press_keys(self.xvfb.display, "ui-host – Confab", "ctrl+l")
+        wait_for(lambda: find(call_window, name_contains="bob, pinned"), what="bob still shown in the spotlight")
+        bob.stop()
+
+
 class PeerRingsApp(CallsTestCase):
     def test_bobRingsAda_adaAcceptsInApp_bothInCall(self):
         bob = self.peer("bob", "ring", "default:ui-incoming", "--members", "ada", "--timeout", "20", "--duration", "3")

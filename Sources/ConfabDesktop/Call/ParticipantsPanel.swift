@@ -15,7 +15,9 @@ final class ParticipantsPanel {
         self.callViewModel = callViewModel
         window = Window(application: application, title: "Participants – Confab", width: 420, height: 520)
         list.setMargins(18)
-        window.setContent(Box(.vertical, children: [HeaderBar(title: "Participants"), ScrolledWindow(child: list)]))
+        let scroller = ScrolledWindow(child: list)
+        scroller.expand()
+        window.setContent(Box(.vertical, children: [HeaderBar(title: "Participants"), scroller]))
         window.addShortcut("Escape") { [weak window] in window?.close() }
         binding = ObservationBinding { [weak self] in self?.update() }
     }
@@ -24,7 +26,7 @@ final class ParticipantsPanel {
 
     private func update() {
         let vm = callViewModel
-        let participants = vm.callParticipants.values.sorted { $0.joinedAt < $1.joinedAt }
+        let participants = vm.callParticipants.values.filter { $0.user.id != vm.currentUser.id }.sorted { $0.joinedAt < $1.joinedAt }
         let blocked = vm.blockedUsers
         // Rebuild only when what is listed (or allowed) changes; not on every speaking update.
         let signature = participants.map { "\($0.sessionID):\($0.isPinned):\($0.hasAudio)" } + blocked.map(\.id)
@@ -34,8 +36,9 @@ final class ParticipantsPanel {
         list.removeAll()
 
         let people = PreferencesGroup(title: "In the call (\(participants.count + 1))")
-        people.add(row(name: "\(vm.currentUser.name) (you)", detail: vm.callSettings.audioOn ? nil : "microphone off", actions: []))
-        for participant in participants where participant.user.id != vm.currentUser.id {
+        people.add(row(name: "\(vm.currentUser.name) (you)", avatarName: vm.currentUser.name,
+                       detail: vm.callSettings.audioOn ? nil : "microphone off", actions: []))
+        for participant in participants {
             people.add(row(name: participant.name, detail: describe(participant), actions: actions(for: participant)))
         }
         list.append(people)
@@ -78,8 +81,8 @@ final class ParticipantsPanel {
         return actions
     }
 
-    private func row(name: String, detail: String?, actions: [(String, @MainActor () -> Void)]) -> Box {
-        let avatar = Avatar(size: 32, name: name)
+    private func row(name: String, avatarName: String? = nil, detail: String?, actions: [(String, @MainActor () -> Void)]) -> Box {
+        let avatar = Avatar(size: 32, name: avatarName ?? name)
         let nameLabel = Label(name, cssClasses: ["heading"])
         nameLabel.align(horizontal: .start)
         let text = Box(.vertical, spacing: 2, children: [nameLabel])
