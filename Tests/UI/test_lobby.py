@@ -105,6 +105,17 @@ class LobbyWithTestDevices(LobbyTestCase):
         screenshot(self.xvfb.display, "home.png")
 
 
+class LobbyForAnotherUser(LobbyTestCase):
+    """`make run USER=bob` beside your own Confab: its own instance, still opening --call."""
+    app_args = ["--test-devices", "--call", "default:lobby-test", "--server", UNREACHABLE_SERVER, "--user", "carol"]
+
+    def test_explicitUser_opensTheCallsLobby_asThatUser(self):
+        camera = self.control("push button", "Camera")
+        click(camera)
+        avatar = wait_for(lambda: find(self.window, name_contains="camera is off"), what="avatar with 'camera is off'")
+        self.assertEqual(avatar.name, "carol, camera is off")
+
+
 class LobbyWithSilentMicrophone(LobbyTestCase):
     device_preferences = {"microphone": "test:microphone-silent"}
 

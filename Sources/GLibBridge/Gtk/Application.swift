@@ -7,8 +7,11 @@ import CAdwaita
 public final class Application: GObjectReference {
     /// A unique application owns `id` on the session bus: a second launch hands its links
     /// ("open") or its activation to the first instance and exits (see Application+Desktop.swift).
+    /// A non-unique one still opens links itself (HANDLES_OPEN either way: `--call` is a link).
     public init(id: String, unique: Bool = false) {
-        super.init(takingOwnershipOf: adw_application_new(id, unique ? G_APPLICATION_HANDLES_OPEN : G_APPLICATION_NON_UNIQUE))
+        let flags = unique ? G_APPLICATION_HANDLES_OPEN
+            : GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_NON_UNIQUE.rawValue)
+        super.init(takingOwnershipOf: adw_application_new(id, flags))
     }
 
     /// Runs `body` once the application is ready to create windows.
