@@ -101,8 +101,11 @@ class LobbyWithTestDevices(LobbyTestCase):
     def test_escape_closesLobby_andReturnsToIdle(self):
         self.press("Escape")
         wait_for(lambda: top_level_window(self.accessible, name=LOBBY_TITLE) is None, what="lobby window closed")
-        wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home window")
+        home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home window")
         screenshot(self.xvfb.display, "home.png")
+        # The home page's header has Preferences.
+        click(wait_for(lambda: find(home, role="push button", name="Preferences"), what="the Preferences button"))
+        wait_for(lambda: top_level_window(self.accessible, name="Preferences"), what="the Preferences window")
 
 
 class LobbyForAnotherUser(LobbyTestCase):

@@ -43,7 +43,12 @@ final class HomeWindow {
                               child: Clamp(maximumWidth: 380, child: form))
         toasts = ToastOverlay(child: ScrolledWindow(child: page))
         toasts.expand()
-        window.setContent(Box(.vertical, children: [HeaderBar(title: "Confab"), toasts]))
+        let header = HeaderBar(title: "Confab")
+        let preferences = Button(iconName: "emblem-system-symbolic", accessibleLabel: "Preferences")
+        preferences.tooltip = "Preferences (Ctrl+,)"
+        preferences.onClicked { [weak application] in application?.activateAction("preferences") }
+        header.packEnd(preferences)
+        window.setContent(Box(.vertical, children: [header, toasts]))
 
         openButton.onClicked { [weak self] in self?.openLobby() }
         callName.onActivate { [weak self] in self?.openLobby() }

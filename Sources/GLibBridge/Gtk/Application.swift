@@ -40,6 +40,11 @@ public final class Application: GObjectReference {
         g_object_unref(gpointer(action))
     }
 
+    /// Runs the application action `name` ("preferences"), as a menu item or shortcut would.
+    public func activateAction(_ name: String) {
+        g_action_group_activate_action(c(), name, nil)
+    }
+
     /// Sends a desktop notification with buttons that trigger application actions ("app.accept-call").
     public func sendNotification(id: String, title: String, body: String, urgent: Bool, buttons: [(label: String, action: String)]) {
         let notification = g_notification_new(title)
