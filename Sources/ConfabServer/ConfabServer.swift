@@ -26,7 +26,9 @@ public struct ConfabServer: Sendable {
             store: store, tokens: tokens,
             settings: .init(
                 devAuth: configuration.devAuth, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
-                healthCheckInterval: configuration.healthCheckInterval),
+                healthCheckInterval: configuration.healthCheckInterval,
+                dataFolder: URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent(),
+                forwardHost: "127.0.0.1"),
             media: media?.rooms,
             logger: logger)
         await coordinator.startHeartbeat()
@@ -41,6 +43,7 @@ public struct ConfabServer: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
+        MediaFileRoutes.add(to: router, coordinator: coordinator, tokens: tokens, devAuth: configuration.devAuth)
 
         let maxMessageSize = configuration.maxMessageSize
         let socketRouter = Router(context: BasicWebSocketRequestContext.self)
@@ -63,6 +66,7 @@ public struct ConfabServer: Sendable {
                     autoPing: .enabled(timePeriod: configuration.healthCheckInterval)))),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "confab-server"),
             onServerRunning: { channel in
+                await coordinator.setPublicBaseURL("http://\(host):\(channel.localAddress?.port ?? 0)")
                 await onListening(host, channel.localAddress?.port ?? 0)
             },
             logger: logger)

@@ -11,6 +11,13 @@ public struct CallState: Codable, Sendable, Hashable {
     public var backstage: Bool
     public var broadcasting: Bool
     public var recording: Bool
+    public var recordingState: RecordingState
+    /// Finished recordings, one playable file per participant, newest last.
+    public var recordings: [CallRecording]
+    /// Why a recording could not be made or converted; kept so nobody loses one silently.
+    public var recordingErrors: [String]
+    /// The HLS playlist while `broadcasting`; anyone with the (unguessable) URL can watch.
+    public var hlsPlaylistUrl: String?
     public var members: [CallMember]
     public var blockedUsers: [String]
     public var custom: [String: JSONValue]
@@ -20,7 +27,9 @@ public struct CallState: Codable, Sendable, Hashable {
     public init(
         cid: CallID, createdBy: String, createdAt: Date, updatedAt: Date, startsAt: Date?, endedAt: Date?,
         backstage: Bool, broadcasting: Bool, recording: Bool, members: [CallMember], blockedUsers: [String],
-        custom: [String: JSONValue], session: CallSession, ownCapabilities: [OwnCapability]
+        custom: [String: JSONValue], session: CallSession, ownCapabilities: [OwnCapability],
+        recordingState: RecordingState? = nil, recordings: [CallRecording] = [], recordingErrors: [String] = [],
+        hlsPlaylistUrl: String? = nil
     ) {
         self.cid = cid
         self.createdBy = createdBy
@@ -31,10 +40,38 @@ public struct CallState: Codable, Sendable, Hashable {
         self.backstage = backstage
         self.broadcasting = broadcasting
         self.recording = recording
+        self.recordingState = recordingState ?? (recording ? .recording : .noRecording)
+        self.recordings = recordings
+        self.recordingErrors = recordingErrors
+        self.hlsPlaylistUrl = hlsPlaylistUrl
         self.members = members
         self.blockedUsers = blockedUsers
         self.custom = custom
         self.session = session
         self.ownCapabilities = ownCapabilities
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording
+        case recordingState, recordings, recordingErrors, hlsPlaylistUrl
+        case members, blockedUsers, custom, session, ownCapabilities
+    }
+
+    /// The recording and broadcast fields came later: a state without them reads as before.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            cid: try c.decode(CallID.self, forKey: .cid), createdBy: try c.decode(String.self, forKey: .createdBy),
+            createdAt: try c.decode(Date.self, forKey: .createdAt), updatedAt: try c.decode(Date.self, forKey: .updatedAt),
+            startsAt: try c.decodeIfPresent(Date.self, forKey: .startsAt), endedAt: try c.decodeIfPresent(Date.self, forKey: .endedAt),
+            backstage: try c.decode(Bool.self, forKey: .backstage), broadcasting: try c.decode(Bool.self, forKey: .broadcasting),
+            recording: try c.decode(Bool.self, forKey: .recording), members: try c.decode([CallMember].self, forKey: .members),
+            blockedUsers: try c.decode([String].self, forKey: .blockedUsers),
+            custom: try c.decode([String: JSONValue].self, forKey: .custom), session: try c.decode(CallSession.self, forKey: .session),
+            ownCapabilities: try c.decode([OwnCapability].self, forKey: .ownCapabilities),
+            recordingState: try c.decodeIfPresent(RecordingState.self, forKey: .recordingState),
+            recordings: try c.decodeIfPresent([CallRecording].self, forKey: .recordings) ?? [],
+            recordingErrors: try c.decodeIfPresent([String].self, forKey: .recordingErrors) ?? [],
+            hlsPlaylistUrl: try c.decodeIfPresent(String.self, forKey: .hlsPlaylistUrl))
     }
 }

@@ -6,6 +6,7 @@ public enum OwnCapability: String, Codable, Sendable, CaseIterable, Comparable {
     case muteUsers, blockUsers, kickUser, pinForEveryone
     case endCall, updateCall, updateCallMember, removeCallMember
     case startRecording, stopRecording
+    case goLive, stopLive, startBroadcasting, stopBroadcasting
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

@@ -17,6 +17,8 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case muteUsers, kickUser
     case pinForEveryone, unpinForEveryone
     case startRecording, stopRecording
+    case goLive, stopLive
+    case startBroadcasting, stopBroadcasting
 }
 
 /// The answer to most call requests: the call as the requesting user now sees it.

@@ -1,5 +1,5 @@
-/// Sets the call's `recording` flag (needs `startRecording`). Nothing is recorded yet: the flag
-/// is what clients show.
+/// Records the call through Janus (needs `startRecording`): `recordingState` is `requested`
+/// until Janus confirms, then `recording`.
 public struct StartRecordingRequest: ConfabRequest, Hashable {
     public static let type = RequestType.startRecording
     public typealias Response = CallResponse

@@ -1,4 +1,4 @@
-/// Clears the call's `recording` flag (needs `stopRecording`).
+/// Stops recording (needs `stopRecording`); the converted files arrive later in `recordings`.
 public struct StopRecordingRequest: ConfabRequest, Hashable {
     public static let type = RequestType.stopRecording
     public typealias Response = CallResponse

@@ -301,30 +301,6 @@ extension CallCoordinator {
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
-    func startRecording(_ request: StartRecordingRequest, by user: RequestSender) throws -> CallResponse {
-        try setRecording(request.cid, true, capability: .startRecording, by: user)
-    }
-
-    func stopRecording(_ request: StopRecordingRequest, by user: RequestSender) throws -> CallResponse {
-        try setRecording(request.cid, false, capability: .stopRecording, by: user)
-    }
-
-    private func setRecording(_ cid: CallID, _ recording: Bool, capability: OwnCapability, by user: RequestSender) throws -> CallResponse {
-        var call = try loadCall(cid)
-        try require(capability, of: user.userId, in: call)
-        guard call.endedAt == nil else { throw ProtocolError(.callEnded, "call \(cid) has ended") }
-        guard call.recording != recording else {
-            throw ProtocolError(.conflict, recording ? "call \(cid) is already being recorded" : "call \(cid) is not being recorded")
-        }
-        call.recording = recording
-        call.updatedAt = Date()
-        try save(call)
-        emit(to: audience(of: cid), about: cid) {
-            recording ? .recordingStarted(CallChangedEvent(call: $0)) : .recordingStopped(CallChangedEvent(call: $0))
-        }
-        return CallResponse(call: state(of: call, for: user.userId))
-    }
-
     /// Takes one device out of the session and tells everyone.
     func removeParticipant(_ entry: LiveSession.Participant, from cid: CallID, reason: LeaveReason) {
         let recipients = audience(of: cid)

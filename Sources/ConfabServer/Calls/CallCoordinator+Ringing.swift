@@ -211,9 +211,13 @@ extension CallCoordinator {
         call.endedAt = now
         call.updatedAt = now
         call.recording = false
+        call.broadcasting = false
         try save(call)
         stopRing(cid)
         sessions[cid]?.participants = [:]
+        // Before the room goes, so what was recorded is converted and the broadcast stops.
+        try? endRecording(of: cid)
+        endBroadcast(of: cid)
         closeMediaRoom(of: cid)
         emit(to: recipients, about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
     }

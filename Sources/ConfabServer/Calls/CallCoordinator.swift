@@ -13,6 +13,10 @@ actor CallCoordinator {
         var devAuth: Bool
         var ringAutoCancelTimeout: Duration
         var healthCheckInterval: Duration
+        /// Holds `recordings/` (Janus's raw files and the converted ones) and `live/` (HLS).
+        var dataFolder: URL = FileManager.default.temporaryDirectory
+        /// Where Janus forwards a broadcast's RTP to (the pipeline listens there).
+        var forwardHost = "127.0.0.1"
     }
 
     struct Client {
@@ -37,6 +41,10 @@ actor CallCoordinator {
     /// order the coordinator decided them (see `inMediaOrder`).
     var mediaQueues: [CallID: (tail: Task<Void, Never>, ticket: UInt64)] = [:]
     var nextMediaTicket: UInt64 = 0
+    /// Recording and broadcast per call; in memory, like the Janus rooms they run in.
+    var productions: [CallID: CallProduction] = [:]
+    /// `http://host:port` of this server, for download and playlist URLs; set once listening.
+    var publicBaseURL = ""
     /// Events queued while a request is handled, sent after its response.
     private var outgoing: [(ClientConnection, String)] = []
     private let encoder = ConfabJSON.encoder()
@@ -168,6 +176,12 @@ actor CallCoordinator {
         case .unpinForEveryone: return try respond(request, UnpinForEveryoneRequest.self) { try unpin($0, by: user) }
         case .startRecording: return try respond(request, StartRecordingRequest.self) { try startRecording($0, by: user) }
         case .stopRecording: return try respond(request, StopRecordingRequest.self) { try stopRecording($0, by: user) }
+        case .goLive: return try respond(request, GoLiveRequest.self) { try setLive($0.cid, true, by: user) }
+        case .stopLive: return try respond(request, StopLiveRequest.self) { try setLive($0.cid, false, by: user) }
+        case .startBroadcasting:
+            return try respond(request, StartBroadcastingRequest.self) { try startBroadcasting($0, by: user) }
+        case .stopBroadcasting:
+            return try respond(request, StopBroadcastingRequest.self) { try stopBroadcasting($0, by: user) }
         }
     }
 
@@ -277,7 +291,9 @@ actor CallCoordinator {
             startsAt: call.startsAt, endedAt: call.endedAt, backstage: call.backstage, broadcasting: call.broadcasting,
             recording: call.recording, members: call.members, blockedUsers: call.blockedUsers, custom: call.custom,
             session: sessions[call.cid]?.wireValue ?? CallSession(),
-            ownCapabilities: CallPermissions.capabilities(of: userId, in: call).sorted())
+            ownCapabilities: CallPermissions.capabilities(of: userId, in: call).sorted(),
+            recordingState: productions[call.cid]?.recordingState, recordings: productions[call.cid]?.recordings ?? [],
+            recordingErrors: productions[call.cid]?.recordingErrors ?? [], hlsPlaylistUrl: productions[call.cid]?.hlsPlaylistUrl)
     }
 
     // MARK: Recipients and events

@@ -8,7 +8,8 @@ enum CallPermissions {
     private static let everyone: Set<OwnCapability> = [.createCall, .readCall, .joinCall]
     private static let moderation: Set<OwnCapability> = [
         .joinBackstage, .ringCall, .muteUsers, .blockUsers, .kickUser, .pinForEveryone, .endCall, .updateCall,
-        .updateCallMember, .removeCallMember, .startRecording, .stopRecording,
+        .updateCallMember, .removeCallMember, .startRecording, .stopRecording, .goLive, .stopLive,
+        .startBroadcasting, .stopBroadcasting,
     ]
 
     static func capabilities(type: CallType, role: CallRole) -> Set<OwnCapability> {

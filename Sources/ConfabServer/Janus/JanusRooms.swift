@@ -123,6 +123,73 @@ actor JanusRooms {
         await link.client.close()
     }
 
+    // MARK: Recording and forwarding
+
+    /// A publisher in a room: Janus's id and the `display` its client joined with (the user id).
+    struct Publisher: Sendable, Equatable {
+        var id: Int64
+        var display: String
+    }
+
+    /// Turns the videoroom recorder on (into `folder`, which Janus writes `.mjr` files to) or off
+    /// for every publisher of the call's room, present and future.
+    func setRecording(_ on: Bool, folder: String?, for cid: CallID) async throws {
+        let room = Int64(Self.roomNumber(for: cid))
+        let link = try await currentLink()
+        if let folder {
+            _ = try await link.client.videoRoom(
+                ["request": "edit", "room": .integer(room), "secret": .string(roomSecret), "new_rec_dir": .string(folder)],
+                session: link.session, handle: link.handle)
+        }
+        _ = try await link.client.videoRoom(
+            ["request": "enable_recording", "room": .integer(room), "secret": .string(roomSecret), "record": .bool(on)],
+            session: link.session, handle: link.handle)
+    }
+
+    /// The room's publishers now; empty when the room does not exist.
+    func publishers(in cid: CallID) async throws -> [Publisher] {
+        let link = try await currentLink()
+        do {
+            let data = try await link.client.videoRoom(
+                ["request": "listparticipants", "room": .integer(Int64(Self.roomNumber(for: cid)))],
+                session: link.session, handle: link.handle)
+            return (data["participants"]?.array ?? []).compactMap { entry in
+                guard entry["publisher"]?.bool == true, let id = entry["id"]?.integer else { return nil }
+                return Publisher(id: id, display: entry["display"]?.string ?? "\(id)")
+            }
+        } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
+            return []
+        }
+    }
+
+    /// Asks Janus to copy a publisher's first audio and video streams as plain RTP to `host`;
+    /// returns the forwarders' stream ids, for `stopForwarding`.
+    func forward(_ publisher: Int64, in cid: CallID, to host: String, audioPort: Int, videoPort: Int) async throws -> [Int64] {
+        var body: [String: JanusJSON] = [
+            "request": "rtp_forward", "room": .integer(Int64(Self.roomNumber(for: cid))), "publisher_id": .integer(publisher),
+            "secret": .string(roomSecret), "host": .string(host),
+            "audio_port": .integer(Int64(audioPort)), "video_port": .integer(Int64(videoPort)),
+        ]
+        // The managed Janus locks rtp_forward behind the admin key (`lock_rtp_forward`).
+        if let adminKey { body["admin_key"] = .string(adminKey) }
+        let link = try await currentLink()
+        let data = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
+        return (data["forwarders"]?.array ?? []).compactMap { $0["stream_id"]?.integer }
+    }
+
+    func stopForwarding(_ publisher: Int64, streams: [Int64], in cid: CallID) async {
+        guard let link = try? await currentLink() else { return }
+        for stream in streams {
+            var body: [String: JanusJSON] = [
+                "request": "stop_rtp_forward", "room": .integer(Int64(Self.roomNumber(for: cid))),
+                "publisher_id": .integer(publisher), "stream_id": .integer(stream), "secret": .string(roomSecret),
+            ]
+            if let adminKey { body["admin_key"] = .string(adminKey) }
+            // Fails harmlessly when the publisher left (its forwarders went with it).
+            _ = try? await link.client.videoRoom(body, session: link.session, handle: link.handle)
+        }
+    }
+
     // MARK: Room requests
 
     private func createRoom(_ room: Int, for cid: CallID, firstToken: String, on link: Link) async throws {

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// One call's HLS broadcast: a `gst-launch-1.0` child that receives a publisher's RTP (which
+/// Janus forwards to it with `rtp_forward`), transcodes VP8/Opus to H.264/AAC (what MPEG-TS
+/// and HLS players take) and writes `hlssink2` segments and `playlist.m3u8` into its folder.
+final class HLSBroadcast: @unchecked Sendable {
+    /// Unguessable (128 random bits): the only protection of a broadcast served without auth.
+    let name: String
+    let folder: URL
+    let audioPort: Int
+    let videoPort: Int
+    private let process: Process
+
+    static let playlistName = "playlist.m3u8"
+
+    /// Starts the pipeline listening on two free UDP ports on `host`.
+    init(liveFolder: URL, host: String) throws {
+        name = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        folder = liveFolder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        audioPort = try Self.freeUDPPort()
+        videoPort = try Self.freeUDPPort()
+        let rtp = "application/x-rtp,media=%@,clock-rate=%d,encoding-name=%@"
+        let pipeline: [String] = [
+            "-e", "hlssink2", "name=hls", "target-duration=1", "playlist-length=6", "max-files=12",
+            "location=\(folder.path)/segment%05d.ts", "playlist-location=\(folder.path)/\(Self.playlistName)",
+            "udpsrc", "address=\(host)", "port=\(videoPort)", "caps=\(String(format: rtp, "video", 90000, "VP8"))", "!",
+            "rtpjitterbuffer", "latency=200", "!", "rtpvp8depay", "wait-for-keyframe=true", "!", "vp8dec", "!", "videoconvert", "!",
+            // A keyframe a second, so segments are about a second long.
+            "openh264enc", "gop-size=30", "!", "h264parse", "!", "queue", "!", "hls.video",
+            "udpsrc", "address=\(host)", "port=\(audioPort)", "caps=\(String(format: rtp, "audio", 48000, "OPUS"))", "!",
+            "rtpjitterbuffer", "latency=200", "!", "rtpopusdepay", "!", "opusdec", "!", "audioconvert", "!", "audioresample", "!",
+            "voaacenc", "!", "aacparse", "!", "queue", "!", "hls.audio",
+        ]
+        process = try ChildProcess.start("gst-launch-1.0", pipeline, logPath: liveFolder.appendingPathComponent("\(name).log").path)
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// Stops the pipeline and deletes the playlist and segments.
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A port the kernel says is free now; the pipeline binds it a moment later.
+    private static func freeUDPPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw BroadcastError.noPort }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = INADDR_ANY
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw BroadcastError.noPort }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum BroadcastError: Error, CustomStringConvertible {
+    case noPort
+    case nobodyPublishing
+    var description: String {
+        switch self {
+        case .noPort: "no free UDP port for the broadcast"
+        case .nobodyPublishing: "nobody in the call is sending media yet: join with camera or microphone first"
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import ConfabProtocol
+import Foundation
+
+/// Recording (Janus's videoroom recorder, converted to one playable file per participant after
+/// stop), backstage (goLive/stopLive) and HLS broadcasting (Janus `rtp_forward` into a
+/// GStreamer child that writes hlssink2 segments).
+///
+/// The requests answer at once; the Janus work runs in the call's media order and reports back
+/// with events: `call.updated` with `recordingState: requested`, then `call.recording_started`
+/// once Janus records; `call.updated` when converted files or `hlsPlaylistUrl` are ready.
+extension CallCoordinator {
+    var recordingsFolder: URL { settings.dataFolder.appendingPathComponent("recordings") }
+    var liveFolder: URL { settings.dataFolder.appendingPathComponent("live") }
+
+    // MARK: Recording
+
+    func startRecording(_ request: StartRecordingRequest, by user: RequestSender) throws -> CallResponse {
+        var call = try openCall(request.cid, capability: .startRecording, by: user)
+        let cid = call.cid
+        guard (productions[cid]?.recordingState ?? .noRecording) == .noRecording else {
+            throw ProtocolError(.conflict, "call \(cid) is already being recorded")
+        }
+        guard let media else {
+            // No media server: the flag is all there is (clients still show it).
+            call.recording = true
+            productions[cid, default: CallProduction()].recordingState = .recording
+            try saveAndTell(call, .recordingStarted)
+            return CallResponse(call: state(of: call, for: user.userId))
+        }
+        let stamp = Self.fileStamp(Date())
+        let folder = recordingsFolder.appendingPathComponent(Self.folderName(of: cid)).appendingPathComponent("raw-\(stamp)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        productions[cid, default: CallProduction()].recordingState = .requested
+        productions[cid]?.recordingFolder = folder
+        productions[cid]?.publisherNames = [:]
+        try saveAndTell(call, .callUpdated)
+        _ = inMediaOrder(for: cid) { [weak self] in
+            do {
+                try await media.setRecording(true, folder: folder.path, for: cid)
+                let publishers = try await media.publishers(in: cid)
+                await self?.recordingConfirmed(cid, folder: folder, publishers: publishers)
+            } catch {
+                await self?.recordingFailed(cid, folder: folder, "Janus could not start recording: \(error)")
+            }
+        }
+        return CallResponse(call: state(of: call, for: user.userId))
+    }
+
+    func stopRecording(_ request: StopRecordingRequest, by user: RequestSender) throws -> CallResponse {
+        var call = try openCall(request.cid, capability: .stopRecording, by: user)
+        guard (productions[call.cid]?.recordingState ?? .noRecording) != .noRecording || call.recording else {
+            throw ProtocolError(.conflict, "call \(call.cid) is not being recorded")
+        }
+        call.recording = false
+        try endRecording(of: call.cid)
+        try saveAndTell(call, .recordingStopped)
+        return CallResponse(call: state(of: call, for: user.userId))
+    }
+
+    /// Stops Janus recording and converts what it wrote, in the background; the call hears
+    /// `call.updated` with the files (or the errors) when done.
+    func endRecording(of cid: CallID) throws {
+        let folder = productions[cid]?.recordingFolder
+        productions[cid, default: CallProduction()].recordingState = .noRecording
+        productions[cid]?.recordingFolder = nil
+        guard let media, let folder else { return }
+        let known = productions[cid]?.publisherNames ?? [:]
+        let outputFolder = recordingsFolder.appendingPathComponent(Self.folderName(of: cid))
+        let prefix = String(folder.lastPathComponent.dropFirst("raw-".count))
+        _ = inMediaOrder(for: cid) { [weak self] in
+            var names = known
+            for publisher in (try? await media.publishers(in: cid)) ?? [] { names[publisher.id] = publisher.display }
+            do {
+                try await media.setRecording(false, folder: nil, for: cid)
+            } catch {
+                // A destroyed room (the call ended) has closed its recordings already.
+            }
+            let finalNames = names
+            Task.detached {
+                // Janus closes the files as recording stops; conversion is slow, so off the media order.
+                let converter = RecordingConverter(sessionFolder: folder, outputFolder: outputFolder, prefix: prefix)
+                let result = await converter.convert(participantNames: finalNames)
+                await self?.recordingsConverted(cid, result.outputs, names: finalNames, failures: result.failures)
+            }
+        }
+    }
+
+    private func recordingConfirmed(_ cid: CallID, folder: URL, publishers: [JanusRooms.Publisher]) {
+        guard productions[cid]?.recordingFolder == folder, productions[cid]?.recordingState == .requested,
+              var call = try? loadCall(cid) else { return }
+        for publisher in publishers { productions[cid]?.publisherNames[publisher.id] = publisher.display }
+        productions[cid]?.recordingState = .recording
+        call.recording = true
+        try? saveAndTell(call, .recordingStarted)
+        flush()
+    }
+
+    private func recordingFailed(_ cid: CallID, folder: URL, _ reason: String) {
+        logger.error("recording failed", metadata: ["cid": "\(cid)", "error": "\(reason)"])
+        guard productions[cid]?.recordingFolder == folder, let call = try? loadCall(cid) else { return }
+        productions[cid]?.recordingState = .noRecording
+        productions[cid]?.recordingFolder = nil
+        productions[cid]?.recordingErrors.append(reason)
+        try? saveAndTell(call, .callUpdated)
+        flush()
+    }
+
+    private func recordingsConverted(
+        _ cid: CallID, _ outputs: [RecordingConverter.Output], names: [Int64: String], failures: [String]
+    ) {
+        let base = "\(publicBaseURL)/recordings/\(cid.type.rawValue)/\(cid.id)/"
+        for output in outputs {
+            productions[cid, default: CallProduction()].recordings.append(CallRecording(
+                participant: names[output.publisher] ?? "publisher \(output.publisher)", start: output.start,
+                duration: output.duration, size: output.size, downloadURL: base + output.fileName))
+        }
+        for failure in failures {
+            logger.error("recording conversion failed", metadata: ["cid": "\(cid)", "error": "\(failure)"])
+        }
+        productions[cid, default: CallProduction()].recordingErrors += failures
+        guard let call = try? loadCall(cid) else { return }
+        try? saveAndTell(call, .callUpdated)
+        flush()
+    }
+
+    /// The converted file a download asks for, when `userId` may read the call; nil otherwise.
+    func recordingFile(_ cid: CallID, named fileName: String, for userId: String) -> URL? {
+        guard Self.isPlainFileName(fileName), let call = try? existingCall(cid),
+              CallPermissions.capabilities(of: userId, in: call).contains(.readCall),
+              productions[cid]?.recordings.contains(where: { $0.downloadURL.hasSuffix("/" + fileName) }) == true
+        else { return nil }
+        return recordingsFolder.appendingPathComponent(Self.folderName(of: cid)).appendingPathComponent(fileName)
+    }
+
+    // MARK: Backstage
+
+    /// goLive ends backstage (everyone may join); stopLive starts it again (only hosts may join).
+    func setLive(_ cid: CallID, _ live: Bool, by user: RequestSender) throws -> CallResponse {
+        var call = try openCall(cid, capability: live ? .goLive : .stopLive, by: user)
+        call.backstage = !live
+        try saveAndTell(call, .callUpdated)
+        return CallResponse(call: state(of: call, for: user.userId))
+    }
+
+    // MARK: Broadcasting
+
+    func startBroadcasting(_ request: StartBroadcastingRequest, by user: RequestSender) throws -> CallResponse {
+        var call = try openCall(request.cid, capability: .startBroadcasting, by: user)
+        let cid = call.cid
+        guard !call.broadcasting, productions[cid]?.broadcast == nil else {
+            throw ProtocolError(.conflict, "call \(cid) is already being broadcast")
+        }
+        guard let media else {
+            throw ProtocolError(.invalidRequest, "this server has no media server (Janus), so it cannot broadcast")
+        }
+        let pipeline: HLSBroadcast
+        do {
+            pipeline = try HLSBroadcast(liveFolder: liveFolder, host: settings.forwardHost)
+        } catch {
+            throw ProtocolError(.internalError, "the broadcast pipeline could not start: \(error)")
+        }
+        // The host's media if a host is in the call, else whoever joined first.
+        let participants = sessions[cid]?.wireValue.participants ?? []
+        let preferred = (participants.first { $0.role == .host } ?? participants.first)?.userId
+        call.broadcasting = true
+        productions[cid, default: CallProduction()].broadcast = .init(pipeline: pipeline, publisher: 0, streams: [])
+        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/\(pipeline.name)/\(HLSBroadcast.playlistName)"
+        try saveAndTell(call, .callUpdated)
+        let host = settings.forwardHost
+        _ = inMediaOrder(for: cid) { [weak self] in
+            do {
+                let publishers = try await media.publishers(in: cid)
+                guard let publisher = publishers.first(where: { $0.display == preferred }) ?? publishers.first else {
+                    throw BroadcastError.nobodyPublishing
+                }
+                let streams = try await media.forward(
+                    publisher.id, in: cid, to: host, audioPort: pipeline.audioPort, videoPort: pipeline.videoPort)
+                await self?.broadcastForwarding(cid, pipeline: pipeline, publisher: publisher.id, streams: streams)
+            } catch {
+                await self?.broadcastFailed(cid, pipeline: pipeline, "the broadcast could not start: \(error)")
+            }
+        }
+        return CallResponse(call: state(of: call, for: user.userId))
+    }
+
+    func stopBroadcasting(_ request: StopBroadcastingRequest, by user: RequestSender) throws -> CallResponse {
+        var call = try openCall(request.cid, capability: .stopBroadcasting, by: user)
+        guard call.broadcasting || productions[call.cid]?.broadcast != nil else {
+            throw ProtocolError(.conflict, "call \(call.cid) is not being broadcast")
+        }
+        call.broadcasting = false
+        endBroadcast(of: call.cid)
+        try saveAndTell(call, .callUpdated)
+        return CallResponse(call: state(of: call, for: user.userId))
+    }
+
+    /// Stops the forwarders and the pipeline and removes the playlist.
+    func endBroadcast(of cid: CallID) {
+        guard let broadcast = productions[cid]?.broadcast else { return }
+        productions[cid]?.broadcast = nil
+        productions[cid]?.hlsPlaylistUrl = nil
+        let media = media
+        _ = inMediaOrder(for: cid) {
+            await media?.stopForwarding(broadcast.publisher, streams: broadcast.streams, in: cid)
+            broadcast.pipeline.stop()
+        }
+    }
+
+    /// The broadcast's file, by the broadcast's secret name; nil for anything else.
+    func liveFile(broadcast name: String, file: String) -> URL? {
+        guard Self.isPlainFileName(name), Self.isPlainFileName(file),
+              productions.values.contains(where: { $0.broadcast?.pipeline.name == name })
+        else { return nil }
+        return liveFolder.appendingPathComponent(name).appendingPathComponent(file)
+    }
+
+    private func broadcastForwarding(_ cid: CallID, pipeline: HLSBroadcast, publisher: Int64, streams: [Int64]) {
+        guard productions[cid]?.broadcast?.pipeline === pipeline else {
+            // Stopped meanwhile: undo the forward.
+            let media = media
+            _ = inMediaOrder(for: cid) { await media?.stopForwarding(publisher, streams: streams, in: cid) }
+            return
+        }
+        productions[cid]?.broadcast = .init(pipeline: pipeline, publisher: publisher, streams: streams)
+        logger.info("broadcasting", metadata: ["cid": "\(cid)", "publisher": "\(publisher)", "name": "\(pipeline.name)"])
+    }
+
+    private func broadcastFailed(_ cid: CallID, pipeline: HLSBroadcast, _ reason: String) {
+        logger.error("broadcast failed", metadata: ["cid": "\(cid)", "error": "\(reason)"])
+        pipeline.stop()
+        guard productions[cid]?.broadcast?.pipeline === pipeline, var call = try? loadCall(cid) else { return }
+        productions[cid]?.broadcast = nil
+        productions[cid]?.hlsPlaylistUrl = nil
+        productions[cid]?.recordingErrors.append(reason)
+        call.broadcasting = false
+        try? saveAndTell(call, .callUpdated)
+        flush()
+    }
+
+    // MARK: Helpers
+
+    func setPublicBaseURL(_ url: String) { publicBaseURL = url }
+
+    /// The call, after checking `capability` and that it has not ended.
+    private func openCall(_ cid: CallID, capability: OwnCapability, by user: RequestSender) throws -> StoredCall {
+        let call = try loadCall(cid)
+        try require(capability, of: user.userId, in: call)
+        guard call.endedAt == nil else { throw ProtocolError(.callEnded, "call \(cid) has ended") }
+        return call
+    }
+
+    private enum Change { case callUpdated, recordingStarted, recordingStopped }
+
+    private func saveAndTell(_ call: StoredCall, _ change: Change) throws {
+        var call = call
+        call.updatedAt = Date()
+        try save(call)
+        emit(to: audience(of: call.cid), about: call.cid) {
+            switch change {
+            case .callUpdated: .callUpdated(CallChangedEvent(call: $0))
+            case .recordingStarted: .recordingStarted(CallChangedEvent(call: $0))
+            case .recordingStopped: .recordingStopped(CallChangedEvent(call: $0))
+            }
+        }
+    }
+
+    static func folderName(of cid: CallID) -> String { "\(cid.type.rawValue)_\(cid.id)" }
+
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && name.count <= 200
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+    }
+
+    private static func fileStamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss"
+        return formatter.string(from: date) + "-" + String(UInt16.random(in: 0...UInt16.max), radix: 16)
+    }
+}

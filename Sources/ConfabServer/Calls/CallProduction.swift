@@ -1,0 +1,21 @@
+import ConfabProtocol
+import Foundation
+
+/// A call's recording and broadcast as they run now (lost on restart, like the Janus room).
+struct CallProduction: Sendable {
+    var recordingState: RecordingState = .noRecording
+    /// The folder Janus records the current session into.
+    var recordingFolder: URL?
+    /// Janus publisher ids seen while recording, with the user each belongs to (their `display`).
+    var publisherNames: [Int64: String] = [:]
+    var recordings: [CallRecording] = []
+    var recordingErrors: [String] = []
+    var broadcast: Broadcast?
+    var hlsPlaylistUrl: String?
+
+    struct Broadcast: Sendable {
+        var pipeline: HLSBroadcast
+        var publisher: Int64
+        var streams: [Int64]
+    }
+}
