@@ -17,6 +17,12 @@ public struct CallMediaConfiguration: Sendable {
     public var videoHeight = 360
     public var videoFramerate = 30
     public var videoBitrate = 600_000
+    /// The largest size a shared screen is sent at (scaled keeping its aspect), its rate and bitrate:
+    /// legible text matters more than motion.
+    public var screenshareMaxWidth = 1920
+    public var screenshareMaxHeight = 1080
+    public var screenshareFramerate = 10
+    public var screenshareBitrate = 1_500_000
     /// Size remote video is scaled to before it reaches the UI.
     public var remoteVideoWidth = 640
     public var remoteVideoHeight = 360
@@ -32,6 +38,8 @@ public struct CallMediaConfiguration: Sendable {
 
     /// Our feed's display string in the room: "user|session", so others can tell who it is.
     var display: String { "\(userID)|\(sessionID)" }
+    /// Our shared screen's display string: "user|session|screen".
+    var screenshareDisplay: String { "\(display)|\(RemoteFeed.screenshareMarker)" }
 }
 
 /// The media devices a call uses; nil means none (nothing is sent of that kind).

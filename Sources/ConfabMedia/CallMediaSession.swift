@@ -29,6 +29,7 @@ public final class CallMediaSession {
     private let logger: Logger
     private var janus: JanusSession?
     private var publisher: Publisher?
+    private var screenPublisher: ScreensharePublisher?
     private var subscribers: [UInt64: Subscriber] = [:]
     private var statisticsTimer: RepeatingTimer?
     private var stopped = false
@@ -63,11 +64,35 @@ public final class CallMediaSession {
     /// Stops sending video or resumes it (with a keyframe, so others see it at once).
     public func setVideoEnabled(_ enabled: Bool) { publisher?.setSending(video: enabled) }
 
+    /// Publishes our screen as a second feed in the room ("user|session|screen"); replaces a
+    /// share already running.
+    public func startScreenshare(source: ScreenshareSource) async throws {
+        guard !stopped, let janus else { throw CallError("Not connected to the call’s media server.") }
+        await stopScreenshare()
+        let screen = try ScreensharePublisher(source: source, configuration: configuration, logger: logger)
+        screenPublisher = screen
+        do {
+            try await screen.start(on: janus)
+        } catch {
+            await screen.stop()
+            if screenPublisher === screen { screenPublisher = nil }
+            throw error
+        }
+    }
+
+    /// Stops publishing our screen; others see its feed leave.
+    public func stopScreenshare() async {
+        guard let screen = screenPublisher else { return }
+        screenPublisher = nil
+        await screen.stop()
+    }
+
     /// Leaves the room and releases every pipeline and device.
     public func stop() async {
         guard !stopped else { return }
         stopped = true
         statisticsTimer?.cancel()
+        await stopScreenshare()
         for subscriber in subscribers.values { await subscriber.stop() }
         subscribers = [:]
         await publisher?.stop()
@@ -96,9 +121,11 @@ public final class CallMediaSession {
         guard !stopped, subscribers[feed.id] == nil, let janus else { return }
         let identity = RemoteFeed.identity(fromDisplay: feed.display, feed: feed.id)
         guard identity.session != configuration.sessionID else { return }
-        remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session, isSpeaking: feed.isTalking)
+        // Our own feeds (camera and screen) are skipped above: the sharer never sees their screen mirrored.
+        remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session,
+                                          isScreenshare: identity.isScreenshare, isSpeaking: feed.isTalking)
         do {
-            let subscriber = try Subscriber(feed: feed.id, configuration: configuration,
+            let subscriber = try Subscriber(feed: feed.id, isScreenshare: identity.isScreenshare, configuration: configuration,
                                             speakerSink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
             subscribers[feed.id] = subscriber
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }

@@ -7,8 +7,10 @@ import Logging
 /// view model by participant session, its frames to whoever shows them.
 @MainActor
 public final class GStreamerCallMediaEngine: CallMediaEngine {
-    /// Remote video frames by participant session id (the call window's tiles).
+    /// Remote camera frames by participant session id (the call window's tiles).
     public var onRemoteFrame: (@MainActor (String, VideoFrame) -> Void)?
+    /// Remote shared-screen frames by participant session id (the share layout's large view).
+    public var onRemoteScreenshareFrame: (@MainActor (String, VideoFrame) -> Void)?
     /// Our own camera (the self-view).
     public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
     public private(set) var session: CallMediaSession?
@@ -41,7 +43,11 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         self.session = session
         session.onRemoteFrame = { [weak self, weak session] feed, frame in
             guard let self, let remote = session?.remoteFeeds[feed] else { return }
-            self.onRemoteFrame?(remote.sessionID, frame)
+            if remote.isScreenshare {
+                self.onRemoteScreenshareFrame?(remote.sessionID, frame)
+            } else {
+                self.onRemoteFrame?(remote.sessionID, frame)
+            }
         }
         session.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         session.onChange = { [weak session] in
@@ -61,21 +67,37 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
     public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
 
+    public func startScreenshare(source: ScreenshareSource) async throws {
+        guard let session else { throw CallError("Not connected to the call’s media server.") }
+        try await session.startScreenshare(source: source)
+    }
+
+    public func stopScreenshare() async { await session?.stopScreenshare() }
+
     public func stop() async {
         guard let session else { return }
         self.session = nil
         await session.stop()
     }
 
-    /// Feeds keyed by the participant session that publishes them.
+    /// Feeds keyed by the participant session that publishes them: the camera feed gives the
+    /// participant's video and audio, a screen feed makes them `isScreensharing`.
     static func participantMedia(_ feeds: some Sequence<RemoteFeed>) -> [String: ParticipantMedia] {
         let now = Date()
-        return Dictionary(feeds.map { feed in
+        let feeds = Array(feeds)
+        var media: [String: ParticipantMedia] = [:]
+        for feed in feeds where !feed.isScreenshare && media[feed.sessionID] == nil {
             // A muted microphone sends no packets, so Janus never says it stopped talking.
-            (feed.sessionID, ParticipantMedia(hasVideo: feed.hasVideo(at: now), hasAudio: feed.hasAudio(at: now),
-                                              isSpeaking: feed.isSpeaking && feed.hasAudio(at: now),
-                                              connectionQuality: feed.connectionQuality,
-                                              trackSize: feed.videoSize))
-        }, uniquingKeysWith: { first, _ in first })
+            media[feed.sessionID] = ParticipantMedia(hasVideo: feed.hasVideo(at: now), hasAudio: feed.hasAudio(at: now),
+                                                     isSpeaking: feed.isSpeaking && feed.hasAudio(at: now),
+                                                     connectionQuality: feed.connectionQuality,
+                                                     trackSize: feed.videoSize)
+        }
+        for feed in feeds where feed.isScreenshare {
+            // Sharing from the moment the feed is published; the size once a frame arrived.
+            media[feed.sessionID, default: ParticipantMedia()].isScreensharing = true
+            media[feed.sessionID]?.screenshareTrackSize = feed.videoSize
+        }
+        return media
     }
 }

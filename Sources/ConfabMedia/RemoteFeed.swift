@@ -7,6 +7,8 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     public let id: UInt64
     public let userID: String
     public let sessionID: String
+    /// The participant's shared screen rather than their camera and microphone.
+    public var isScreenshare = false
     public var framesReceived = 0
     /// Frames received in the last second.
     public var framesPerSecond = 0.0
@@ -28,10 +30,15 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// the once-a-second refresh a mute shows within 1–2 s.
     public func hasAudio(at now: Date = Date()) -> Bool { lastAudioAt.map { now.timeIntervalSince($0) < 1.0 } ?? false }
 
-    /// Parses our display convention "user|session"; other publishers get their display as user id.
-    static func identity(fromDisplay display: String?, feed: UInt64) -> (user: String, session: String) {
-        let parts = (display ?? "").split(separator: "|", maxSplits: 1).map(String.init)
-        if parts.count == 2 { return (parts[0], parts[1]) }
-        return (parts.first ?? "feed-\(feed)", "feed-\(feed)")
+    /// The display suffix that marks a screen feed: "user|session|screen".
+    static let screenshareMarker = "screen"
+
+    /// Parses our display convention "user|session" (camera and microphone) or
+    /// "user|session|screen" (a shared screen); other publishers get their display as user id.
+    static func identity(fromDisplay display: String?, feed: UInt64) -> (user: String, session: String, isScreenshare: Bool) {
+        let parts = (display ?? "").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 3, parts[2] == screenshareMarker, !parts[0].isEmpty, !parts[1].isEmpty { return (parts[0], parts[1], true) }
+        if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (parts[0], parts[1], false) }
+        return (display.flatMap { $0.isEmpty ? nil : $0 } ?? "feed-\(feed)", "feed-\(feed)", false)
     }
 }

@@ -23,7 +23,9 @@ final class Subscriber {
     private var framesReceived = 0
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
-    init(feed: UInt64, configuration: CallMediaConfiguration, speakerSink: String, logger: Logger) throws {
+    /// - Parameter isScreenshare: a shared screen keeps its own size (at most what the sender sends,
+    ///   1920x1080) so text stays legible; camera video is scaled to the configured tile size.
+    init(feed: UInt64, isScreenshare: Bool = false, configuration: CallMediaConfiguration, speakerSink: String, logger: Logger) throws {
         self.feed = feed
         self.configuration = configuration
         self.logger = logger
@@ -32,9 +34,10 @@ final class Subscriber {
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
+        let videoSize = isScreenshare ? "" : ",width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight)"
         webrtc.setIncomingBranches([
             "video": "queue ! rtpvp8depay wait-for-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
-                + "video/x-raw,format=BGRA,width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight),pixel-aspect-ratio=1/1 ! "
+                + "video/x-raw,format=BGRA\(videoSize),pixel-aspect-ratio=1/1 ! "
                 + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
             "audio": "queue ! rtpopusdepay ! opusdec ! audioconvert ! level interval=100000000 post-messages=true ! "
                 + "audioresample ! \(speakerSink)",

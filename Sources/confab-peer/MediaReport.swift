@@ -86,6 +86,42 @@ struct MediaReport: Encodable {
         }
     }
 
+    /// Our own screen share (`--screen`): when it started and stopped, or why it could not.
+    struct Screenshare: Encodable {
+        /// test or x11.
+        let source: String
+        var startedAt: Date?
+        var stoppedAt: Date?
+        var error: String?
+    }
+
+    /// A shared screen received from one participant session, kept apart from their camera (`remote`).
+    struct RemoteScreen: Encodable {
+        let userID: String
+        let sessionID: String
+        let feedID: UInt64
+        let firstSeenAt: Date
+        /// When the screen feed left the media room (sharing stopped or the participant left).
+        var goneAt: Date?
+        var framesReceived = 0
+        var firstFrameAt: Date?
+        var lastFrameAt: Date?
+        /// Frames per second between the first and the last frame.
+        var averageFPS: Double?
+        var videoSize: Size?
+        /// The centre pixel of the last frame.
+        var centerPixel: Color?
+    }
+
+    /// The call view model started or stopped showing a participant as sharing their screen.
+    struct ScreensharingChange: Encodable {
+        let at: Date
+        let userID: String
+        let sessionID: String
+        let isScreensharing: Bool
+        let screenshareTrackSize: Size?
+    }
+
     let sent: Sent
     /// When this peer asked the coordinator to join, and when it was in the call.
     var joinRequestedAt: Date?
@@ -96,4 +132,8 @@ struct MediaReport: Encodable {
     /// Messages the call view model showed the user (media failures among them).
     var messages: [String] = []
     var remote: [Remote] = []
+    var screenshare: Screenshare?
+    /// Screens received, one entry per screen feed (a participant who shares twice appears twice).
+    var remoteScreens: [RemoteScreen] = []
+    var screensharingChanges: [ScreensharingChange] = []
 }

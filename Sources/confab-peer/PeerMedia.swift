@@ -16,6 +16,7 @@ final class PeerMedia {
     private let settings: PeerMediaSettings
     private var recorder: RemoteMediaRecorder?
     private var microphoneSchedule: Task<Void, Never>?
+    private var screenSchedule: Task<Void, Never>?
     private var watcher: RepeatingTimer?
     private var lastToastID: Int?
     private(set) var report: MediaReport
@@ -56,6 +57,7 @@ final class PeerMedia {
         }
         report.inCallAt = Date()
         scheduleMicrophone()
+        scheduleScreenshare()
     }
 
     /// Leaves Janus first, waiting for it, so the others see our feed go before the process
@@ -75,12 +77,16 @@ final class PeerMedia {
     private func finishRecording() {
         microphoneSchedule?.cancel()
         microphoneSchedule = nil
+        screenSchedule?.cancel()
+        screenSchedule = nil
         watchViewModel()
         watcher?.cancel()
         watcher = nil
         guard let recorder else { return }
         recorder.stop(engine: engine, viewModel: viewModel)
         report.remote = recorder.report
+        report.remoteScreens = recorder.screenReport
+        report.screensharingChanges = recorder.screensharingChanges
     }
 
     /// `--mute-after` / `--unmute-after`, counted from entering the call.
@@ -94,6 +100,36 @@ final class PeerMedia {
                 guard !Task.isCancelled, let self else { return }
                 self.setMicrophone(on: on)
             }
+        }
+    }
+
+    /// `--screen` from `--screen-after` (once media is connected) until `--stop-screen-after`,
+    /// through the view model as the app's Share screen button does.
+    private func scheduleScreenshare() {
+        guard let source = settings.screen else { return }
+        report.screenshare = MediaReport.Screenshare(source: source.rawValue)
+        let start = ContinuousClock.now
+        screenSchedule = Task { [weak self] in
+            try? await Task.sleep(until: start + (self?.settings.screenAfter ?? .zero))
+            while let self, !Task.isCancelled, !self.viewModel.isMediaConnected {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            guard let self, !Task.isCancelled, self.viewModel.callingState == .inCall else { return }
+            await self.viewModel.startScreensharing(source: source)
+            guard self.viewModel.isCurrentUserScreensharing else {
+                self.report.screenshare?.error = self.viewModel.toast?.message ?? "could not share the screen"
+                PeerSession.say("screen sharing failed: \(self.report.screenshare?.error ?? "")")
+                return
+            }
+            self.report.screenshare?.startedAt = Date()
+            PeerSession.say("sharing the screen (\(source.rawValue))")
+            guard let stopAfter = self.settings.stopScreenAfter else { return }
+            try? await Task.sleep(until: start + stopAfter)
+            guard !Task.isCancelled, self.viewModel.isCurrentUserScreensharing else { return }
+            // When the user asked to stop: others may see the feed go before leaving returns.
+            self.report.screenshare?.stoppedAt = Date()
+            await self.viewModel.stopScreensharing()
+            PeerSession.say("stopped sharing the screen")
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfabCore
 import Foundation
 
 /// What media the peer sends once in a call: nothing (coordinator only, the default), or a
@@ -33,6 +34,23 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(name: .customLong("unmute-after"), help: "Seconds in the call before unmuting it again.")
     var unmuteAfter: Double?
 
+    /// What the peer shares as its screen.
+    enum Screen: String, ExpressibleByArgument, Sendable {
+        /// A moving SMPTE test pattern, 1280x720.
+        case test
+        /// The X display named by $DISPLAY.
+        case x11
+    }
+
+    @Option(help: "Share a screen once in the call: test (a 1280x720 test pattern) or x11 (the X display in $DISPLAY).")
+    var screen: Screen?
+
+    @Option(name: .customLong("screen-after"), help: "Seconds in the call (media connected) before sharing the screen.")
+    var screenAfter: Double = 0
+
+    @Option(name: .customLong("stop-screen-after"), help: "Seconds in the call before stopping the screen share.")
+    var stopScreenAfter: Double?
+
     func validate() throws {
         guard PeerMediaSettings.rgb(fromHex: color) != nil else {
             throw ValidationError("--color takes RRGGBB, e.g. FF0000 for red")
@@ -45,6 +63,12 @@ struct PeerMediaOptions: ParsableArguments {
         if media == .none, muteAfter != nil || unmuteAfter != nil {
             throw ValidationError("--mute-after and --unmute-after need --media test")
         }
+        if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
+        if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
+        guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
+        if let stopScreenAfter, stopScreenAfter <= screenAfter {
+            throw ValidationError("--stop-screen-after must come after --screen-after")
+        }
     }
 
     /// The plain values; nil when the peer sends no media.
@@ -52,7 +76,9 @@ struct PeerMediaOptions: ParsableArguments {
         guard media == .test, let rgb = PeerMediaSettings.rgb(fromHex: color) else { return nil }
         let address = mediaAddress ?? ProcessInfo.processInfo.environment["CONFAB_MEDIA_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
-                                 muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds))
+                                 muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
+                                 screen: screen.map { $0 == .test ? ScreenshareSource.test : .x11 },
+                                 screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
     }
 }
 
@@ -64,6 +90,10 @@ struct PeerMediaSettings: Sendable {
     let mediaAddress: String?
     let muteAfter: Duration?
     let unmuteAfter: Duration?
+    /// The screen to share once media is connected, nil for none.
+    let screen: ScreenshareSource?
+    let screenAfter: Duration
+    let stopScreenAfter: Duration?
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {

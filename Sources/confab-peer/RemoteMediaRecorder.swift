@@ -12,6 +12,11 @@ final class RemoteMediaRecorder {
     /// Sessions in the order first seen, so the report lists them that way.
     private var order: [String] = []
     private var audioLevelSums: [String: (total: Double, count: Int)] = [:]
+    /// Screen feeds by Janus feed id, in the order first seen.
+    private var screens: [UInt64: MediaReport.RemoteScreen] = [:]
+    private var screenOrder: [UInt64] = []
+    private(set) var screensharingChanges: [MediaReport.ScreensharingChange] = []
+    private var shownSharing: [String: Bool] = [:]
     private var timer: RepeatingTimer?
     private var ticks = 0
     private let joinRequestedAt: Date
@@ -22,8 +27,14 @@ final class RemoteMediaRecorder {
 
     func start(engine: GStreamerCallMediaEngine, viewModel: CallViewModel) {
         engine.onRemoteFrame = { [weak self, weak engine] sessionID, frame in
-            guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == sessionID }) else { return }
+            guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == sessionID && !$0.isScreenshare })
+            else { return }
             self.received(frame, from: feed)
+        }
+        engine.onRemoteScreenshareFrame = { [weak self, weak engine] sessionID, frame in
+            guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == sessionID && $0.isScreenshare })
+            else { return }
+            self.receivedScreen(frame, from: feed)
         }
         timer = RepeatingTimer(interval: 0.1) { [weak self, weak engine, weak viewModel] in
             guard let self, let engine, let viewModel else { return }
@@ -37,10 +48,62 @@ final class RemoteMediaRecorder {
         timer.cancel()
         self.timer = nil
         engine.onRemoteFrame = nil
+        engine.onRemoteScreenshareFrame = nil
         sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.callParticipants, final: true)
     }
 
     var report: [MediaReport.Remote] { order.compactMap { remote[$0] } }
+    var screenReport: [MediaReport.RemoteScreen] { screenOrder.compactMap { screens[$0] } }
+
+    private func receivedScreen(_ frame: VideoFrame, from feed: RemoteFeed) {
+        let now = Date()
+        var record = screenRecord(for: feed, at: now)
+        record.framesReceived += 1
+        if record.firstFrameAt == nil {
+            record.firstFrameAt = now
+            PeerSession.say("first screen frame from \(feed.userID): \(frame.width)x\(frame.height)")
+        }
+        record.lastFrameAt = now
+        record.videoSize = MediaReport.Size(width: frame.width, height: frame.height)
+        if let pixel = frame.pixel(x: frame.width / 2, y: frame.height / 2) {
+            record.centerPixel = MediaReport.Color(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue))
+        }
+        if let first = record.firstFrameAt, record.framesReceived > 1 {
+            let span = now.timeIntervalSince(first)
+            if span > 0 { record.averageFPS = Double(record.framesReceived - 1) / span }
+        }
+        screens[feed.id] = record
+    }
+
+    private func screenRecord(for feed: RemoteFeed, at now: Date) -> MediaReport.RemoteScreen {
+        if let record = screens[feed.id] { return record }
+        screenOrder.append(feed.id)
+        PeerSession.say("receiving \(feed.userID)'s screen (session \(feed.sessionID))")
+        return MediaReport.RemoteScreen(userID: feed.userID, sessionID: feed.sessionID, feedID: feed.id, firstSeenAt: now)
+    }
+
+    /// Screen feeds seen and gone, and who the call view model shows sharing.
+    private func sampleScreens(_ feeds: [RemoteFeed], _ participants: [String: CallParticipant], at now: Date) {
+        for feed in feeds { screens[feed.id] = screenRecord(for: feed, at: now) }
+        let present = Set(feeds.map(\.id))
+        for feedID in screenOrder where !present.contains(feedID) && screens[feedID]?.goneAt == nil {
+            screens[feedID]?.goneAt = now
+            PeerSession.say("screen from \(screens[feedID]?.userID ?? "\(feedID)") gone")
+        }
+        for participant in participants.values.sorted(by: { $0.joinedAt < $1.joinedAt })
+        where participant.isScreensharing != (shownSharing[participant.sessionID] ?? false) {
+            shownSharing[participant.sessionID] = participant.isScreensharing
+            let size = participant.screenshareTrackSize.map { MediaReport.Size(width: $0.width, height: $0.height) }
+            screensharingChanges.append(.init(at: now, userID: participant.user.id, sessionID: participant.sessionID,
+                                              isScreensharing: participant.isScreensharing, screenshareTrackSize: size))
+        }
+        // A size known only after the first frame: note it once on the latest "sharing" entry.
+        for (index, change) in screensharingChanges.enumerated().reversed() where change.isScreensharing && change.screenshareTrackSize == nil {
+            guard shownSharing[change.sessionID] == true, let size = participants[change.sessionID]?.screenshareTrackSize else { continue }
+            screensharingChanges[index] = .init(at: change.at, userID: change.userID, sessionID: change.sessionID, isScreensharing: true,
+                                                screenshareTrackSize: MediaReport.Size(width: size.width, height: size.height))
+        }
+    }
 
     private func received(_ frame: VideoFrame, from feed: RemoteFeed) {
         let now = Date()
@@ -63,9 +126,11 @@ final class RemoteMediaRecorder {
         remote[feed.sessionID] = record
     }
 
-    private func sample(_ feeds: [RemoteFeed], _ participants: [String: CallParticipant], final: Bool = false) {
+    private func sample(_ allFeeds: [RemoteFeed], _ participants: [String: CallParticipant], final: Bool = false) {
         let now = Date()
         ticks += 1
+        sampleScreens(allFeeds.filter(\.isScreenshare), participants, at: now)
+        let feeds = allFeeds.filter { !$0.isScreenshare }
         let present = Set(feeds.map(\.sessionID))
         for feed in feeds {
             var record = self.record(for: feed, at: now)

@@ -140,10 +140,11 @@ final class FakeCallService: CallService {
         if let failure { throw failure }
         joined.append((call, settings))
         return CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin,
-                            media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? nil : "s-self")
+                            ownCapabilities: capabilitiesOnJoin, media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? nil : "s-self")
     }
 
     var participantsOnJoin: [CallParticipant] = []
+    var capabilitiesOnJoin: Set<String> = []
     var mediaOnJoin: MediaEndpointInfo?
 
     func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }
@@ -188,6 +189,14 @@ final class FakeMediaEngine: CallMediaEngine {
 
     func setAudioEnabled(_ enabled: Bool) { audioEnabled.append(enabled) }
     func setVideoEnabled(_ enabled: Bool) { videoEnabled.append(enabled) }
+    var screenshareFailure: Error?
+    private(set) var screenshareStarts: [ScreenshareSource] = []
+    private(set) var screenshareStopCount = 0
+    func startScreenshare(source: ScreenshareSource) async throws {
+        if let screenshareFailure { throw screenshareFailure }
+        screenshareStarts.append(source)
+    }
+    func stopScreenshare() async { screenshareStopCount += 1 }
     func stop() async { stopCount += 1 }
 
     func update(_ media: [String: ParticipantMedia]) { onUpdate?(media) }

@@ -19,14 +19,21 @@ public struct ParticipantMedia: Sendable, Equatable {
     public var connectionQuality: ConnectionQuality
     /// The received video's size in pixels (width, height), when there is video.
     public var trackSize: VideoSize?
+    /// The participant publishes their screen (a second video stream besides the camera).
+    public var isScreensharing: Bool
+    /// The received screen's size in pixels, once a frame of it arrived.
+    public var screenshareTrackSize: VideoSize?
 
     public init(hasVideo: Bool = false, hasAudio: Bool = false, isSpeaking: Bool = false,
-                connectionQuality: ConnectionQuality = .unknown, trackSize: VideoSize? = nil) {
+                connectionQuality: ConnectionQuality = .unknown, trackSize: VideoSize? = nil,
+                isScreensharing: Bool = false, screenshareTrackSize: VideoSize? = nil) {
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
         self.isSpeaking = isSpeaking
         self.connectionQuality = connectionQuality
         self.trackSize = trackSize
+        self.isScreensharing = isScreensharing
+        self.screenshareTrackSize = screenshareTrackSize
     }
 }
 
@@ -48,5 +55,22 @@ public protocol CallMediaEngine: AnyObject {
                onFailure: @escaping @MainActor (String) -> Void) async throws
     func setAudioEnabled(_ enabled: Bool)
     func setVideoEnabled(_ enabled: Bool)
+    /// Publishes our screen from `source` as a second, video-only stream; throws a sentence for
+    /// the user if the screen cannot be captured. Only while started.
+    func startScreenshare(source: ScreenshareSource) async throws
+    /// Stops publishing the screen (nothing happens if it is not shared).
+    func stopScreenshare() async
     func stop() async
+}
+
+/// Where a shared screen comes from.
+public enum ScreenshareSource: String, Sendable, Equatable, CaseIterable {
+    /// The ScreenCast portal where there is one (the user picks a monitor or window), else the X display.
+    case automatic
+    /// The whole X11 display named by $DISPLAY.
+    case x11
+    /// The xdg-desktop-portal ScreenCast portal and PipeWire.
+    case portal
+    /// A moving test pattern (tests and demos).
+    case test
 }

@@ -159,3 +159,7 @@ public struct Toast: Equatable, Sendable, Identifiable {
     /// Still worth showing in a window that opens now (a screen change often follows the message).
     public var isRecent: Bool { Date().timeIntervalSince(createdAt) < 3 }
 }
+    /// Publishes their screen now (the seed's `isScreensharing`).
+    public var isScreensharing: Bool { media.isScreensharing }
+    /// The size of their shared screen as received.
+    public var screenshareTrackSize: VideoSize? { media.screenshareTrackSize }

@@ -36,6 +36,8 @@ public final class CallViewModel {
     public private(set) var isMediaConnected = false
     /// The call is being recorded: the call window shows it to everyone.
     public private(set) var isRecording = false
+    /// We publish our screen now (the sharing banner; see CallViewModel+Screensharing).
+    public internal(set) var isCurrentUserScreensharing = false
     /// How the call window arranges participants.
     public private(set) var participantsLayout: ParticipantsLayout = .grid
     /// The call is shown in the small minimized window instead of the full one.
@@ -48,11 +50,12 @@ public final class CallViewModel {
     public var callSound: CallSound? { CallSound.forState(callingState) }
 
     @ObservationIgnored let callService: CallService?
-    @ObservationIgnored private let mediaEngine: CallMediaEngine?
+    @ObservationIgnored let mediaEngine: CallMediaEngine?
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
-    @ObservationIgnored private var mediaCall: CallID?
+    /// The call our media runs in, set from the start of the media connection until it stops.
+    @ObservationIgnored private(set) var mediaCall: CallID?
     @ObservationIgnored private var lastMediaSnapshot: CallSnapshot?
     @ObservationIgnored private var toastCounter = 0
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
@@ -439,6 +442,7 @@ public final class CallViewModel {
         mediaCall = nil
         mediaBySession = [:]
         isMediaConnected = false
+        isCurrentUserScreensharing = false
         Task { await mediaEngine.stop() }
     }
 

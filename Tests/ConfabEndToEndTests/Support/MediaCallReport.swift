@@ -24,6 +24,10 @@ struct MediaPeerReport: Decodable {
         let microphone: [MicrophoneChange]
         let messages: [String]
         let remote: [RemoteMedia]
+        /// Screen sharing (`--screen`): our share, the screens received, who was shown sharing.
+        let screenshare: OwnScreenshare?
+        let remoteScreens: [ReceivedScreen]?
+        let screensharingChanges: [ScreensharingChange]?
     }
 
     let user: String

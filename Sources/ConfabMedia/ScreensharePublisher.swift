@@ -1,0 +1,109 @@
+import ConfabClient
+import ConfabCore
+import ConfabProtocol
+import Foundation
+import GLibBridge
+import Logging
+
+/// Our shared screen: a second publisher in the call's Janus room, with its own handle and
+/// send-only connection, video only (VP8). Its display "user|session|screen" tells receivers it is
+/// a screen, not a camera. Sized and paced for legible text: at most 1920x1080 (scaled keeping
+/// the aspect ratio), 10 fps, a higher bitrate than the camera.
+@MainActor
+final class ScreensharePublisher {
+    private let configuration: CallMediaConfiguration
+    private let logger: Logger
+    private let pipeline: MediaPipeline
+    private let webrtc: WebRTCBin
+    private var handle: JanusHandle?
+
+    /// Builds the capture and encoding pipeline; throws a sentence for the user if `source` cannot
+    /// be used here.
+    init(source: ScreenshareSource, configuration: CallMediaConfiguration, logger: Logger,
+         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let capture = try Self.captureDescription(for: source, environment: environment)
+        let framerate = configuration.screenshareFramerate
+        let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
+            + "\(capture) ! videoconvert ! videoscale ! "
+            + "video/x-raw,width=[16,\(configuration.screenshareMaxWidth)],height=[16,\(configuration.screenshareMaxHeight)],pixel-aspect-ratio=1/1 ! "
+            + "videorate ! video/x-raw,framerate=\(framerate)/1 ! queue ! "
+            // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
+            + "vp8enc deadline=1 cpu-used=8 threads=2 keyframe-max-dist=\(framerate * 2) target-bitrate=\(configuration.screenshareBitrate) "
+            + "error-resilient=partitions ! rtpvp8pay name=screen-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
+            + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc."
+        let pipeline = try MediaPipeline(description: description)
+        guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
+        self.pipeline = pipeline
+        self.webrtc = webrtc
+        if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
+        webrtc.setTransceiverProperty(index: 0, "direction", "sendonly")
+        webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
+        pipeline.watchBus { [weak self] message in
+            if case .error(let text, let debug) = message {
+                self?.logger.warning("screen sharing pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
+            }
+        }
+    }
+
+    /// The gst-launch fragment that captures the screen.
+    static func captureDescription(for source: ScreenshareSource, environment: [String: String]) throws -> String {
+        let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        switch source {
+        case .test:
+            // A standard test pattern with a moving corner, at a typical laptop screen size.
+            return "videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! video/x-raw,width=1280,height=720"
+        case .x11:
+            guard let display else { throw CallError("There is no X display to share (DISPLAY is not set).") }
+            return x11Capture(display: display)
+        case .automatic where display != nil:
+            return x11Capture(display: display ?? "")
+        case .portal, .automatic:
+            // The ScreenCast portal (CreateSession → SelectSources → Start → OpenPipeWireRemote, then
+            // `pipewiresrc fd=… path=<node>`) is not implemented yet, and Debian 12 needs the
+            // gstreamer1.0-pipewire package for pipewiresrc. Wayland sessions cannot share until then.
+            throw CallError("Sharing through the desktop’s screen-sharing portal (Wayland) is not supported yet. "
+                + "Run Confab in an X11 session to share your screen.")
+        }
+    }
+
+    /// use-damage=false: with XDamage, ximagesrc sends only changed regions over a stale frame.
+    private static func x11Capture(display: String) -> String {
+        "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true"
+    }
+
+    /// Joins the room as a second publisher and publishes the screen.
+    func start(on janus: JanusSession) async throws {
+        let handle = try await janus.attach(plugin: "janus.plugin.videoroom")
+        self.handle = handle
+        // The camera publisher's handle follows the room; this one ignores its events.
+        _ = try await handle.request([
+            "request": .string("join"), "ptype": .string("publisher"), "room": .number(Double(configuration.room)),
+            "token": .string(configuration.token), "display": .string(configuration.screenshareDisplay),
+        ])
+        webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
+        try pipeline.play()
+        // The offer must carry the stream's SSRC (see Publisher): wait for the payloader.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !pipeline.hasNegotiated(element: "screen-pay") {
+            guard ContinuousClock.now < deadline else { throw CallError("The screen could not be captured.") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let offer = try await webrtc.createOffer()
+        try await webrtc.setLocalDescription(.offer, sdp: offer)
+        let configured = try await handle.request(["request": .string("publish")], jsep: JSEP(type: "offer", sdp: offer))
+        guard let answer = configured.jsep else { throw JanusError(code: 0, reason: "the media server sent no answer") }
+        try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)
+    }
+
+    /// Leaves the room (others see the screen feed go) and releases the capture.
+    func stop() async {
+        if let handle {
+            _ = try? await handle.request(["request": .string("leave")], timeout: .seconds(2))
+            await handle.detach()
+        }
+        handle = nil
+        pipeline.stop()
+    }
+}
