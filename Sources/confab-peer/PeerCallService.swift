@@ -66,4 +66,10 @@ final class PeerCallService: CallService {
     func kickUser(_ userID: String, in call: CallID) async throws { try await client.kickUser(userID, in: call) }
     func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { try await client.pinForEveryone(participant, in: call) }
     func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { try await client.unpinForEveryone(participant, in: call) }
+    func startRecording(in call: CallID) async throws { try await client.startRecording(in: call) }
+    func stopRecording(in call: CallID) async throws { try await client.stopRecording(in: call) }
+    func goLive(in call: CallID) async throws { try await client.goLive(in: call) }
+    func stopLive(in call: CallID) async throws { try await client.stopLive(in: call) }
+    func startBroadcasting(in call: CallID) async throws { try await client.startBroadcasting(in: call) }
+    func stopBroadcasting(in call: CallID) async throws { try await client.stopBroadcasting(in: call) }
 }

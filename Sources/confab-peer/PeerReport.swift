@@ -18,6 +18,10 @@ struct PeerReport: Encodable {
         var user: String?
         var reason: String?
         var byThisDevice: Bool?
+        /// In `callUpdated`: the call's recording state, broadcast link and recordings then.
+        var recordingState: String?
+        var hlsPlaylistUrl: String?
+        var recordings: Int?
     }
 
     struct Participant: Encodable {
@@ -93,7 +97,11 @@ struct PeerReport: Encodable {
             events.append(Event(type: "participantLeft", at: now, call: cid.description, user: participant.user.id))
             left(session: participant.sessionID, at: now)
         case .callUpdated(let call):
-            events.append(Event(type: "callUpdated", at: now, call: call.id.description))
+            var event = Event(type: "callUpdated", at: now, call: call.id.description)
+            event.recordingState = call.recordingState
+            event.hlsPlaylistUrl = call.hlsPlaylistUrl
+            event.recordings = call.recordings.count
+            events.append(event)
             lastCall = CallSummary(call)
         case .connectionLost:
             events.append(Event(type: "connectionLost", at: now))

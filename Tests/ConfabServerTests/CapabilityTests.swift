@@ -71,6 +71,10 @@ final class CapabilityTests: ServerTestCase {
             (.pinForEveryone, try await bob.sendExpectingError(UnpinForEveryoneRequest(cid: call, userId: "alice", sessionId: aliceSession))),
             (.startRecording, try await bob.sendExpectingError(StartRecordingRequest(cid: call))),
             (.stopRecording, try await bob.sendExpectingError(StopRecordingRequest(cid: call))),
+            (.goLive, try await bob.sendExpectingError(GoLiveRequest(cid: call))),
+            (.stopLive, try await bob.sendExpectingError(StopLiveRequest(cid: call))),
+            (.startBroadcasting, try await bob.sendExpectingError(StartBroadcastingRequest(cid: call))),
+            (.stopBroadcasting, try await bob.sendExpectingError(StopBroadcastingRequest(cid: call))),
         ]
         for (capability, error) in refusals {
             XCTAssertEqual(error.code, .forbidden, "\(capability)")
@@ -79,7 +83,8 @@ final class CapabilityTests: ServerTestCase {
         // And nothing changed.
         let state = try await alice.send(GetCallRequest(cid: call)).call
         XCTAssertNil(state.endedAt)
-        XCTAssertFalse(state.backstage || state.recording)
+        XCTAssertFalse(state.backstage || state.recording || state.broadcasting)
+        XCTAssertEqual(state.recordingState, .noRecording)
         XCTAssertEqual(state.members.map(\.role), [.host, .user])
         XCTAssertEqual(state.blockedUsers, [])
         XCTAssertEqual(state.session.participants.map(\.userId), ["alice"])

@@ -16,6 +16,14 @@ extension CallSnapshot {
             rejectedBy: state.session.rejectedBy.mapValues(RejectionReason.init),
             isEnded: state.endedAt != nil)
         isRecording = state.recording
+        recordingState = state.recordingState.rawValue
+        recordings = state.recordings.map {
+            CallRecordingInfo(participant: $0.participant, start: $0.start, duration: $0.duration, size: $0.size, downloadURL: $0.downloadURL)
+        }
+        recordingErrors = state.recordingErrors
+        backstage = state.backstage
+        broadcasting = state.broadcasting
+        hlsPlaylistUrl = state.hlsPlaylistUrl
     }
 }
 

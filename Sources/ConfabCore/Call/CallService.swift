@@ -32,6 +32,25 @@ public protocol CallService: AnyObject {
     func kickUser(_ userID: String, in call: CallID) async throws
     func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws
     func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws
+
+    // Recording, backstage and broadcasting (capabilities startRecording, stopRecording, goLive,
+    // stopLive, startBroadcasting, stopBroadcasting).
+    func startRecording(in call: CallID) async throws
+    func stopRecording(in call: CallID) async throws
+    func goLive(in call: CallID) async throws
+    func stopLive(in call: CallID) async throws
+    func startBroadcasting(in call: CallID) async throws
+    func stopBroadcasting(in call: CallID) async throws
+}
+
+extension CallService {
+    // Services that cannot record or broadcast (test fakes, older peers) say so.
+    public func startRecording(in call: CallID) async throws { throw CallError("This call service cannot record.") }
+    public func stopRecording(in call: CallID) async throws { throw CallError("This call service cannot record.") }
+    public func goLive(in call: CallID) async throws { throw CallError("This call service cannot go live.") }
+    public func stopLive(in call: CallID) async throws { throw CallError("This call service cannot go live.") }
+    public func startBroadcasting(in call: CallID) async throws { throw CallError("This call service cannot broadcast.") }
+    public func stopBroadcasting(in call: CallID) async throws { throw CallError("This call service cannot broadcast.") }
 }
 
 /// Why a ring was rejected (the SDK's reasons).
@@ -86,6 +105,17 @@ public struct CallSnapshot: Sendable, Equatable {
     public var ownSessionID: String?
     /// The call is being recorded (everyone must be able to see it).
     public var isRecording = false
+    /// The seed's `recordingState`: "noRecording", "requested" (asked, not yet confirmed) or "recording".
+    public var recordingState = "noRecording"
+    /// Finished recordings, one file per participant.
+    public var recordings: [CallRecordingInfo] = []
+    /// Recordings that could not be made or converted, in words.
+    public var recordingErrors: [String] = []
+    /// Only hosts may join while the call is in backstage.
+    public var backstage = false
+    public var broadcasting = false
+    /// The viewer link while broadcasting (anyone with it can watch).
+    public var hlsPlaylistUrl: String?
 
     public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
                 blockedUserIDs: [String] = [], ownCapabilities: Set<String> = [], ringingMemberIDs: [String] = [],
@@ -102,6 +132,23 @@ public struct CallSnapshot: Sendable, Equatable {
         self.isEnded = isEnded
         self.media = media
         self.ownSessionID = ownSessionID
+    }
+}
+
+/// A participant's recording of a call, as a file to download.
+public struct CallRecordingInfo: Sendable, Equatable {
+    public var participant: String
+    public var start: Date
+    public var duration: TimeInterval
+    public var size: Int
+    public var downloadURL: String
+
+    public init(participant: String, start: Date, duration: TimeInterval, size: Int, downloadURL: String) {
+        self.participant = participant
+        self.start = start
+        self.duration = duration
+        self.size = size
+        self.downloadURL = downloadURL
     }
 }
 
@@ -159,7 +206,3 @@ public struct Toast: Equatable, Sendable, Identifiable {
     /// Still worth showing in a window that opens now (a screen change often follows the message).
     public var isRecent: Bool { Date().timeIntervalSince(createdAt) < 3 }
 }
-    /// Publishes their screen now (the seed's `isScreensharing`).
-    public var isScreensharing: Bool { media.isScreensharing }
-    /// The size of their shared screen as received.
-    public var screenshareTrackSize: VideoSize? { media.screenshareTrackSize }
