@@ -170,6 +170,10 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var isSpeaking: Bool { media.isSpeaking }
     public var connectionQuality: ConnectionQuality { media.connectionQuality }
     public var trackSize: VideoSize? { media.trackSize }
+    /// Publishes their screen now (the seed's `isScreensharing`).
+    public var isScreensharing: Bool { media.isScreensharing }
+    /// The size of their shared screen as received.
+    public var screenshareTrackSize: VideoSize? { media.screenshareTrackSize }
 
     public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false,
                 media: ParticipantMedia = ParticipantMedia()) {
