@@ -1,7 +1,7 @@
 import ConfabCore
 import GLibBridge
 
-/// The in-call controls: microphone, camera, layout, participants, minimize and hang up.
+/// The in-call controls: microphone, camera, share screen, layout, participants, minimize and hang up.
 /// Stateless: `update` shows the settings it is given; actions go to the closures.
 @MainActor
 final class CallControlBar {
@@ -12,6 +12,8 @@ final class CallControlBar {
         let showParticipants: @MainActor () -> Void
         let minimize: @MainActor () -> Void
         let hangUp: @MainActor () -> Void
+        /// Starts sharing the screen, or stops it while we share.
+        var toggleScreenshare: @MainActor () -> Void = {}
     }
 
     let view: Box
@@ -19,6 +21,7 @@ final class CallControlBar {
     private let camera: MediaToggle
     private let layoutButtons: [ParticipantsLayout: ToggleButton]
     private let participantsButton: Button
+    private let screenshareButton: Button
 
     /// - Parameter extras: more controls, placed before Hang up (e.g. the devices popover).
     init(actions: Actions, extras: [Widget] = []) {
@@ -43,6 +46,12 @@ final class CallControlBar {
         participantsButton.addCSSClass("circular")
         participantsButton.onClicked(actions.showParticipants)
 
+        // Shown only with the `screenshare` capability (see update).
+        screenshareButton = Button(iconName: "screen-shared-symbolic", accessibleLabel: "Share screen")
+        screenshareButton.addCSSClass("circular")
+        screenshareButton.isVisible = false
+        screenshareButton.onClicked(actions.toggleScreenshare)
+
         let minimize = Button(iconName: "window-minimize-symbolic", accessibleLabel: "Minimize call (Ctrl+M)")
         minimize.addCSSClass("circular")
         minimize.onClicked(actions.minimize)
@@ -54,12 +63,17 @@ final class CallControlBar {
         hangUp.addCSSClass("call-button")
         hangUp.onClicked(actions.hangUp)
 
-        view = Box(.horizontal, spacing: 18, children: [microphone.button, camera.button] + extras + [layoutMenu, participantsButton, minimize, hangUp])
+        view = Box(.horizontal, spacing: 18, children: [microphone.button, camera.button, screenshareButton] + extras + [layoutMenu, participantsButton, minimize, hangUp])
         view.align(horizontal: .center)
         view.addCSSClass("call-controls")
     }
 
-    func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int) {
+    func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int,
+                canScreenshare: Bool = false, isScreensharing: Bool = false) {
+        screenshareButton.isVisible = canScreenshare || isScreensharing
+        screenshareButton.setAccessibleLabel(isScreensharing ? "Stop sharing screen" : "Share screen")
+        screenshareButton.tooltip = isScreensharing ? "Stop sharing your screen" : "Share your screen"
+        screenshareButton.setCSSClass("suggested-action", isScreensharing)
         microphone.update(isOn: settings.audioOn)
         camera.update(isOn: settings.videoOn)
         for (candidate, button) in layoutButtons { button.isActive = candidate == layout }

@@ -16,6 +16,8 @@ final class InCallWindow {
     private let statusLabel = Label("", cssClasses: ["dim-label", "numeric"])
     private let waitingLabel = Label("Waiting for others to join…", cssClasses: ["title-3", "dim-label"])
     private let reconnectingLabel = Label("Connection lost. Reconnecting…", cssClasses: ["warning"])
+    /// Shown to the sharer while their screen is shared, with the way to stop.
+    private let sharingBanner: Box
     private let area: ParticipantsArea
     private var controls: CallControlBar!
     private let toasts: ToastOverlay
@@ -37,6 +39,14 @@ final class InCallWindow {
         area = ParticipantsArea { [weak callViewModel] session in callViewModel?.toggleLocalPin(sessionID: session) }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
+        let stopSharing = Button(label: "Stop sharing")
+        stopSharing.onClicked { [weak callViewModel] in Task { await callViewModel?.stopScreensharing() } }
+        let sharingLabel = Label("You are sharing your screen")
+        sharingLabel.expand(horizontally: true, vertically: false)
+        sharingLabel.align(horizontal: .start)
+        sharingBanner = Box(.horizontal, spacing: 12, children: [Image(iconName: "screen-shared-symbolic"), sharingLabel, stopSharing])
+        sharingBanner.addCSSClass("sharing-banner")
+        sharingBanner.isVisible = false
 
         let column = Box(.vertical, spacing: 12)
         toasts = ToastOverlay(child: column)
@@ -48,8 +58,14 @@ final class InCallWindow {
             chooseLayout: { [weak callViewModel] layout in callViewModel?.update(participantsLayout: layout) },
             showParticipants: showParticipants,
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
-            hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } }), extras: devices.map { [$0.button] } ?? [])
-        for child in [reconnectingLabel, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
+            hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
+            toggleScreenshare: { [weak callViewModel] in
+                guard let vm = callViewModel else { return }
+                Task {
+                    if vm.isCurrentUserScreensharing { await vm.stopScreensharing() } else { await vm.startScreensharing() }
+                }
+            }), extras: devices.map { [$0.button] } ?? [])
+        for child in [reconnectingLabel, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
         bindShortcuts()
         // Closing the window keeps the call going in the small window; hanging up is explicit.
@@ -64,6 +80,10 @@ final class InCallWindow {
         }
         media?.onRemoteFrame = { [weak self] session, frame in self?.area.tiles[session]?.show(frame) }
         media?.onLocalFrame = { [weak self] frame in self?.area.selfTile.show(frame) }
+        media?.onRemoteScreenshareFrame = { [weak self] session, frame in
+            guard let view = self?.area.screenshareView, view.sharingSession == session else { return }
+            view.show(frame)
+        }
         bindings = [
             ObservationBinding { [weak self] in self?.update() },
             ObservationBinding { [weak self] in self?.updateToast() },
@@ -75,6 +95,7 @@ final class InCallWindow {
     func close() {
         media?.onRemoteFrame = nil
         media?.onLocalFrame = nil
+        media?.onRemoteScreenshareFrame = nil
         timer?.cancel()
         bindings.forEach { $0.cancel() }
         window.close()
@@ -110,10 +131,14 @@ final class InCallWindow {
             .sorted { $0.joinedAt < $1.joinedAt }
         reconnectingLabel.isVisible = vm.callingState == .reconnecting
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
+        // Our own share is never shown back to us: a placeholder stands in for it.
+        let sharedScreen: SharedScreen? = vm.isCurrentUserScreensharing ? .ours : vm.screensharingParticipant.map { .participant($0) }
+        sharingBanner.isVisible = vm.isCurrentUserScreensharing
         area.update(others: others, layout: vm.participantsLayout, spotlight: vm.spotlightParticipant?.sessionID,
                     pinnedHere: vm.locallyPinned, selfHasVideo: vm.callSettings.videoOn && vm.isMediaConnected,
-                    selfHasAudio: vm.callSettings.audioOn)
-        controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1)
+                    selfHasAudio: vm.callSettings.audioOn, sharedScreen: sharedScreen)
+        controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
+                        canScreenshare: vm.canScreenshare && vm.isMediaConnected, isScreensharing: vm.isCurrentUserScreensharing)
         updateStatus()
     }
 

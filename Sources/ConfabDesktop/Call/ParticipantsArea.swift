@@ -2,8 +2,9 @@ import ConfabCore
 import GLibBridge
 
 /// Arranges the participant tiles by layout: a grid of equal tiles; a spotlight (one large
-/// tile and a strip of the others); or one participant filling the area. Tiles are made once
-/// per participant session and moved between arrangements, so video never restarts.
+/// tile and a strip of the others); or one participant filling the area. While someone shares
+/// a screen, the share layout wins: the screen large, everyone in a strip below. Tiles are made
+/// once per participant session and moved between arrangements, so video never restarts.
 @MainActor
 final class ParticipantsArea {
     let view: Stack
@@ -13,7 +14,10 @@ final class ParticipantsArea {
     private let spotlightMain = Box(.vertical)
     private let spotlightStrip = Box(.horizontal, spacing: 8)
     private let fullScreenMain = Box(.vertical)
-    private var arrangement: (layout: ParticipantsLayout, order: [String], spotlight: String?)?
+    /// The share layout's large view.
+    let screenshareView = ScreenshareView()
+    private let shareStrip = Box(.horizontal, spacing: 8)
+    private var arrangement: (layout: ParticipantsLayout, order: [String], spotlight: String?, share: String?)?
     private var placed: [(container: Box, tile: Widget)] = []
     private let onTogglePin: @MainActor (String) -> Void
 
@@ -29,12 +33,20 @@ final class ParticipantsArea {
         view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
         view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStrip]), name: ParticipantsLayout.spotlight.rawValue)
         view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
+        shareStrip.setSizeRequest(width: -1, height: 150)
+        shareStrip.isHomogeneous = true
+        // The screen takes the height; the tiles' own expand would otherwise split it evenly.
+        shareStrip.expand(horizontally: true, vertically: false)
+        view.addPage(Box(.vertical, spacing: 8, children: [screenshareView.view, shareStrip]), name: Self.sharePage)
         view.expand()
     }
 
-    /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large.
+    private static let sharePage = "screenshare"
+
+    /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large; while
+    /// `sharedScreen` is set, in the share layout instead.
     func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
-                selfHasVideo: Bool, selfHasAudio: Bool) {
+                selfHasVideo: Bool, selfHasAudio: Bool, sharedScreen: SharedScreen? = nil) {
         let order = others.map(\.sessionID)
         for participant in others where tiles[participant.sessionID] == nil {
             let sessionID = participant.sessionID
@@ -43,9 +55,16 @@ final class ParticipantsArea {
         for gone in tiles.keys where !order.contains(gone) { tiles[gone] = nil }
 
         let spotlightID = spotlight.flatMap { order.contains($0) ? $0 : nil } ?? order.first
-        if arrangement?.layout != layout || arrangement?.order != order || arrangement?.spotlight != spotlightID {
-            arrangement = (layout, order, spotlightID)
-            arrange(layout: layout, order: order, spotlight: spotlightID)
+        if case .participant(let sharer) = sharedScreen {
+            screenshareView.update(participant: sharer)
+        } else if sharedScreen == .ours {
+            screenshareView.update(participant: nil)
+        }
+        let share = sharedScreen?.key
+        if arrangement?.layout != layout || arrangement?.order != order || arrangement?.spotlight != spotlightID
+            || arrangement?.share != share {
+            arrangement = (layout, order, spotlightID, share)
+            arrange(layout: layout, order: order, spotlight: spotlightID, share: share != nil)
         }
         for participant in others {
             tiles[participant.sessionID]?.update(name: participant.name, hasVideo: participant.hasVideo, hasAudio: participant.hasAudio,
@@ -55,11 +74,16 @@ final class ParticipantsArea {
         selfTile.update(name: "You", hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: .unknown, isSelf: true)
     }
 
-    private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?) {
+    private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?, share: Bool) {
         grid.setChildren([], columns: 1)
         for (container, tile) in placed { container.remove(tile) }
         placed = []
         let others = order.compactMap { tiles[$0]?.view }
+        if share {
+            for tile in others + [selfTile.view] { place(tile, in: shareStrip) }
+            view.visiblePageName = Self.sharePage
+            return
+        }
         switch layout {
         case .grid:
             let views = others + [selfTile.view]
