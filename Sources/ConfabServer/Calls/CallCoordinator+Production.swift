@@ -222,7 +222,8 @@ extension CallCoordinator {
             return
         }
         productions[cid]?.broadcast = .init(pipeline: pipeline, publisher: publisher, streams: streams)
-        logger.info("broadcasting", metadata: ["cid": "\(cid)", "publisher": "\(publisher)", "name": "\(pipeline.name)"])
+        logger.notice("broadcasting", metadata: [
+            "cid": "\(cid)", "publisher": "\(publisher)", "forwarders": "\(streams.count)", "name": "\(pipeline.name)"])
     }
 
     private func broadcastFailed(_ cid: CallID, pipeline: HLSBroadcast, _ reason: String) {

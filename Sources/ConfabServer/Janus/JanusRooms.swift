@@ -155,7 +155,9 @@ actor JanusRooms {
                 session: link.session, handle: link.handle)
             return (data["participants"]?.array ?? []).compactMap { entry in
                 guard entry["publisher"]?.bool == true, let id = entry["id"]?.integer else { return nil }
-                return Publisher(id: id, display: entry["display"]?.string ?? "\(id)")
+                // Clients join as `user|session|camera` (or just the user id): the user comes first.
+                let display = entry["display"]?.string ?? "\(id)"
+                return Publisher(id: id, display: String(display.split(separator: "|").first ?? Substring(display)))
             }
         } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
             return []
@@ -174,7 +176,7 @@ actor JanusRooms {
         if let adminKey { body["admin_key"] = .string(adminKey) }
         let link = try await currentLink()
         let data = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
-        return (data["forwarders"]?.array ?? []).compactMap { $0["stream_id"]?.integer }
+        return (data["forwarders"]?.array ?? data["rtp_stream"]?["forwarders"]?.array ?? []).compactMap { $0["stream_id"]?.integer }
     }
 
     func stopForwarding(_ publisher: Int64, streams: [Int64], in cid: CallID) async {

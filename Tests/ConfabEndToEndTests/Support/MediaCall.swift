@@ -15,10 +15,16 @@ struct MediaCall {
     }
 
     let peers: [Peer]
+    /// Run beside the peers with the server's URL and the output folder (see media-call.sh).
+    var controller: [String] = []
+    /// Where the reports, logs and the controller's files go; kept when given (else a
+    /// temporary folder removed after a successful call).
+    var outputDirectory: URL?
 
     /// Runs the call and reads every report; throws with the peers' logs when something failed.
     func run(timeout: Duration = .seconds(45)) async throws -> [String: MediaPeerReport] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-media-\(UUID().uuidString.prefix(8))")
+        let directory = outputDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("confab-media-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let binaries = try builtExecutable("confab-peer").deletingLastPathComponent()
         let process = Process()
@@ -26,6 +32,11 @@ struct MediaCall {
         process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/media-call.sh").path,
                              binaries.path, directory.path]
             + peers.map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
+        if !controller.isEmpty {
+            var environment = ProcessInfo.processInfo.environment
+            environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ")
+            process.environment = environment
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -51,7 +62,7 @@ struct MediaCall {
             throw EndToEndFailure("the media call failed (exit \(process.terminationStatus)):\n\(collected.text)\n"
                 + problems.joined(separator: "\n") + "\nserver log (tail):\n\(serverLog.suffix(3000))")
         }
-        try? FileManager.default.removeItem(at: directory)
+        if outputDirectory == nil { try? FileManager.default.removeItem(at: directory) }
         return reports
     }
 

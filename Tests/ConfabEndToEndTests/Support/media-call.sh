@@ -43,6 +43,14 @@ for spec in "$@"; do
   peer_pids+=($!)
 done
 
+# An optional controller (e.g. the host's recording and broadcast controls) runs beside the
+# peers: MEDIA_CALL_CONTROLLER is run with the server's URL and OUT; it writes OUT/controller.log.
+if [ -n "${MEDIA_CALL_CONTROLLER:-}" ]; then
+  # shellcheck disable=SC2086 # the command and its arguments are words
+  $MEDIA_CALL_CONTROLLER "$url" "$out" >"$out/controller.log" 2>&1 &
+  peer_pids+=($!)
+fi
+
 status=0
 for pid in "${peer_pids[@]}"; do wait "$pid" || status=1; done
 peer_pids=()
