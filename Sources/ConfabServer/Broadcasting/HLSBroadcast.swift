@@ -21,15 +21,17 @@ final class HLSBroadcast: @unchecked Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         audioPort = try Self.freeUDPPort()
         videoPort = try Self.freeUDPPort()
-        let rtp = "application/x-rtp,media=%@,clock-rate=%d,encoding-name=%@"
+        // The payload types must be in the caps, or the depayloaders never settle when both
+        // streams feed one muxer; Janus forwards with the publisher's own (Confab: 96 VP8, 111 Opus).
+        let rtp = "application/x-rtp,media=%@,clock-rate=%d,encoding-name=%@,payload=%d"
         let pipeline: [String] = [
             "-e", "hlssink2", "name=hls", "target-duration=1", "playlist-length=6", "max-files=12",
             "location=\(folder.path)/segment%05d.ts", "playlist-location=\(folder.path)/\(Self.playlistName)",
-            "udpsrc", "address=\(host)", "port=\(videoPort)", "caps=\(String(format: rtp, "video", 90000, "VP8"))", "!",
+            "udpsrc", "address=\(host)", "port=\(videoPort)", "caps=\(String(format: rtp, "video", 90000, "VP8", 96))", "!",
             "rtpjitterbuffer", "latency=200", "!", "rtpvp8depay", "wait-for-keyframe=true", "!", "vp8dec", "!", "videoconvert", "!",
             // A keyframe a second, so segments are about a second long.
             "openh264enc", "gop-size=30", "!", "h264parse", "!", "queue", "!", "hls.video",
-            "udpsrc", "address=\(host)", "port=\(audioPort)", "caps=\(String(format: rtp, "audio", 48000, "OPUS"))", "!",
+            "udpsrc", "address=\(host)", "port=\(audioPort)", "caps=\(String(format: rtp, "audio", 48000, "OPUS", 111))", "!",
             "rtpjitterbuffer", "latency=200", "!", "rtpopusdepay", "!", "opusdec", "!", "audioconvert", "!", "audioresample", "!",
             "voaacenc", "!", "aacparse", "!", "queue", "!", "hls.audio",
         ]

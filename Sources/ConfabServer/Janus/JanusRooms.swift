@@ -170,7 +170,13 @@ actor JanusRooms {
         var body: [String: JanusJSON] = [
             "request": "rtp_forward", "room": .integer(Int64(Self.roomNumber(for: cid))), "publisher_id": .integer(publisher),
             "secret": .string(roomSecret), "host": .string(host),
-            "audio_port": .integer(Int64(audioPort)), "video_port": .integer(Int64(videoPort)),
+            // Janus 1.1 forwards per stream, by mid; the legacy audio_port/video_port make no
+            // forwarders. Confab clients publish camera then microphone, and webrtcbin names the
+            // m-lines by kind and index: "video0", "audio1".
+            "streams": .array([
+                .object(["mid": .string("video0"), "port": .integer(Int64(videoPort))]),
+                .object(["mid": .string("audio1"), "port": .integer(Int64(audioPort))]),
+            ]),
         ]
         // The managed Janus locks rtp_forward behind the admin key (`lock_rtp_forward`).
         if let adminKey { body["admin_key"] = .string(adminKey) }
