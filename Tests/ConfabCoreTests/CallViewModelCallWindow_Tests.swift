@@ -112,3 +112,30 @@ final class CallViewModelRecording_Tests: XCTestCase {
         XCTAssertEqual(subject.callParticipants["s-bob"]?.isPinned, true)
     } }
 }
+
+final class CallViewModelProduction_Tests: XCTestCase {
+    func test_recordingAndBroadcastState_followCallUpdates_andRefusalsAreShown() { onMain {
+        let service = FakeCallService()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
+        var done = false
+        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        waitUntil { done }
+        var snapshot = CallSnapshot(id: CallID(type: "default", id: "standup"), createdBy: "ada")
+        snapshot.recordingState = "recording"
+        snapshot.isRecording = true
+        snapshot.broadcasting = true
+        snapshot.hlsPlaylistUrl = "http://127.0.0.1:8630/live/abc/playlist.m3u8"
+        snapshot.recordings = [CallRecordingInfo(participant: "bob", start: Date(), duration: 5, size: 1000, downloadURL: "http://x/rec.mkv")]
+        service.send(.callUpdated(snapshot))
+        XCTAssertEqual(subject.recordingState, "recording")
+        XCTAssertTrue(subject.isBroadcasting)
+        XCTAssertEqual(subject.hlsPlaylistUrl, "http://127.0.0.1:8630/live/abc/playlist.m3u8")
+        XCTAssertEqual(subject.recordings.map(\.participant), ["bob"])
+
+        // The fake has no recording: its refusal reaches the user.
+        var stopped = false
+        Task { await subject.toggleRecording(); stopped = true }
+        waitUntil { stopped }
+        XCTAssertEqual(subject.toast?.message, "Couldn’t stop recording: This call service cannot record.")
+    } }
+}

@@ -180,7 +180,20 @@ def is_checked(node):
 
 
 def click(node):
-    """Invoke the node's first action ("click"), as a screen-reader user would."""
+    """Invoke the node's first action ("click"), as a screen-reader user would. A composite
+    control (GtkMenuButton) carries its name outside and its button inside: click that one."""
+    try:
+        actionable = node.queryAction().nActions > 0
+    except NotImplementedError:
+        actionable = False
+    if not actionable:
+        for child in walk(node):
+            try:
+                if child is not node and child.queryAction().nActions > 0:
+                    node = child
+                    break
+            except NotImplementedError:
+                continue
     action = node.queryAction()
     for index in range(action.nActions):
         if action.getName(index) in ("click", "press", "activate", "toggle"):

@@ -106,6 +106,13 @@ class HostActions(CallsTestCase):
         wait_for(lambda: find(call_window, name_contains="bob, pinned"), what="bob's tile says pinned")
         screenshot(self.xvfb.display, "participants-panel.png")
 
+        # More → Record: everyone is shown the call is recorded (this server records as a flag
+        # without media; real recordings are checked in Production_EndToEndTests).
+        click(wait_for(lambda: find(call_window, name="More (record, broadcast)"), what="the More menu"))
+        click(wait_for(lambda: find(self.accessible, role="push button", name="Record"), what="Record in the More menu"))
+        wait_for(lambda: find(call_window, name_contains="Recording. Call duration"), what="the recording indicator")
+        screenshot(self.xvfb.display, "recording.png")
+
         # Ctrl+L cycles the layout; the grid's self-view tile stays reachable in every layout but full screen.
         press_keys(self.xvfb.display, "ui-host – Confab", "ctrl+l")
         wait_for(lambda: find(call_window, name_contains="bob, pinned"), what="bob still shown in the spotlight")

@@ -36,6 +36,16 @@ public final class CallViewModel {
     public private(set) var isMediaConnected = false
     /// The call is being recorded: the call window shows it to everyone.
     public private(set) var isRecording = false
+    /// The seed's recordingState: "noRecording", "requested" or "recording".
+    public private(set) var recordingState = "noRecording"
+    /// The call's finished recordings, one file per participant, and conversions that failed.
+    public private(set) var recordings: [CallRecordingInfo] = []
+    public private(set) var recordingErrors: [String] = []
+    /// Live to viewers over HLS; the viewer link while it is.
+    public private(set) var isBroadcasting = false
+    public private(set) var hlsPlaylistUrl: String?
+    /// Only hosts may join while in backstage; going live ends it.
+    public private(set) var isBackstage = false
     /// We publish our screen now (the sharing banner; see CallViewModel+Screensharing).
     public internal(set) var isCurrentUserScreensharing = false
     /// How the call window arranges participants.
@@ -372,6 +382,12 @@ public final class CallViewModel {
 
     private func apply(_ snapshot: CallSnapshot) {
         isRecording = snapshot.isRecording
+        recordingState = snapshot.recordingState
+        recordings = snapshot.recordings
+        recordingErrors = snapshot.recordingErrors
+        isBroadcasting = snapshot.broadcasting
+        hlsPlaylistUrl = snapshot.hlsPlaylistUrl
+        isBackstage = snapshot.backstage
         // Pins for everyone come with the call state; participants' media stays as measured.
         for participant in snapshot.participants where callParticipants[participant.sessionID]?.isPinned != participant.isPinned {
             callParticipants[participant.sessionID]?.isPinned = participant.isPinned
@@ -453,6 +469,9 @@ public final class CallViewModel {
         dominantSpeaker = nil
         isMinimized = false
         isRecording = false
+        recordingState = "noRecording"
+        isBroadcasting = false
+        hlsPlaylistUrl = nil
         locallyPinned = []
         endedCall = reason.map { EndedCall(call: call, reason: $0) }
         incomingTimeout?.cancel()

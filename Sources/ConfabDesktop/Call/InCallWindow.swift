@@ -14,6 +14,7 @@ final class InCallWindow {
     let window: Window
     private let callViewModel: CallViewModel
     private let statusLabel = Label("", cssClasses: ["dim-label", "numeric"])
+    private let production: CallProductionMenu
     private let waitingLabel = Label("Waiting for others to join…", cssClasses: ["title-3", "dim-label"])
     private let reconnectingLabel = Label("Connection lost. Reconnecting…", cssClasses: ["warning"])
     /// Shown to the sharer while their screen is shared, with the way to stop.
@@ -32,6 +33,7 @@ final class InCallWindow {
          devices: CallDevicesPopover? = nil,
          showParticipants: @escaping @MainActor () -> Void) {
         self.callViewModel = callViewModel
+        production = CallProductionMenu(callViewModel: callViewModel)
         self.media = media
         self.showParticipants = showParticipants
         lastToastID = callViewModel.toast?.id
@@ -64,7 +66,7 @@ final class InCallWindow {
                 Task {
                     if vm.isCurrentUserScreensharing { await vm.stopScreensharing() } else { await vm.startScreensharing() }
                 }
-            }), extras: devices.map { [$0.button] } ?? [])
+            }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
         for child in [reconnectingLabel, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
         bindShortcuts()
@@ -137,6 +139,7 @@ final class InCallWindow {
         area.update(others: others, layout: vm.participantsLayout, spotlight: vm.spotlightParticipant?.sessionID,
                     pinnedHere: vm.locallyPinned, selfHasVideo: vm.callSettings.videoOn && vm.isMediaConnected,
                     selfHasAudio: vm.callSettings.audioOn, sharedScreen: sharedScreen)
+        production.update(vm)
         controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
                         canScreenshare: vm.canScreenshare && vm.isMediaConnected, isScreensharing: vm.isCurrentUserScreensharing)
         updateStatus()
@@ -145,7 +148,8 @@ final class InCallWindow {
     private func updateStatus() {
         let duration = callViewModel.callingState == .joining ? "Joining…" : formatElapsed(seconds: secondsInCall)
         // Everyone must know when a call is recorded.
-        statusLabel.text = callViewModel.isRecording ? "● Recording · \(duration)" : duration
+        let live = callViewModel.isBroadcasting ? "Live · " : ""
+        statusLabel.text = live + (callViewModel.isRecording ? "● Recording · \(duration)" : duration)
         statusLabel.setCSSClass("recording", callViewModel.isRecording)
         statusLabel.setAccessibleLabel(callViewModel.isRecording ? "Recording. Call duration \(duration)" : "Call duration \(duration)")
     }

@@ -15,6 +15,9 @@ public final class Label: Widget {
         set { gtk_label_set_text(c(), newValue) }
     }
 
+    /// Lets the user select and copy the text (links).
+    public func makeSelectable() { gtk_label_set_selectable(c(), 1) }
+
     public func wrap(_ on: Bool = true) {
         gtk_label_set_wrap(c(), on ? 1 : 0)
         gtk_label_set_justify(c(), GTK_JUSTIFY_CENTER)

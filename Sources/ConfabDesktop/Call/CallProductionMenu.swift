@@ -1,0 +1,53 @@
+import ConfabCore
+import GLibBridge
+
+/// The "More" popover of the call: record, go live and broadcast (each only with its
+/// capability), the viewer link while live, and the finished recordings with their links.
+@MainActor
+final class CallProductionMenu {
+    let button: MenuButton
+    private let content = Box(.vertical, spacing: 8)
+    private let record = Button(label: "Record")
+    private let live = Button(label: "Go live")
+    private let broadcast = Button(label: "Broadcast")
+    private let viewerLink = Label("", cssClasses: ["caption"])
+    private let recordingsList = Box(.vertical, spacing: 4)
+
+    init(callViewModel: CallViewModel) {
+        record.onClicked { [weak callViewModel] in Task { await callViewModel?.toggleRecording() } }
+        live.onClicked { [weak callViewModel] in Task { await callViewModel?.toggleLive() } }
+        broadcast.onClicked { [weak callViewModel] in Task { await callViewModel?.toggleBroadcasting() } }
+        viewerLink.wrap()
+        viewerLink.makeSelectable()
+        for child in [record, live, broadcast, viewerLink, recordingsList] as [Widget] { content.append(child) }
+        content.setMargins(8)
+        content.setSizeRequest(width: 320, height: -1)
+        button = MenuButton(iconName: "view-more-symbolic", accessibleLabel: "More (record, broadcast)", content: content)
+        button.addCSSClass("circular")
+    }
+
+    func update(_ vm: CallViewModel) {
+        let recording = vm.isRecording || vm.recordingState == "requested"
+        record.label = vm.recordingState == "requested" ? "Starting recording…" : (recording ? "Stop recording" : "Record")
+        record.isVisible = vm.canRecord
+        live.label = vm.isBackstage ? "Go live" : "Back to backstage"
+        live.isVisible = vm.canGoLive
+        broadcast.label = vm.isBroadcasting ? "Stop broadcast" : "Broadcast"
+        broadcast.isVisible = vm.canBroadcast
+        viewerLink.text = vm.hlsPlaylistUrl.map { "Live — viewers watch at \($0)" } ?? ""
+        viewerLink.isVisible = vm.hlsPlaylistUrl != nil
+        button.isVisible = vm.canRecord || vm.canBroadcast || vm.canGoLive || !vm.recordings.isEmpty || vm.hlsPlaylistUrl != nil
+        recordingsList.removeAll()
+        for recording in vm.recordings {
+            let line = Label("\(recording.participant): \(formatElapsed(seconds: Int(recording.duration))) — \(recording.downloadURL)", cssClasses: ["caption"])
+            line.wrap()
+            line.makeSelectable()
+            recordingsList.append(line)
+        }
+        for failure in vm.recordingErrors {
+            let line = Label("Recording failed: \(failure)", cssClasses: ["caption", "warning"])
+            line.wrap()
+            recordingsList.append(line)
+        }
+    }
+}
