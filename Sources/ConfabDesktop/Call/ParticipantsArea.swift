@@ -29,15 +29,18 @@ final class ParticipantsArea {
         spotlightMain.expand()
         spotlightStrip.setSizeRequest(width: -1, height: 150)
         spotlightStrip.isHomogeneous = true
+        spotlightMain.expand()
         fullScreenMain.expand()
         view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
-        view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStrip]), name: ParticipantsLayout.spotlight.rawValue)
+        view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, ScrolledWindow(strip: spotlightStrip, height: 170)]),
+                     name: ParticipantsLayout.spotlight.rawValue)
         view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
         shareStrip.setSizeRequest(width: -1, height: 150)
         shareStrip.isHomogeneous = true
         // The screen takes the height; the tiles' own expand would otherwise split it evenly.
         shareStrip.expand(horizontally: true, vertically: false)
-        view.addPage(Box(.vertical, spacing: 8, children: [screenshareView.view, shareStrip]), name: Self.sharePage)
+        view.addPage(Box(.vertical, spacing: 8, children: [screenshareView.view, ScrolledWindow(strip: shareStrip, height: 170)]),
+                     name: Self.sharePage)
         view.expand()
     }
 

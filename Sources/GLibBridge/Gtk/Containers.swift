@@ -93,6 +93,17 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_policy(c(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(c(), child.c())
     }
+
+    /// A strip `height` pixels tall that scrolls when its content is bigger: a video's frame
+    /// size (its natural height) never makes it taller, so the large view beside it gets the room.
+    public init(strip child: Widget, height: Int) {
+        super.init(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(c(), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_min_content_height(c(), gint(height))
+        gtk_scrolled_window_set_propagate_natural_height(c(), 0)
+        gtk_scrolled_window_set_child(c(), child.c())
+        expand(horizontally: true, vertically: false)
+    }
 }
 
 /// AdwPreferencesGroup: a titled list of rows.
