@@ -17,7 +17,7 @@ public final class JanusSession {
 
     private let logger: Logger
     private let keepaliveInterval: Duration
-    private var socket: JanusSocket?
+    private var socket: TextWebSocket?
     private var socketTask: Task<Void, Never>?
     private var keepaliveTask: Task<Void, Never>?
     private var pending: [String: CheckedContinuation<JanusIncoming, any Error>] = [:]
@@ -33,7 +33,7 @@ public final class JanusSession {
 
     /// Opens the WebSocket and creates the Janus session.
     public func connect(timeout: Duration = .seconds(10)) async throws {
-        let socket = JanusSocket(url: url, logger: logger)
+        let socket = TextWebSocket(url: url, peer: "Janus", subprotocol: "janus-protocol", logger: logger)
         self.socket = socket
         let opened = AsyncStream.makeStream(of: Bool.self)
         let owner = WeakSession(self)
