@@ -92,10 +92,14 @@ public final class ConfabApplication {
             outgoing: { OutgoingCallWindow(application: application, callViewModel: callViewModel) },
             incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
             call: { [unowned self] call in
-                InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
+                let window = InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
                              devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
                                                          onChange: { [weak callViewModel] in callViewModel?.reconnectMedia() }),
                              showParticipants: { [unowned self] in self.showParticipants() })
+                // The call window opens at the size it had last time.
+                if let size = self.preferences.windowSize, size.width > 0, size.height > 0 { window.window.defaultSize = size }
+                window.onClose = { [weak self] width, height in self?.preferences.rememberWindowSize(width: width, height: height) }
+                return window
             },
             minimized: { [unowned self] call in
                 MinimizedCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine)

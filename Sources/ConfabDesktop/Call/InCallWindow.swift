@@ -94,7 +94,12 @@ final class InCallWindow {
 
     func present() { window.present() }
 
+    /// Told the window's size when it closes (remembered for the next call).
+    var onClose: (@MainActor (_ width: Int, _ height: Int) -> Void)?
+
     func close() {
+        let size = window.defaultSize
+        onClose?(size.width, size.height)
         media?.onRemoteFrame = nil
         media?.onLocalFrame = nil
         media?.onRemoteScreenshareFrame = nil

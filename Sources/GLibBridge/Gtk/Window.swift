@@ -23,6 +23,16 @@ public final class Window: Widget {
 
     public func present() { gtk_window_present(c()) }
 
+    /// The size the window opens at (and keeps while not maximized or full screen).
+    public var defaultSize: (width: Int, height: Int) {
+        get {
+            var width: gint = 0, height: gint = 0
+            gtk_window_get_default_size(c(), &width, &height)
+            return (Int(width), Int(height))
+        }
+        set { gtk_window_set_default_size(c(), gint(newValue.width), gint(newValue.height)) }
+    }
+
     /// Destroys the window (the app forgets it; the Swift wrapper may outlive it harmlessly).
     public func close() { gtk_window_destroy(c()) }
 
