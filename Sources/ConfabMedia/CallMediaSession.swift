@@ -17,6 +17,8 @@ public final class CallMediaSession {
     public var onRemoteFrame: (@MainActor (UInt64, VideoFrame) -> Void)?
     /// Called on the main loop for each frame of our own camera (the self-view).
     public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    /// Our microphone's level, measured before muting (for "you are muted" hints).
+    public var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     /// Called after remote feeds change (joined, left, speaking, levels, quality).
     public var onChange: (@MainActor () -> Void)?
     /// Called once if the media connection is lost for good (Janus went away).
@@ -52,6 +54,7 @@ public final class CallMediaSession {
         let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource, logger: logger)
         self.publisher = publisher
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         let existing = try await publisher.start(on: janus, settings: settings)
         isPublishing = publisher.isSending

@@ -13,6 +13,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public var onRemoteScreenshareFrame: (@MainActor (String, VideoFrame) -> Void)?
     /// Our own camera (the self-view).
     public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    /// Our microphone's level while in a call, muted or not (dBFS).
+    public var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     public private(set) var session: CallMediaSession?
 
     private let deviceSource: GStreamerDeviceSource
@@ -50,6 +52,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             }
         }
         session.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        session.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         session.onChange = { [weak session] in
             guard let session else { return }
             onUpdate(Self.participantMedia(session.remoteFeeds.values))

@@ -10,6 +10,8 @@ import Logging
 @MainActor
 final class Publisher {
     var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    /// Our microphone's level (dBFS, five times a second), muted or not.
+    var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     var onRoomEvent: (@MainActor (RoomEvent) -> Void)?
     var isSending: Bool { hasCamera || hasMicrophone }
 
@@ -54,7 +56,7 @@ final class Publisher {
         if let (_, source) = microphone {
             sources["microphone-source"] = source
             branches.append("\(source.fragment(named: "microphone-source")) ! audioconvert ! audioresample ! "
-                + "level audio-level-meta=true post-messages=false ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
+                + "level audio-level-meta=true post-messages=true interval=200000000 ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
                 + "rtpopuspay name=audio-pay pt=111 mtu=1200 ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc.")
         }
         let pipeline = try MediaPipeline(description: branches.joined(separator: " "), sources: sources)
@@ -74,8 +76,14 @@ final class Publisher {
         if camera != nil { webrtc.setTransceiverProperty(index: 0, "do-nack", "true") }
         pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in self?.onLocalFrame?(frame) }
         pipeline.watchBus { [weak self] message in
-            if case .error(let text, let debug) = message {
+            switch message {
+            case .level(let reading):
+                // Measured before the mute valve: it tells when someone talks while muted.
+                self?.onLocalAudioLevel?(reading.loudestRMS)
+            case .error(let text, let debug):
                 self?.logger.warning("publisher pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
+            default:
+                break
             }
         }
     }

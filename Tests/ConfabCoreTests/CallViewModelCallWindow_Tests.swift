@@ -139,3 +139,31 @@ final class CallViewModelProduction_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "Couldn’t stop recording: This call service cannot record.")
     } }
 }
+
+final class SpeakingWhileMuted_Tests: XCTestCase {
+    func test_mutedAndTalking_showsAfterAMoment_hidesWhenQuietOrUnmuted() {
+        var detector = SpeakingWhileMutedDetector()
+        XCTAssertFalse(detector.record(decibels: -20, microphoneOn: false))
+        XCTAssertFalse(detector.record(decibels: -20, microphoneOn: false))
+        XCTAssertTrue(detector.record(decibels: -20, microphoneOn: false), "three loud readings in a row")
+        for _ in 0..<9 { XCTAssertTrue(detector.record(decibels: -70, microphoneOn: false)) }
+        XCTAssertFalse(detector.record(decibels: -70, microphoneOn: false), "quiet for two seconds")
+        for _ in 0..<3 { _ = detector.record(decibels: -20, microphoneOn: false) }
+        XCTAssertFalse(detector.record(decibels: -20, microphoneOn: true), "unmuted: no hint")
+    }
+
+    func test_notMuted_neverShows() {
+        var detector = SpeakingWhileMutedDetector()
+        for _ in 0..<10 { XCTAssertFalse(detector.record(decibels: -10, microphoneOn: true)) }
+    }
+
+    func test_viewModel_followsReadingsWhileMuted() { onMain {
+        let subject = CallViewModel(currentUser: User(id: "ada"))
+        subject.toggleMicrophoneEnabled()
+        for _ in 0..<3 { subject.recordLocalAudioLevel(-15) }
+        XCTAssertTrue(subject.isSpeakingWhileMuted)
+        subject.toggleMicrophoneEnabled()
+        subject.recordLocalAudioLevel(-15)
+        XCTAssertFalse(subject.isSpeakingWhileMuted)
+    } }
+}

@@ -48,6 +48,9 @@ public final class CallViewModel {
     public private(set) var isBackstage = false
     /// We publish our screen now (the sharing banner; see CallViewModel+Screensharing).
     public internal(set) var isCurrentUserScreensharing = false
+    /// The user is talking into a muted microphone (the call window says so).
+    public private(set) var isSpeakingWhileMuted = false
+    @ObservationIgnored private var speakingWhileMutedDetector = SpeakingWhileMutedDetector()
     /// How the call window arranges participants.
     public private(set) var participantsLayout: ParticipantsLayout = .grid
     /// The call is shown in the small minimized window instead of the full one.
@@ -215,6 +218,12 @@ public final class CallViewModel {
     }
     public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
     public func selectCamera(id: String?) { callSettings = callSettings.withUpdatedCamera(id) }
+
+    /// One reading of our own microphone during a call (measured before muting).
+    public func recordLocalAudioLevel(_ decibels: Double) {
+        let speaking = speakingWhileMutedDetector.record(decibels: decibels, microphoneOn: callSettings.audioOn)
+        if speaking != isSpeakingWhileMuted { isSpeakingWhileMuted = speaking }
+    }
 
     // MARK: Push to talk
 

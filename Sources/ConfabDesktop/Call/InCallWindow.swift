@@ -17,6 +17,7 @@ final class InCallWindow {
     private let production: CallProductionMenu
     private let waitingLabel = Label("Waiting for others to join…", cssClasses: ["title-3", "dim-label"])
     private let reconnectingLabel = Label("Connection lost. Reconnecting…", cssClasses: ["warning"])
+    private let mutedHint = Label("You are muted. Unmute to speak (Ctrl+D, or hold Space).", cssClasses: ["warning"])
     /// Shown to the sharer while their screen is shared, with the way to stop.
     private let sharingBanner: Box
     private let area: ParticipantsArea
@@ -67,7 +68,8 @@ final class InCallWindow {
                     if vm.isCurrentUserScreensharing { await vm.stopScreensharing() } else { await vm.startScreensharing() }
                 }
             }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
-        for child in [reconnectingLabel, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
+        mutedHint.isVisible = false
+        for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
         bindShortcuts()
         // Closing the window keeps the call going in the small window; hanging up is explicit.
@@ -137,6 +139,7 @@ final class InCallWindow {
             .filter { $0.user.id != vm.currentUser.id }
             .sorted { $0.joinedAt < $1.joinedAt }
         reconnectingLabel.isVisible = vm.callingState == .reconnecting
+        mutedHint.isVisible = vm.isSpeakingWhileMuted
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
         // Our own share is never shown back to us: a placeholder stands in for it.
         let sharedScreen: SharedScreen? = vm.isCurrentUserScreensharing ? .ours : vm.screensharingParticipant.map { .participant($0) }
