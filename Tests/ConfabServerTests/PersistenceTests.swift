@@ -3,7 +3,8 @@ import ConfabProtocol
 import Foundation
 import XCTest
 
-/// What survives a restart: calls, members, blocked users. What does not: sessions.
+/// What survives a restart: calls, members, blocked users, finished recordings and recording
+/// errors. What does not: sessions and broadcasts.
 final class PersistenceTests: XCTestCase {
     private var directory: URL!
 
@@ -82,5 +83,113 @@ final class PersistenceTests: XCTestCase {
         XCTAssertEqual(loaded.members.map(\.userId), ["alice"])
         XCTAssertEqual(loaded.blockedUsers, ["bob"])
         XCTAssertNil(try store.call(CallID(type: .default, id: "other")))
+    }
+
+    func test_finishedRecording_afterRestart_isListedAndItsFileDownloads() async throws {
+        // Given a call with a converted recording on disk, entered while the server was down
+        let cid = CallID(type: .default, id: "rec")
+        let first = try await TestServer.start(directory: directory)
+        let alice = try await first.client("alice")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid))
+        await alice.close()
+        await first.stop()
+        let fileName = "alice-20240101T120000-beef.mkv"
+        let contents = Data("not really matroska".utf8)
+        let callFolder = directory.appendingPathComponent("recordings").appendingPathComponent("default_rec")
+        try FileManager.default.createDirectory(at: callFolder, withIntermediateDirectories: true)
+        try contents.write(to: callFolder.appendingPathComponent(fileName))
+        let start = Date(timeIntervalSince1970: 1_704_110_400)
+        try storeOnDisk().add(
+            [StoredRecording(fileName: fileName, participant: "alice", start: start, duration: 12.5, size: contents.count)],
+            errors: [], to: cid)
+
+        // When the server starts again
+        let second = try await TestServer.start(directory: directory)
+        let aliceAgain = try await second.client("alice")
+        let call = try await aliceAgain.send(GetCallRequest(cid: cid)).call
+
+        // Then the call lists the recording with a URL on this server that serves the file
+        let recording = try XCTUnwrap(call.recordings.first)
+        XCTAssertEqual(call.recordings.count, 1)
+        XCTAssertEqual(recording.participant, "alice")
+        XCTAssertEqual(recording.start, start)
+        XCTAssertEqual(recording.duration, 12.5)
+        XCTAssertEqual(recording.size, contents.count)
+        XCTAssertEqual(recording.downloadURL, "http://127.0.0.1:\(second.port)/recordings/default/rec/\(fileName)")
+        let download = try await HTTPGet.fetch(recording.downloadURL + "?user=alice")
+        XCTAssertEqual(download.status, 200)
+        XCTAssertEqual(download.body, contents)
+        await aliceAgain.close()
+        await second.stop()
+    }
+
+    func test_recordingErrors_afterRestart_areListed() async throws {
+        let cid = CallID(type: .default, id: "broken")
+        let first = try await TestServer.start(directory: directory)
+        let alice = try await first.client("alice")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid))
+        await alice.close()
+        await first.stop()
+        try storeOnDisk().add([], errors: ["Janus could not start recording: gone"], to: cid)
+        try storeOnDisk().add([], errors: ["conversion failed for publisher 7"], to: cid)
+
+        let second = try await TestServer.start(directory: directory)
+        let aliceAgain = try await second.client("alice")
+        let call = try await aliceAgain.send(GetCallRequest(cid: cid)).call
+
+        XCTAssertEqual(call.recordingErrors, ["Janus could not start recording: gone", "conversion failed for publisher 7"])
+        XCTAssertEqual(call.recordings, [])
+        await aliceAgain.close()
+        await second.stop()
+    }
+
+    func test_broadcastingCall_afterRestart_isNotBroadcastingAndHasNoPlaylist() async throws {
+        // Given a call the store says is broadcasting (the server stopped mid-broadcast)
+        let cid = CallID(type: .default, id: "show")
+        let first = try await TestServer.start(directory: directory)
+        let alice = try await first.client("alice")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid))
+        await alice.close()
+        await first.stop()
+        let store = try storeOnDisk()
+        var stored = try XCTUnwrap(store.call(cid))
+        stored.broadcasting = true
+        try store.save(stored)
+
+        // When the server starts again
+        let second = try await TestServer.start(directory: directory)
+        let aliceAgain = try await second.client("alice")
+        let call = try await aliceAgain.send(GetCallRequest(cid: cid)).call
+
+        // Then nothing claims a broadcast whose pipeline went with the old process
+        XCTAssertFalse(call.broadcasting)
+        XCTAssertNil(call.hlsPlaylistUrl)
+        XCTAssertEqual(try store.call(cid)?.broadcasting, false, "the cleared flag is saved too")
+        await aliceAgain.close()
+        await second.stop()
+    }
+
+    func test_sqliteStore_addedRecordingsAndErrors_readBackInOrder_perCall() throws {
+        let store = try SQLiteCallStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let one = StoredCall(cid: CallID(type: .default, id: "one"), createdBy: "alice", createdAt: now, updatedAt: now)
+        let two = StoredCall(cid: CallID(type: .default, id: "two"), createdBy: "alice", createdAt: now, updatedAt: now)
+        try store.save(one)
+        try store.save(two)
+        let first = StoredRecording(fileName: "a.mkv", participant: "alice", start: now, duration: 1, size: 10)
+        let second = StoredRecording(fileName: "b.mkv", participant: "bob", start: now, duration: 2, size: 20)
+        try store.add([first], errors: ["e1"], to: one.cid)
+        try store.add([second], errors: ["e2"], to: one.cid)
+        try store.save(one)
+
+        XCTAssertEqual(try store.recordings(of: one.cid), [first, second], "saving the call again keeps its recordings")
+        XCTAssertEqual(try store.recordingErrors(of: one.cid), ["e1", "e2"])
+        XCTAssertEqual(try store.recordings(of: two.cid), [])
+        XCTAssertEqual(try store.recordingErrors(of: two.cid), [])
+    }
+
+    /// The store the test servers use, opened beside them (as a second process would).
+    private func storeOnDisk() throws -> SQLiteCallStore {
+        try SQLiteCallStore(path: directory.appendingPathComponent("server.sqlite").path)
     }
 }

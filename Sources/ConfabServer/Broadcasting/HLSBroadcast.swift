@@ -72,10 +72,12 @@ final class HLSBroadcast: @unchecked Sendable {
 enum BroadcastError: Error, CustomStringConvertible {
     case noPort
     case nobodyPublishing
+    case noForwarders
     var description: String {
         switch self {
         case .noPort: "no free UDP port for the broadcast"
         case .nobodyPublishing: "nobody in the call is sending media yet: join with camera or microphone first"
+        case .noForwarders: "Janus forwarded none of the publisher's streams (expected mids video0 and audio1)"
         }
     }
 }

@@ -5,9 +5,10 @@ import Foundation
 /// stop), backstage (goLive/stopLive) and HLS broadcasting (Janus `rtp_forward` into a
 /// GStreamer child that writes hlssink2 segments).
 ///
-/// The requests answer at once; the Janus work runs in the call's media order and reports back
-/// with events: `call.updated` with `recordingState: requested`, then `call.recording_started`
-/// once Janus records; `call.updated` when converted files or `hlsPlaylistUrl` are ready.
+/// The recording requests answer at once; the Janus work runs in the call's media order and
+/// reports back with events: `call.updated` with `recordingState: requested`, then
+/// `call.recording_started` once Janus records; `call.updated` when converted files are ready.
+/// `startBroadcasting` answers once Janus forwards (with `hlsPlaylistUrl`), or with the error.
 extension CallCoordinator {
     var recordingsFolder: URL { settings.dataFolder.appendingPathComponent("recordings") }
     var liveFolder: URL { settings.dataFolder.appendingPathComponent("live") }
@@ -100,7 +101,7 @@ extension CallCoordinator {
         guard productions[cid]?.recordingFolder == folder, let call = try? loadCall(cid) else { return }
         productions[cid]?.recordingState = .noRecording
         productions[cid]?.recordingFolder = nil
-        productions[cid]?.recordingErrors.append(reason)
+        keep([], errors: [reason], of: cid)
         try? saveAndTell(call, .callUpdated)
         flush()
     }
@@ -108,19 +109,57 @@ extension CallCoordinator {
     private func recordingsConverted(
         _ cid: CallID, _ outputs: [RecordingConverter.Output], names: [Int64: String], failures: [String]
     ) {
-        let base = "\(publicBaseURL)/recordings/\(cid.type.rawValue)/\(cid.id)/"
-        for output in outputs {
-            productions[cid, default: CallProduction()].recordings.append(CallRecording(
-                participant: names[output.publisher] ?? "publisher \(output.publisher)", start: output.start,
-                duration: output.duration, size: output.size, downloadURL: base + output.fileName))
+        let recordings = outputs.map { output in
+            StoredRecording(
+                fileName: output.fileName, participant: names[output.publisher] ?? "publisher \(output.publisher)",
+                start: output.start, duration: output.duration, size: output.size)
         }
         for failure in failures {
             logger.error("recording conversion failed", metadata: ["cid": "\(cid)", "error": "\(failure)"])
         }
-        productions[cid, default: CallProduction()].recordingErrors += failures
+        keep(recordings, errors: failures, of: cid)
         guard let call = try? loadCall(cid) else { return }
         try? saveAndTell(call, .callUpdated)
         flush()
+    }
+
+    /// Adds finished recordings and errors to the call's lists, in the store (so they outlive a
+    /// restart) and in memory. A store failure is logged and the lists still shown until restart.
+    private func keep(_ recordings: [StoredRecording], errors: [String], of cid: CallID) {
+        do {
+            try store.add(recordings, errors: errors, to: cid)
+        } catch {
+            logger.error("recordings could not be saved", metadata: ["cid": "\(cid)", "error": "\(error)"])
+        }
+        productions[cid, default: CallProduction()].recordings += recordings.map { callRecording($0, of: cid) }
+        productions[cid, default: CallProduction()].recordingErrors += errors
+    }
+
+    /// A call read from the store after a restart, with its finished recordings and errors back in
+    /// memory. A broadcast does not survive a restart (its pipeline and Janus forwarders went with
+    /// the old process), so a stored `broadcasting` flag is cleared.
+    func restoreProduction(of stored: StoredCall) throws -> StoredCall {
+        let cid = stored.cid
+        var call = stored
+        let recordings = try store.recordings(of: cid)
+        let errors = try store.recordingErrors(of: cid)
+        if !recordings.isEmpty || !errors.isEmpty {
+            productions[cid, default: CallProduction()].recordings = recordings.map { callRecording($0, of: cid) }
+            productions[cid, default: CallProduction()].recordingErrors = errors
+        }
+        if call.broadcasting, productions[cid]?.broadcast == nil {
+            call.broadcasting = false
+            try store.save(call)
+        }
+        return call
+    }
+
+    /// The recording as clients see it; the URL is built now because the server's address may
+    /// have changed since the file was made.
+    private func callRecording(_ recording: StoredRecording, of cid: CallID) -> CallRecording {
+        CallRecording(
+            participant: recording.participant, start: recording.start, duration: recording.duration, size: recording.size,
+            downloadURL: "\(publicBaseURL)/recordings/\(cid.type.rawValue)/\(cid.id)/\(recording.fileName)")
     }
 
     /// The converted file a download asks for, when `userId` may read the call; nil otherwise.
@@ -144,8 +183,11 @@ extension CallCoordinator {
 
     // MARK: Broadcasting
 
-    func startBroadcasting(_ request: StartBroadcastingRequest, by user: RequestSender) throws -> CallResponse {
-        var call = try openCall(request.cid, capability: .startBroadcasting, by: user)
+    /// Answers once Janus forwards the media to the pipeline, so a broadcast that cannot start
+    /// (nobody publishing, Janus made no forwarders) is an error to the requester and the call
+    /// never says `broadcasting` with a playlist that would stay empty.
+    func startBroadcasting(_ request: StartBroadcastingRequest, by user: RequestSender) async throws -> CallResponse {
+        let call = try openCall(request.cid, capability: .startBroadcasting, by: user)
         let cid = call.cid
         guard !call.broadcasting, productions[cid]?.broadcast == nil else {
             throw ProtocolError(.conflict, "call \(cid) is already being broadcast")
@@ -162,25 +204,50 @@ extension CallCoordinator {
         // The host's media if a host is in the call, else whoever joined first.
         let participants = sessions[cid]?.wireValue.participants ?? []
         let preferred = (participants.first { $0.role == .host } ?? participants.first)?.userId
-        call.broadcasting = true
+        // Held while Janus sets up the forward (other requests run meanwhile): a second start
+        // is refused and a stop ends this one.
         productions[cid, default: CallProduction()].broadcast = .init(pipeline: pipeline, publisher: 0, streams: [])
-        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/\(pipeline.name)/\(HLSBroadcast.playlistName)"
-        try saveAndTell(call, .callUpdated)
         let host = settings.forwardHost
-        _ = inMediaOrder(for: cid) { [weak self] in
-            do {
+        let forwarding: CallProduction.Broadcast
+        do {
+            forwarding = try await inMediaOrder(for: cid) {
                 let publishers = try await media.publishers(in: cid)
                 guard let publisher = publishers.first(where: { $0.display == preferred }) ?? publishers.first else {
                     throw BroadcastError.nobodyPublishing
                 }
                 let streams = try await media.forward(
                     publisher.id, in: cid, to: host, audioPort: pipeline.audioPort, videoPort: pipeline.videoPort)
-                await self?.broadcastForwarding(cid, pipeline: pipeline, publisher: publisher.id, streams: streams)
-            } catch {
-                await self?.broadcastFailed(cid, pipeline: pipeline, "the broadcast could not start: \(error)")
-            }
+                // Janus answers success with no forwarders when no stream matched (e.g. other mids).
+                guard !streams.isEmpty else { throw BroadcastError.noForwarders }
+                return CallProduction.Broadcast(pipeline: pipeline, publisher: publisher.id, streams: streams)
+            }.value
+        } catch {
+            logger.error("broadcast failed", metadata: ["cid": "\(cid)", "error": "\(error)"])
+            if productions[cid]?.broadcast?.pipeline === pipeline { productions[cid]?.broadcast = nil }
+            pipeline.stop()
+            throw ProtocolError(.internalError, "the broadcast could not start: \(error)")
         }
-        return CallResponse(call: state(of: call, for: user.userId))
+        guard productions[cid]?.broadcast?.pipeline === pipeline, var current = try? loadCall(cid), current.endedAt == nil else {
+            // Stopped (or the call ended) meanwhile: undo the forward.
+            _ = inMediaOrder(for: cid) {
+                await media.stopForwarding(forwarding.publisher, streams: forwarding.streams, in: cid)
+                pipeline.stop()
+            }
+            throw ProtocolError(.conflict, "the broadcast of \(cid) was stopped while it started")
+        }
+        productions[cid]?.broadcast = forwarding
+        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/\(pipeline.name)/\(HLSBroadcast.playlistName)"
+        current.broadcasting = true
+        do {
+            try saveAndTell(current, .callUpdated)
+        } catch {
+            endBroadcast(of: cid)
+            throw error
+        }
+        logger.notice("broadcasting", metadata: [
+            "cid": "\(cid)", "publisher": "\(forwarding.publisher)", "forwarders": "\(forwarding.streams.count)",
+            "name": "\(pipeline.name)"])
+        return CallResponse(call: state(of: current, for: user.userId))
     }
 
     func stopBroadcasting(_ request: StopBroadcastingRequest, by user: RequestSender) throws -> CallResponse {
@@ -212,30 +279,6 @@ extension CallCoordinator {
               productions.values.contains(where: { $0.broadcast?.pipeline.name == name })
         else { return nil }
         return liveFolder.appendingPathComponent(name).appendingPathComponent(file)
-    }
-
-    private func broadcastForwarding(_ cid: CallID, pipeline: HLSBroadcast, publisher: Int64, streams: [Int64]) {
-        guard productions[cid]?.broadcast?.pipeline === pipeline else {
-            // Stopped meanwhile: undo the forward.
-            let media = media
-            _ = inMediaOrder(for: cid) { await media?.stopForwarding(publisher, streams: streams, in: cid) }
-            return
-        }
-        productions[cid]?.broadcast = .init(pipeline: pipeline, publisher: publisher, streams: streams)
-        logger.notice("broadcasting", metadata: [
-            "cid": "\(cid)", "publisher": "\(publisher)", "forwarders": "\(streams.count)", "name": "\(pipeline.name)"])
-    }
-
-    private func broadcastFailed(_ cid: CallID, pipeline: HLSBroadcast, _ reason: String) {
-        logger.error("broadcast failed", metadata: ["cid": "\(cid)", "error": "\(reason)"])
-        pipeline.stop()
-        guard productions[cid]?.broadcast?.pipeline === pipeline, var call = try? loadCall(cid) else { return }
-        productions[cid]?.broadcast = nil
-        productions[cid]?.hlsPlaylistUrl = nil
-        productions[cid]?.recordingErrors.append(reason)
-        call.broadcasting = false
-        try? saveAndTell(call, .callUpdated)
-        flush()
     }
 
     // MARK: Helpers

@@ -41,7 +41,8 @@ actor CallCoordinator {
     /// order the coordinator decided them (see `inMediaOrder`).
     var mediaQueues: [CallID: (tail: Task<Void, Never>, ticket: UInt64)] = [:]
     var nextMediaTicket: UInt64 = 0
-    /// Recording and broadcast per call; in memory, like the Janus rooms they run in.
+    /// Recording and broadcast per call; in memory, like the Janus rooms they run in, except the
+    /// finished recordings and errors, which the store keeps too (see `restoreProduction`).
     var productions: [CallID: CallProduction] = [:]
     /// `http://host:port` of this server, for download and playlist URLs; set once listening.
     var publicBaseURL = ""
@@ -156,7 +157,7 @@ actor CallCoordinator {
         case .getOrCreateCall: return try respond(request, GetOrCreateCallRequest.self) { try getOrCreateCall($0, by: user) }
         case .getCall: return try respond(request, GetCallRequest.self) { try getCall($0, by: user) }
         case .joinCall:
-            // The only request that waits (for Janus); see `joinCall` for what that means for ordering.
+            // Waits for Janus; see `joinCall` for what that means for ordering.
             let join = try RequestDecoder.payload(JoinCallRequest.self, of: request)
             let response = try await joinCall(join, by: user)
             return try encode(ResponseEnvelope(id: request.id, type: JoinCallRequest.type, payload: response))
@@ -179,7 +180,10 @@ actor CallCoordinator {
         case .goLive: return try respond(request, GoLiveRequest.self) { try setLive($0.cid, true, by: user) }
         case .stopLive: return try respond(request, StopLiveRequest.self) { try setLive($0.cid, false, by: user) }
         case .startBroadcasting:
-            return try respond(request, StartBroadcastingRequest.self) { try startBroadcasting($0, by: user) }
+            // Waits for Janus too, so that a broadcast that cannot start is this request's error.
+            let start = try RequestDecoder.payload(StartBroadcastingRequest.self, of: request)
+            let response = try await startBroadcasting(start, by: user)
+            return try encode(ResponseEnvelope(id: request.id, type: StartBroadcastingRequest.type, payload: response))
         case .stopBroadcasting:
             return try respond(request, StopBroadcastingRequest.self) { try stopBroadcasting($0, by: user) }
         }
@@ -252,7 +256,8 @@ actor CallCoordinator {
     /// The call, from memory or the store; nil when it does not exist.
     func existingCall(_ cid: CallID) throws -> StoredCall? {
         if let call = calls[cid] { return call }
-        guard let call = try store.call(cid) else { return nil }
+        guard let stored = try store.call(cid) else { return nil }
+        let call = try restoreProduction(of: stored)
         calls[cid] = call
         return call
     }

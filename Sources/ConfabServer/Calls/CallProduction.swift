@@ -1,7 +1,8 @@
 import ConfabProtocol
 import Foundation
 
-/// A call's recording and broadcast as they run now (lost on restart, like the Janus room).
+/// A call's recording and broadcast as they run now (lost on restart, like the Janus room), and
+/// its finished recordings and errors (also in the store, read back by `restoreProduction`).
 struct CallProduction: Sendable {
     var recordingState: RecordingState = .noRecording
     /// The folder Janus records the current session into.

@@ -46,6 +46,26 @@ final class SQLiteCallStore: CallStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2: finished recordings and recording errors") { db in
+            try db.execute(sql: """
+                CREATE TABLE callRecording (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    cid TEXT NOT NULL REFERENCES call(cid) ON DELETE CASCADE,
+                    fileName TEXT NOT NULL,
+                    participant TEXT NOT NULL,
+                    start DOUBLE NOT NULL,
+                    duration DOUBLE NOT NULL,
+                    size INTEGER NOT NULL
+                );
+                CREATE INDEX callRecording_cid ON callRecording(cid);
+                CREATE TABLE callRecordingError (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    cid TEXT NOT NULL REFERENCES call(cid) ON DELETE CASCADE,
+                    message TEXT NOT NULL
+                );
+                CREATE INDEX callRecordingError_cid ON callRecordingError(cid);
+                """)
+        }
         return migrator
     }
 
@@ -112,6 +132,43 @@ final class SQLiteCallStore: CallStore {
                 try db.execute(
                     sql: "INSERT INTO callBlockedUser (cid, userId, position) VALUES (?, ?, ?)",
                     arguments: [cid, userId, position])
+            }
+        }
+    }
+
+    func recordings(of cid: CallID) throws -> [StoredRecording] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT fileName, participant, start, duration, size FROM callRecording WHERE cid = ? ORDER BY id",
+                arguments: [cid.description]
+            ).map { row in
+                StoredRecording(
+                    fileName: row["fileName"], participant: row["participant"], start: Self.date(row["start"]),
+                    duration: row["duration"], size: row["size"])
+            }
+        }
+    }
+
+    func recordingErrors(of cid: CallID) throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT message FROM callRecordingError WHERE cid = ? ORDER BY id", arguments: [cid.description])
+        }
+    }
+
+    func add(_ recordings: [StoredRecording], errors: [String], to cid: CallID) throws {
+        try database.write { db in
+            for recording in recordings {
+                try db.execute(
+                    sql: "INSERT INTO callRecording (cid, fileName, participant, start, duration, size) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        cid.description, recording.fileName, recording.participant, recording.start.timeIntervalSince1970,
+                        recording.duration, recording.size,
+                    ])
+            }
+            for message in errors {
+                try db.execute(
+                    sql: "INSERT INTO callRecordingError (cid, message) VALUES (?, ?)", arguments: [cid.description, message])
             }
         }
     }

@@ -16,7 +16,8 @@ enum HTTPGet {
             }
         var received = ByteBuffer()
         try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(string: "GET \(components.path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"))
+            let target = components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            try await outbound.write(ByteBuffer(string: "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"))
             for try await var chunk in inbound { received.writeBuffer(&chunk) }
         }
         let text = String(buffer: received)
