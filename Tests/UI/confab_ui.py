@@ -310,3 +310,36 @@ def top_level_window(app, name=None, name_contains=None):
         if (name is not None and title == name) or (name_contains is not None and name_contains in title):
             return window
     return None
+
+
+MEDIA_ADDRESS = os.environ.get("CONFAB_MEDIA_ADDRESS")
+
+
+class MediaCallTestCase(__import__("unittest").TestCase):
+    """The app signed in as ada against a real server with managed Janus, inside the network
+    namespace that `meson-helpers/netns-run` made (Janus ignores loopback). Subclasses skip
+    themselves, saying why, when run outside one."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not MEDIA_ADDRESS:
+            raise __import__("unittest").SkipTest("needs a network namespace: run the UI suites through meson-helpers/netns-run")
+        cls.xvfb = Xvfb()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+
+    def setUp(self):
+        self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
+        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
+        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
+        self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
+        self.server.wait_for_connections(1)
+
+    def tearDown(self):
+        crashed = self.app.exited()
+        output = self.app.output()
+        self.app.stop()
+        self.server.stop()
+        self.assertFalse(crashed, f"confab exited during the test:\n{output}")

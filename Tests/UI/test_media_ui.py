@@ -7,36 +7,11 @@ import os
 import sys
 import unittest
 
-from confab_ui import (App, Peer, Server, Xvfb, application, click, find, press_keys, screenshot, top_level_window,
+from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
 
-MEDIA_ADDRESS = os.environ.get("CONFAB_MEDIA_ADDRESS")
 
-
-@unittest.skipUnless(MEDIA_ADDRESS, "needs a network namespace: run the UI suites through meson-helpers/netns-run")
-class AppInCallWithMedia(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
-
-    def setUp(self):
-        self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
-        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
-        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
-        self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
-        self.server.wait_for_connections(1)
-
-    def tearDown(self):
-        crashed = self.app.exited()
-        output = self.app.output()
-        self.app.stop()
-        self.server.stop()
-        self.assertFalse(crashed, f"confab exited during the test:\n{output}")
-
+class AppInCallWithMedia(MediaCallTestCase):
     def test_appCallsBob_seesBobsVideoAndSpeaking_bobReceivesAppsCamera(self):
         bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "8", "--timeout", "30",
                                         "--media", "test", "--color", "ff0000", "--tone", "440", "--volume", "0.5",

@@ -8,37 +8,13 @@ import os
 import time
 import unittest
 
-from confab_ui import (App, Peer, Server, Xvfb, application, click, find, screenshot, top_level_window,
+from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, screenshot, top_level_window,
                        type_text, wait_for)
 
-MEDIA_ADDRESS = os.environ.get("CONFAB_MEDIA_ADDRESS")
 BANNER = "You are sharing your screen"
 
 
-@unittest.skipUnless(MEDIA_ADDRESS, "needs a network namespace: run the UI suites through meson-helpers/netns-run")
-class ScreenSharingFromTheApp(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
-
-    def setUp(self):
-        self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
-        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
-        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
-        self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
-        self.server.wait_for_connections(1)
-
-    def tearDown(self):
-        crashed = self.app.exited()
-        output = self.app.output()
-        self.app.stop()
-        self.server.stop()
-        self.assertFalse(crashed, f"confab exited during the test:\n{output}")
-
+class ScreenSharingFromTheApp(MediaCallTestCase):
     def test_shareScreen_showsBannerAndPlaceholder_bobReceivesIt_stopEndsIt(self):
         bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "14", "--timeout", "30",
                                         "--media", "test", "--color", "00ff00", "--tone", "440",
