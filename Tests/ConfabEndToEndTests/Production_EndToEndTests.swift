@@ -90,10 +90,16 @@ final class Production_EndToEndTests: XCTestCase {
     func test_broadcast_servesAPlaylist_whoseSegmentsDecode() async throws {
         let segments = try XCTUnwrap(host["segments"] as? [String])
         XCTAssertGreaterThanOrEqual(segments.count, 2, "segments: \(segments)")
-        for name in segments.prefix(2) {
+        // The first segments can end before the first keyframe arrived (a viewer's player skips
+        // them the same way); at least two must carry decodable H.264 video.
+        var decodable: [String] = []
+        var reports: [String] = []
+        for name in segments {
             let report = try await Self.discover(folder.appendingPathComponent("hls/\(name)").path)
-            XCTAssertTrue(report.contains("video #") && report.contains("H.264"), "\(name):\n\(report)")
+            if report.contains("video #") && report.contains("H.264") { decodable.append(name) }
+            reports.append("\(name):\n\(report)")
         }
+        XCTAssertGreaterThanOrEqual(decodable.count, 2, reports.joined(separator: "\n"))
     }
 
     func test_hlsPlaylistUrl_reachedEveryPeer() throws {
