@@ -7,7 +7,7 @@ import os
 import sys
 import unittest
 
-from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, screenshot, top_level_window,
+from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
 
 
@@ -28,6 +28,11 @@ class AppInCallWithMedia(MediaCallTestCase):
             self.assertNotIn("camera off", tile.name)
             self.assertNotIn("microphone off", tile.name)
             screenshot(self.xvfb.display, "in-call-media.png")
+
+            # Muted while the test microphone keeps sounding: the window says so.
+            press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+d")
+            wait_for(lambda: find(call_window, role="label", name_contains="You are muted. Unmute to speak"),
+                     what="the speaking-while-muted hint")
 
 
             report = bob.report(timeout=40)
