@@ -145,6 +145,8 @@ public final class ConfabApplication {
             soundsVolume = preferences.ringVolume
             sounds = CallSoundPlayer(volume: soundsVolume)
         }
+        // Every calling-state change passes here; only look for speakers when a ring must play.
+        guard sound != nil else { return sounds.play(nil, speaker: nil) }
         let speakers = devices.devicesNow().filter { $0.kind == .speaker }
         sounds.play(sound, speaker: DeviceChoice.pick(from: speakers, preferredID: preferences.preferredDeviceID(for: .speaker)),
                     devices: devices)
