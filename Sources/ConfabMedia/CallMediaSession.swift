@@ -69,10 +69,18 @@ public final class CallMediaSession {
 
     /// Publishes our screen as a second feed in the room ("user|session|screen"); replaces a
     /// share already running.
-    public func startScreenshare(source: ScreenshareSource) async throws {
-        guard !stopped, let janus else { throw CallError("Not connected to the call’s media server.") }
+    /// `onEnded` runs if the share ends by itself (see `ScreensharePublisher.onEnded`).
+    public func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws {
+        guard !stopped, janus != nil else { throw CallError("Not connected to the call’s media server.") }
         await stopScreenshare()
-        let screen = try ScreensharePublisher(source: source, configuration: configuration, logger: logger)
+        // The portal's dialog may stay open for a while; the call may end meanwhile.
+        let capture = try await ScreenCapture.open(source)
+        guard !stopped, let janus else {
+            capture.close()
+            throw CallError("Not connected to the call’s media server.")
+        }
+        let screen = try ScreensharePublisher(capture: capture, configuration: configuration, logger: logger)
+        screen.onEnded = onEnded
         screenPublisher = screen
         do {
             try await screen.start(on: janus)

@@ -70,9 +70,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
     public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
 
-    public func startScreenshare(source: ScreenshareSource) async throws {
+    public func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws {
         guard let session else { throw CallError("Not connected to the call’s media server.") }
-        try await session.startScreenshare(source: source)
+        try await session.startScreenshare(source: source, onEnded: onEnded)
     }
 
     public func stopScreenshare() async { await session?.stopScreenshare() }

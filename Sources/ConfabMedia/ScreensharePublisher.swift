@@ -17,60 +17,60 @@ final class ScreensharePublisher {
     private let webrtc: WebRTCBin
     private var handle: JanusHandle?
 
-    /// Builds the capture and encoding pipeline; throws a sentence for the user if `source` cannot
-    /// be used here.
-    init(source: ScreenshareSource, configuration: CallMediaConfiguration, logger: Logger,
-         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// Runs once if the share ends by itself (the desktop stopped it, the capture failed), with a
+    /// sentence for the user.
+    var onEnded: (@MainActor (String) -> Void)?
+    private let capture: ScreenCapture
+    private var ended = false
+
+    /// Builds the encoding pipeline around `capture`, which it owns from now on.
+    init(capture: ScreenCapture, configuration: CallMediaConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let capture = try Self.captureDescription(for: source, environment: environment)
+        self.capture = capture
         let framerate = configuration.screenshareFramerate
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
-            + "\(capture) ! videoconvert ! videoscale ! "
+            + "\(capture.description) ! videoconvert ! videoscale ! "
             + "video/x-raw,width=[16,\(configuration.screenshareMaxWidth)],height=[16,\(configuration.screenshareMaxHeight)],pixel-aspect-ratio=1/1 ! "
             + "videorate ! video/x-raw,framerate=\(framerate)/1 ! queue ! "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
             + "vp8enc deadline=1 cpu-used=8 threads=2 keyframe-max-dist=\(framerate * 2) target-bitrate=\(configuration.screenshareBitrate) "
             + "error-resilient=partitions ! rtpvp8pay name=screen-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
             + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc."
-        let pipeline = try MediaPipeline(description: description)
-        guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
+        let pipeline: MediaPipeline
+        do {
+            pipeline = try MediaPipeline(description: description)
+        } catch {
+            capture.close()
+            throw error
+        }
+        guard let webrtc = pipeline.webRTCBin(named: "webrtc") else {
+            capture.close()
+            throw MediaPipelineError("no webrtcbin")
+        }
         self.pipeline = pipeline
         self.webrtc = webrtc
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
         webrtc.setTransceiverProperty(index: 0, "direction", "sendonly")
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
         pipeline.watchBus { [weak self] message in
-            if case .error(let text, let debug) = message {
+            switch message {
+            case .error(let text, let debug):
                 self?.logger.warning("screen sharing pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
+                self?.end("Screen sharing stopped: the screen could not be captured any more (\(text)).")
+            case .endOfStream:
+                self?.end("Screen sharing stopped: the shared screen or window is gone.")
+            default:
+                break
             }
         }
+        capture.onEndedByDesktop = { [weak self] in self?.end("Screen sharing was stopped from the desktop.") }
     }
 
-    /// The gst-launch fragment that captures the screen.
-    static func captureDescription(for source: ScreenshareSource, environment: [String: String]) throws -> String {
-        let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
-        switch source {
-        case .test:
-            // A standard test pattern with a moving corner, at a typical laptop screen size.
-            return "videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! video/x-raw,width=1280,height=720"
-        case .x11:
-            guard let display else { throw CallError("There is no X display to share (DISPLAY is not set).") }
-            return x11Capture(display: display)
-        case .automatic where display != nil:
-            return x11Capture(display: display ?? "")
-        case .portal, .automatic:
-            // The ScreenCast portal (CreateSession → SelectSources → Start → OpenPipeWireRemote, then
-            // `pipewiresrc fd=… path=<node>`) is not implemented yet, and Debian 12 needs the
-            // gstreamer1.0-pipewire package for pipewiresrc. Wayland sessions cannot share until then.
-            throw CallError("Sharing through the desktop’s screen-sharing portal (Wayland) is not supported yet. "
-                + "Run Confab in an X11 session to share your screen.")
-        }
-    }
-
-    /// use-damage=false: with XDamage, ximagesrc sends only changed regions over a stale frame.
-    private static func x11Capture(display: String) -> String {
-        "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true"
+    private func end(_ reason: String) {
+        guard !ended else { return }
+        ended = true
+        onEnded?(reason)
     }
 
     /// Joins the room as a second publisher and publishes the screen.
@@ -87,7 +87,7 @@ final class ScreensharePublisher {
         // The offer must carry the stream's SSRC (see Publisher): wait for the payloader.
         let deadline = ContinuousClock.now + .seconds(5)
         while !pipeline.hasNegotiated(element: "screen-pay") {
-            guard ContinuousClock.now < deadline else { throw CallError("The screen could not be captured.") }
+            guard ContinuousClock.now < deadline, !ended else { throw CallError("The screen could not be captured.") }
             try await Task.sleep(for: .milliseconds(10))
         }
         let offer = try await webrtc.createOffer()
@@ -104,6 +104,8 @@ final class ScreensharePublisher {
             await handle.detach()
         }
         handle = nil
+        ended = true
         pipeline.stop()
+        capture.close()
     }
 }

@@ -88,7 +88,7 @@ struct MediaReport: Encodable {
 
     /// Our own screen share (`--screen`): when it started and stopped, or why it could not.
     struct Screenshare: Encodable {
-        /// test or x11.
+        /// test, x11 or portal.
         let source: String
         var startedAt: Date?
         var stoppedAt: Date?

@@ -40,9 +40,19 @@ struct PeerMediaOptions: ParsableArguments {
         case test
         /// The X display named by $DISPLAY.
         case x11
+        /// Whatever the user picks in the desktop's ScreenCast portal dialog (PipeWire).
+        case portal
+
+        var source: ScreenshareSource {
+            switch self {
+            case .test: .test
+            case .x11: .x11
+            case .portal: .portal
+            }
+        }
     }
 
-    @Option(help: "Share a screen once in the call: test (a 1280x720 test pattern) or x11 (the X display in $DISPLAY).")
+    @Option(help: "Share a screen once in the call: test (a 1280x720 test pattern), x11 (the X display in $DISPLAY) or portal (the desktop's screen-sharing portal).")
     var screen: Screen?
 
     @Option(name: .customLong("screen-after"), help: "Seconds in the call (media connected) before sharing the screen.")
@@ -77,7 +87,7 @@ struct PeerMediaOptions: ParsableArguments {
         let address = mediaAddress ?? ProcessInfo.processInfo.environment["CONFAB_MEDIA_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
-                                 screen: screen.map { $0 == .test ? ScreenshareSource.test : .x11 },
+                                 screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
     }
 }

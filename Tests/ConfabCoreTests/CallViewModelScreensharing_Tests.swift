@@ -51,6 +51,33 @@ final class CallViewModelScreensharing_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "Couldn’t share your screen: no X display")
     } }
 
+    func test_startScreensharing_userCancelsTheDesktopDialog_noMessageAndNotSharing() { onMain {
+        let (subject, _, engine) = inCall()
+        engine.screenshareFailure = ScreenshareCancelled()
+        run { await subject.startScreensharing(source: .portal) }
+        XCTAssertFalse(subject.isCurrentUserScreensharing)
+        XCTAssertNil(subject.toast, "cancelling the dialog is not an error to report")
+    } }
+
+    func test_shareEndsByItself_userIsToldAndTheCaptureIsReleased() { onMain {
+        let (subject, _, engine) = inCall()
+        run { await subject.startScreensharing(source: .portal) }
+        XCTAssertTrue(subject.isCurrentUserScreensharing)
+        engine.endScreenshare("Screen sharing was stopped from the desktop.")
+        XCTAssertFalse(subject.isCurrentUserScreensharing)
+        XCTAssertEqual(subject.toast?.message, "Screen sharing was stopped from the desktop.")
+        waitUntil { engine.screenshareStopCount == 1 }
+    } }
+
+    func test_shareEndsByItself_afterStopSharing_saysNothing() { onMain {
+        let (subject, _, engine) = inCall()
+        run { await subject.startScreensharing(source: .test) }
+        run { await subject.stopScreensharing() }
+        engine.endScreenshare("late news")
+        XCTAssertNil(subject.toast)
+        XCTAssertEqual(engine.screenshareStopCount, 1)
+    } }
+
     func test_stopScreensharing_stopsPublishing() { onMain {
         let (subject, _, engine) = inCall()
         run { await subject.startScreensharing(source: .test) }

@@ -192,10 +192,14 @@ final class FakeMediaEngine: CallMediaEngine {
     var screenshareFailure: Error?
     private(set) var screenshareStarts: [ScreenshareSource] = []
     private(set) var screenshareStopCount = 0
-    func startScreenshare(source: ScreenshareSource) async throws {
+    private var onScreenshareEnded: (@MainActor (String) -> Void)?
+    func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws {
         if let screenshareFailure { throw screenshareFailure }
         screenshareStarts.append(source)
+        onScreenshareEnded = onEnded
     }
+    /// The share ends by itself (the desktop stopped it, the capture failed).
+    func endScreenshare(_ reason: String) { onScreenshareEnded?(reason) }
     func stopScreenshare() async { screenshareStopCount += 1 }
     func stop() async { stopCount += 1 }
 

@@ -5,63 +5,167 @@ camera). Stop sharing removes the banner and bob sees the share end. Needs a net
 (Janus ignores loopback): the UI suites run inside `meson-helpers/netns-run`."""
 import json
 import os
+import subprocess
+import sys
 import time
 import unittest
 
 from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, screenshot, top_level_window,
                        type_text, wait_for)
+from pipewire_screen import PipeWireScreen
 
 BANNER = "You are sharing your screen"
 
 
-class ScreenSharingFromTheApp(MediaCallTestCase):
-    def test_shareScreen_showsBannerAndPlaceholder_bobReceivesIt_stopEndsIt(self):
-        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "14", "--timeout", "30",
+class ScreenSharingTestCase(MediaCallTestCase):
+    def call_bob(self, call_name, duration):
+        """Rings bob (a media peer that answers) and returns the call window once bob's tile and
+        the Share screen button are there."""
+        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", str(duration), "--timeout", "30",
                                         "--media", "test", "--color", "00ff00", "--tone", "440",
                                         "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(bob.stop)
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), call_name)
+        click(find(self.home, role="push button", name="Call"))
+        call_window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
+        # bob's tile with video: both are in the call and media flows.
+        wait_for(lambda: find(call_window, name_contains="bob, "), timeout=20, what="bob's tile")
+        # The button appears once media is connected (sharing needs the media server).
+        # (GTK leaves hidden widgets out of the accessibility tree: found means shown.)
+        wait_for(lambda: find(call_window, role="push button", name="Share screen"), timeout=20, what="the Share screen button")
+        return bob, call_window
+
+    def screens_from_ada(self, report):
+        media = report.get("media") or {}
+        screens = [s for s in media.get("remoteScreens", []) if s.get("userID") == "ada"]
+        self.assertTrue(screens, f"bob received no screen from ada: {json.dumps(media)[:2000]}")
+        changes = [c["isScreensharing"] for c in media.get("screensharingChanges", []) if c.get("userID") == "ada"]
+        return screens, changes
+
+
+class ScreenSharingFromTheApp(ScreenSharingTestCase):
+    """Without a screen-sharing portal on the bus the app shares the whole X display."""
+
+    def test_shareScreen_showsBannerAndPlaceholder_bobReceivesIt_stopEndsIt(self):
+        bob, call_window = self.call_bob("share-ui", duration=14)
+        click(find(call_window, role="push button", name="Share screen"))
+
+        wait_for(lambda: find(call_window, role="label", name=BANNER), timeout=10, what="the sharing banner")
+        # Our own screen is not shown back to us: the placeholder stands in for it.
+        wait_for(lambda: find(call_window, name="Your shared screen (not shown here)"),
+                 what="the placeholder for our own screen")
+        self.assertIsNotNone(find(call_window, role="push button", name="Stop sharing screen"),
+                             "the control bar's button does not offer to stop sharing")
+        screenshot(self.xvfb.display, "in-call-sharing.png")
+
+        # Let bob receive a few seconds of the screen, then stop from the banner.
+        # (only time can tell how many frames bob decodes)
+        time.sleep(3)
+        click(find(call_window, role="push button", name="Stop sharing"))
+        wait_for(lambda: find(call_window, role="label", name=BANNER) is None, what="the banner to go")
+        wait_for(lambda: find(call_window, role="push button", name="Share screen"),
+                 what="Share screen offered again")
+
+        report = bob.report(timeout=40)
+        screens, changes = self.screens_from_ada(report)
+        size = screens[0].get("videoSize") or {}
+        # The Xvfb display (1280x900 by default), sent whole: it fits in 1920x1080.
+        self.assertEqual((size.get("width"), size.get("height")), (1280, 900))
+        self.assertGreater(screens[0].get("framesReceived", 0), 5)
+        self.assertIsNotNone(screens[0].get("goneAt"), "bob still receives ada's screen after Stop sharing")
+        self.assertEqual(changes, [True, False], f"bob's view of ada sharing: {changes}")
+
+
+class ScreenSharingThroughThePortal(ScreenSharingTestCase):
+    """With the ScreenCast portal on the bus the app asks it what to share and reads the chosen
+    stream from PipeWire. The portal is a stand-in (the real one needs a compositor); PipeWire,
+    WirePlumber and the stream are real: a 1024x640 blue source no other path could produce."""
+
+    WIDTH, HEIGHT = 1024, 640
+
+    def setUp(self):
+        self.screen = PipeWireScreen(self.WIDTH, self.HEIGHT, argb=0xff2040ff)
+        self.addCleanup(self.screen.stop)
+        self.portal = subprocess.Popen(
+            [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_screencast_portal.py"),
+             self.screen.socket, str(self.screen.node_id), str(self.WIDTH), str(self.HEIGHT)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(self.stop_portal)
+        self.portal_calls = []
+        self.assertEqual(self.read_portal(), "ready")
+        super().setUp()
+
+    def stop_portal(self):
+        self.portal.stdin.close()
         try:
-            self.server.wait_for_connections(2)
-            type_text(find(self.home, role="text", name="People to call"), "bob")
-            type_text(find(self.home, role="text", name="Call name"), "share-ui")
-            click(find(self.home, role="push button", name="Call"))
-            call_window = wait_for(lambda: top_level_window(self.accessible, name="share-ui – Confab"), what="the call window")
-            # The button appears once media is connected (sharing needs the media server).
-            # bob's tile with video: both are in the call and media flows.
-            wait_for(lambda: find(call_window, name_contains="bob, "), timeout=20, what="bob's tile")
-            # (GTK leaves hidden widgets out of the accessibility tree: found means shown.)
-            share = wait_for(lambda: find(call_window, role="push button", name="Share screen"),
-                             timeout=20, what="the Share screen button")
-            click(share)
+            self.portal.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.portal.kill()
+            self.portal.wait()
+        self.portal.stdout.close()
 
-            wait_for(lambda: find(call_window, role="label", name=BANNER), timeout=10, what="the sharing banner")
-            # Our own screen is not shown back to us: the placeholder stands in for it.
-            wait_for(lambda: find(call_window, name="Your shared screen (not shown here)"),
-                     what="the placeholder for our own screen")
-            self.assertIsNotNone(find(call_window, role="push button", name="Stop sharing screen"),
-                                 "the control bar's button does not offer to stop sharing")
-            screenshot(self.xvfb.display, "in-call-sharing.png")
+    def read_portal(self):
+        line = self.portal.stdout.readline().strip()
+        self.portal_calls.append(line)
+        return line
 
-            # Let bob receive a few seconds of the screen, then stop from the banner.
-            # (only time can tell how many frames bob decodes)
-            time.sleep(3)
-            click(find(call_window, role="push button", name="Stop sharing"))
-            wait_for(lambda: find(call_window, role="label", name=BANNER) is None, what="the banner to go")
-            wait_for(lambda: find(call_window, role="push button", name="Share screen"),
-                     what="Share screen offered again")
+    def tell_portal(self, command):
+        self.portal.stdin.write(json.dumps(command) + "\n")
+        self.portal.stdin.flush()
 
-            report = bob.report(timeout=40)
-            media = report.get("media") or {}
-            screens = [s for s in media.get("remoteScreens", []) if s.get("userID") == "ada"]
-            self.assertTrue(screens, f"bob received no screen from ada: {json.dumps(media)[:2000]}")
-            size = screens[0].get("videoSize") or {}
-            # The Xvfb display (1280x900 by default), sent whole: it fits in 1920x1080.
-            self.assertEqual((size.get("width"), size.get("height")), (1280, 900))
-            self.assertGreater(screens[0].get("framesReceived", 0), 5)
-            self.assertIsNotNone(screens[0].get("goneAt"), "bob still receives ada's screen after Stop sharing")
-            changes = [c for c in media.get("screensharingChanges", []) if c.get("userID") == "ada"]
-            self.assertEqual([c["isScreensharing"] for c in changes], [True, False], f"bob's view of ada sharing: {changes}")
-        finally:
-            bob.stop()
+    def wait_portal_call(self, name):
+        """Portal calls in order, up to and including `name` (readline blocks: the portal prints each call)."""
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.read_portal().split(" ")[0] == name:
+                return self.portal_calls[-1]
+        self.fail(f"the portal was not asked {name}: {self.portal_calls}")
+
+    def test_shareScreen_portalStream_bobReceivesIt_desktopStopEndsIt(self):
+        bob, call_window = self.call_bob("portal-share", duration=16)
+        click(find(call_window, role="push button", name="Share screen"))
+        selected = self.wait_portal_call("SelectSources")
+        options = json.loads(selected.split(" ", 1)[1])
+        self.assertEqual(options.get("types"), 3, "the user may pick a monitor or a window")
+        self.assertEqual(options.get("cursor_mode"), 2, "the pointer is drawn into the shared frames")
+        self.assertFalse(options.get("multiple"))
+        self.wait_portal_call("OpenPipeWireRemote")
+        wait_for(lambda: find(call_window, role="label", name=BANNER), timeout=10, what="the sharing banner")
+        screenshot(self.xvfb.display, "in-call-sharing-portal.png")
+
+        # Let bob receive a few seconds of the stream, then the desktop's indicator stops it.
+        time.sleep(4)
+        self.tell_portal({"close": True})
+        wait_for(lambda: find(call_window, role="label", name=BANNER) is None, what="the banner to go")
+        wait_for(lambda: find(call_window, name_contains="Screen sharing was stopped from the desktop"),
+                 what="the toast saying the desktop stopped the share")
+        wait_for(lambda: find(call_window, role="push button", name="Share screen"), what="Share screen offered again")
+
+        report = bob.report(timeout=40)
+        screens, changes = self.screens_from_ada(report)
+        size = screens[0].get("videoSize") or {}
+        self.assertEqual((size.get("width"), size.get("height")), (self.WIDTH, self.HEIGHT),
+                         "bob did not receive the stream the portal chose")
+        self.assertGreater(screens[0].get("framesReceived", 0), 5)
+        color = screens[0].get("centerPixel") or {}
+        for channel, expected in (("red", 0x20), ("green", 0x40), ("blue", 0xff)):
+            self.assertAlmostEqual(color.get(channel, -100), expected, delta=24, msg=f"centre of ada's screen: {color}")
+        self.assertIsNotNone(screens[0].get("goneAt"), "bob still receives ada's screen after the desktop stopped it")
+        self.assertEqual(changes, [True, False], f"bob's view of ada sharing: {changes}")
+
+    def test_shareScreen_userCancelsThePortalDialog_nothingShared_noError(self):
+        bob, call_window = self.call_bob("portal-cancel", duration=8)
+        self.tell_portal({"response": 1})
+        click(find(call_window, role="push button", name="Share screen"))
+        self.wait_portal_call("Start")
+        # The session the app opened is closed again after the cancelled dialog.
+        self.wait_portal_call("Close")
+        wait_for(lambda: find(call_window, role="push button", name="Share screen"), what="Share screen offered again")
+        self.assertIsNone(find(call_window, role="label", name=BANNER))
+        self.assertIsNone(find(call_window, name_contains="Couldn’t share"), "a cancelled dialog is not an error")
+        self.assertNotIn("OpenPipeWireRemote", [c.split(" ")[0] for c in self.portal_calls])
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include <glib-unix.h>
 #include <glib-object.h>
 #include <gio/gio.h>
+#include <gio/gunixfdlist.h>
 #include <stdint.h>
 
 // libdispatch main-queue hooks (exported by the toolchain's libdispatch) used by the

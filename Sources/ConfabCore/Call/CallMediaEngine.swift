@@ -56,11 +56,18 @@ public protocol CallMediaEngine: AnyObject {
     func setAudioEnabled(_ enabled: Bool)
     func setVideoEnabled(_ enabled: Bool)
     /// Publishes our screen from `source` as a second, video-only stream; throws a sentence for
-    /// the user if the screen cannot be captured. Only while started.
-    func startScreenshare(source: ScreenshareSource) async throws
+    /// the user if the screen cannot be captured, `ScreenshareCancelled` if the user backed out of
+    /// the desktop's "what to share" dialog. Only while started. `onEnded` gets a sentence for the
+    /// user if the share later ends by itself (the desktop stopped it, the capture failed).
+    func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws
     /// Stops publishing the screen (nothing happens if it is not shared).
     func stopScreenshare() async
     func stop() async
+}
+
+/// The user cancelled the desktop's "choose what to share" dialog: nothing to report.
+public struct ScreenshareCancelled: Error, Equatable, Sendable {
+    public init() {}
 }
 
 /// Where a shared screen comes from.

@@ -22,14 +22,28 @@ extension CallViewModel {
         }
         isCurrentUserScreensharing = true
         do {
-            try await mediaEngine.startScreenshare(source: source)
+            try await mediaEngine.startScreenshare(source: source) { [weak self] reason in
+                self?.screenshareEnded(in: call, reason: reason)
+            }
             // The call may have ended (or sharing been stopped) while the capture started.
             if mediaCall != call || !isCurrentUserScreensharing { await mediaEngine.stopScreenshare() }
+        } catch is ScreenshareCancelled {
+            // The user closed the desktop's dialog: they know, no message.
+            if mediaCall == call { isCurrentUserScreensharing = false }
         } catch {
             guard mediaCall == call else { return }
             isCurrentUserScreensharing = false
             show("Couldn’t share your screen: \(error)")
         }
+    }
+
+    /// The share ended without us asking (the desktop's stop button, a capture failure): show
+    /// that we no longer share, and why.
+    private func screenshareEnded(in call: CallID, reason: String) {
+        guard mediaCall == call, isCurrentUserScreensharing else { return }
+        isCurrentUserScreensharing = false
+        show(reason)
+        Task { await mediaEngine?.stopScreenshare() }
     }
 
     /// Stops publishing our screen.

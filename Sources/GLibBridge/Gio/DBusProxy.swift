@@ -65,6 +65,21 @@ public final class DBusProxy: GObjectReference {
                           callFinishedThunk, box.retainedPointer())
     }
 
+    /// Calls `method` like `call`, for methods that answer with file descriptors (the reply's
+    /// `h` values index into `descriptors`). The caller owns the descriptors and must close them.
+    public func callReturningFileDescriptors(_ method: String, arguments: String = "()", timeoutMilliseconds: Int32 = 10_000,
+                                             completion: @escaping @MainActor (Result<(DBusValue, descriptors: [Int32]), CallError>) -> Void) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let parameters = g_variant_parse(nil, arguments, nil, nil, &error) else {
+            completion(.failure(CallError(description: takeErrorMessage(error) ?? "bad arguments \(arguments)")))
+            return
+        }
+        defer { g_variant_unref(parameters) }
+        let box = CallbackBox<@MainActor (Result<(DBusValue, descriptors: [Int32]), CallError>) -> Void>(completion)
+        g_dbus_proxy_call_with_unix_fd_list(c(), method, parameters, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, nil,
+                                            fileDescriptorCallFinishedThunk, box.retainedPointer())
+    }
+
     /// Runs `body` with the parameters of every `member` signal of `interface` emitted at `path`
     /// (on this proxy's connection) until the proxy goes away or `unsubscribe` is called.
     @discardableResult
@@ -101,6 +116,31 @@ private let callFinishedThunk: GAsyncReadyCallback = { source, result, data in
     let outcome: Result<DBusValue, DBusProxy.CallError>
     if let source, let reply = g_dbus_proxy_call_finish(source.c(), result, &error) {
         outcome = .success(DBusValue(reading: reply))
+        g_variant_unref(reply)
+    } else {
+        outcome = .failure(DBusProxy.CallError(description: takeErrorMessage(error) ?? "D-Bus call failed"))
+    }
+    MainActor.assumeIsolated { box.body(outcome) }
+}
+
+private let fileDescriptorCallFinishedThunk: GAsyncReadyCallback = { source, result, data in
+    typealias Completion = @MainActor (Result<(DBusValue, descriptors: [Int32]), DBusProxy.CallError>) -> Void
+    let box = Unmanaged<CallbackBox<Completion>>.fromOpaque(data!).takeRetainedValue()
+    var error: UnsafeMutablePointer<GError>?
+    var fileDescriptors: UnsafeMutablePointer<GUnixFDList>?
+    let outcome: Result<(DBusValue, descriptors: [Int32]), DBusProxy.CallError>
+    if let source, let reply = g_dbus_proxy_call_with_unix_fd_list_finish(source.c(), &fileDescriptors, result, &error) {
+        var descriptors: [Int32] = []
+        if let fileDescriptors {
+            // Stealing hands the descriptors to us: the list no longer closes them.
+            var count: gint = 0
+            if let stolen = g_unix_fd_list_steal_fds(fileDescriptors, &count) {
+                descriptors = Array(UnsafeBufferPointer(start: stolen, count: Int(count)))
+                g_free(stolen)
+            }
+            g_object_unref(fileDescriptors)
+        }
+        outcome = .success((DBusValue(reading: reply), descriptors: descriptors))
         g_variant_unref(reply)
     } else {
         outcome = .failure(DBusProxy.CallError(description: takeErrorMessage(error) ?? "D-Bus call failed"))

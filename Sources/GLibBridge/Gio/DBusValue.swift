@@ -41,6 +41,8 @@ public indirect enum DBusValue: Equatable, Sendable {
         case G_VARIANT_CLASS_INT16: self = .integer(Int64(g_variant_get_int16(variant)))
         case G_VARIANT_CLASS_UINT16: self = .integer(Int64(g_variant_get_uint16(variant)))
         case G_VARIANT_CLASS_INT32: self = .integer(Int64(g_variant_get_int32(variant)))
+        // A file descriptor: its index in the message's fd list.
+        case G_VARIANT_CLASS_HANDLE: self = .integer(Int64(g_variant_get_handle(variant)))
         case G_VARIANT_CLASS_UINT32: self = .integer(Int64(g_variant_get_uint32(variant)))
         case G_VARIANT_CLASS_INT64: self = .integer(Int64(g_variant_get_int64(variant)))
         case G_VARIANT_CLASS_UINT64: self = .integer(Int64(truncatingIfNeeded: g_variant_get_uint64(variant)))
