@@ -10,7 +10,9 @@ import sys
 import time
 import unittest
 
-from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, screenshot, top_level_window,
+import pyatspi
+
+from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, is_checked, screenshot, top_level_window,
                        type_text, wait_for)
 from pipewire_screen import PipeWireScreen
 
@@ -18,12 +20,12 @@ BANNER = "You are sharing your screen"
 
 
 class ScreenSharingTestCase(MediaCallTestCase):
-    def call_bob(self, call_name, duration):
+    def call_bob(self, call_name, duration, bob_arguments=()):
         """Rings bob (a media peer that answers) and returns the call window once bob's tile and
         the Share screen button are there."""
         bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", str(duration), "--timeout", "30",
                                         "--media", "test", "--color", "00ff00", "--tone", "440",
-                                        "--media-address", MEDIA_ADDRESS])
+                                        "--media-address", MEDIA_ADDRESS, *bob_arguments])
         self.addCleanup(bob.stop)
         self.server.wait_for_connections(2)
         type_text(find(self.home, role="text", name="People to call"), "bob")
@@ -76,6 +78,37 @@ class ScreenSharingFromTheApp(ScreenSharingTestCase):
         self.assertGreater(screens[0].get("framesReceived", 0), 5)
         self.assertIsNotNone(screens[0].get("goneAt"), "bob still receives ada's screen after Stop sharing")
         self.assertEqual(changes, [True, False], f"bob's view of ada sharing: {changes}")
+
+
+def extents(node):
+    """A widget's size on screen (width, height)."""
+    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return box.width, box.height
+
+
+class WatchingAShare(ScreenSharingTestCase):
+    """bob shares a 1280x720 test screen: the app shows it large, whole (never cropped), and at
+    its actual size on demand, to read small text."""
+
+    def test_remoteShare_fitsTheView_actualSizeShowsItPixelForPixel(self):
+        bob, call_window = self.call_bob("watch-share", duration=14, bob_arguments=["--screen", "test", "--screen-after", "1"])
+        wait_for(lambda: find(call_window, name_contains="bob is presenting"), timeout=20, what="bob's share shown large")
+        picture = wait_for(lambda: find(call_window, name="Screen of bob"), what="the picture of bob's screen")
+        time.sleep(1.5)  # frames arrive and the layout settles
+        fitted = extents(picture)
+        self.assertLess(fitted[0], 1280, f"the fitted screen is wider than the window: {fitted}")
+        screenshot(self.xvfb.display, "in-call-watching-share-fitted.png")
+
+        # (GTK 4.8 gives toggle buttons the push-button role; their state says pressed or not.)
+        actual_size = find(call_window, role="push button", name="Actual size")
+        self.assertIsNotNone(actual_size, "no Actual size control over the shared screen")
+        click(actual_size)
+        wait_for(lambda: extents(picture) == (1280, 720), what=f"the screen at 1280x720 (now {extents(picture)})")
+        self.assertTrue(is_checked(actual_size), "Actual size does not show as on")
+        screenshot(self.xvfb.display, "in-call-watching-share-actual-size.png")
+
+        click(actual_size)
+        wait_for(lambda: extents(picture) == fitted, what=f"the screen fitted again (now {extents(picture)})")
 
 
 class ScreenSharingThroughThePortal(ScreenSharingTestCase):

@@ -21,7 +21,10 @@ enum SharedScreen: Equatable {
 @MainActor
 final class ScreenshareView {
     let view: Stack
-    private let picture = VideoPicture()
+    /// The whole screen is always shown (never cropped like a camera tile); "Actual size" shows
+    /// it pixel for pixel, to read small text, panning with the scroll bars.
+    private let picture = VideoPicture(fit: .contain)
+    private let actualSize = ToggleButton(iconName: "zoom-original-symbolic", accessibleLabel: "Actual size")
     private let caption = Label("", cssClasses: ["tile-name"])
     private let placeholderLabel = Label("You are presenting your screen", cssClasses: ["title-2"])
     /// The session whose screen frames this view shows (nil while we share).
@@ -29,10 +32,17 @@ final class ScreenshareView {
 
     init() {
         view = Stack()
-        let screen = Overlay(child: picture)
+        let screen = Overlay(child: ScrolledWindow(panning: picture))
         caption.align(horizontal: .start, vertical: .end)
         caption.setMargins(8)
         screen.addOverlay(caption)
+        actualSize.tooltip = "Show the screen at its actual size"
+        actualSize.addCSSClass("osd")
+        actualSize.addCSSClass("circular")
+        actualSize.align(horizontal: .end, vertical: .start)
+        actualSize.setMargins(8)
+        actualSize.onToggled { [weak self] actual in self?.showActualSize(actual) }
+        screen.addOverlay(actualSize)
         let icon = Image(iconName: "video-display-symbolic", pixelSize: 64)
         let hint = Label("Others see your screen. It is not shown here, so it does not repeat inside itself.", cssClasses: ["dim-label"])
         hint.wrap()
@@ -47,7 +57,12 @@ final class ScreenshareView {
 
     /// Shows `participant`'s screen, or our placeholder when `participant` is nil.
     func update(participant: CallParticipant?) {
-        if sharingSession != participant?.sessionID { picture.clear() }
+        if sharingSession != participant?.sessionID {
+            picture.clear()
+            // Each new share starts fitted to the view.
+            actualSize.isActive = false
+            showActualSize(false)
+        }
         sharingSession = participant?.sessionID
         guard let participant else {
             view.visiblePageName = "own-share"
@@ -61,4 +76,9 @@ final class ScreenshareView {
     }
 
     func show(_ frame: VideoFrame) { picture.show(frame) }
+
+    private func showActualSize(_ actual: Bool) {
+        picture.canShrink = !actual
+        actualSize.tooltip = actual ? "Fit the screen to the window" : "Show the screen at its actual size"
+    }
 }

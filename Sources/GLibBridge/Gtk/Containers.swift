@@ -94,6 +94,14 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_child(c(), child.c())
     }
 
+    /// A view that scrolls both ways when its content is bigger than it, else gives the content
+    /// its whole size (a picture that may shrink simply fits).
+    public init(panning child: Widget) {
+        super.init(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(c(), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(c(), child.c())
+    }
+
     /// A strip `height` pixels tall that scrolls when its content is bigger: a video's frame
     /// size (its natural height) never makes it taller, so the large view beside it gets the room.
     public init(strip child: Widget, height: Int) {

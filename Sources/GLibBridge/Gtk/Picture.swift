@@ -9,10 +9,25 @@ import CGtk
 public final class VideoPicture: Widget {
     public private(set) var framesShown = 0
 
-    public init() {
+    /// How a frame fills the widget when their shapes differ.
+    public enum Fit {
+        /// Fills the widget, cropping the frame's edges (faces in tiles).
+        case cover
+        /// Shows the whole frame, with bars beside it (a shared screen: nothing may be cut off).
+        case contain
+    }
+
+    public init(fit: Fit = .cover) {
         super.init(gtk_picture_new())
-        gtk_picture_set_content_fit(c(), GTK_CONTENT_FIT_COVER)
+        gtk_picture_set_content_fit(c(), fit == .cover ? GTK_CONTENT_FIT_COVER : GTK_CONTENT_FIT_CONTAIN)
         gtk_picture_set_can_shrink(c(), 1)
+    }
+
+    /// False makes the frame's own size the picture's minimum size: shown pixel for pixel
+    /// (inside a scrolled window, to pan over it).
+    public var canShrink: Bool {
+        get { gtk_picture_get_can_shrink(c()) != 0 }
+        set { gtk_picture_set_can_shrink(c(), newValue ? 1 : 0) }
     }
 
     public func show(_ frame: VideoFrame) {
