@@ -64,8 +64,10 @@ public final class CallMediaSession {
 
     /// Stops sending audio (a muted microphone sends nothing at all) or resumes it.
     public func setAudioEnabled(_ enabled: Bool) { publisher?.setSending(audio: enabled) }
-    /// Stops sending video or resumes it (with a keyframe, so others see it at once).
+    /// Stops sending video (and the camera) or resumes it (with a keyframe, so others see it at once).
     public func setVideoEnabled(_ enabled: Bool) { publisher?.setSending(video: enabled) }
+    /// Whether our camera device is open now.
+    public var isCameraOpen: Bool { publisher?.isCameraOpen ?? false }
 
     /// Publishes our screen as a second feed in the room ("user|session|screen"); replaces a
     /// share already running.

@@ -69,6 +69,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
     public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
+    /// Whether our camera device is open now (it is closed while video is off).
+    public var isCameraOpen: Bool { session?.isCameraOpen ?? false }
 
     public func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws {
         guard let session else { throw CallError("Not connected to the call’s media server.") }

@@ -127,16 +127,23 @@ final class Publisher {
         }
     }
 
-    /// Turns sending of audio and/or video on or off. Off sends nothing (the valve drops it);
-    /// video turned back on starts with a keyframe so others see it at once.
+    /// Turns sending of audio and/or video on or off. Off sends nothing (the valve drops it).
+    /// Video off also stops the camera itself, so its light goes off and nothing else is kept
+    /// from it; video back on restarts it and starts with a keyframe so others see it at once.
     func setSending(audio: Bool? = nil, video: Bool? = nil) {
         guard let pipeline else { return }
         if let audio, hasMicrophone { pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve") }
         if let video, hasCamera {
             pipeline.set("drop", video ? "false" : "true", onElement: "video-valve")
+            if !pipeline.setSourceRunning("camera-source", video) {
+                logger.warning("the camera could not be restarted")
+            }
             if video { pipeline.requestKeyframe(upstreamOf: "video-pay") }
         }
     }
+
+    /// Whether the camera device is open (false while video is off, or without a camera).
+    var isCameraOpen: Bool { hasCamera && pipeline.map { !$0.isElementStopped("camera-source") } ?? false }
 
     func stop() async {
         if let handle {

@@ -18,6 +18,14 @@ struct MediaReport: Encodable {
         let on: Bool
     }
 
+    /// The camera turned off or on, and whether the camera device was open half a second later
+    /// (off must release it: the camera's light goes off).
+    struct CameraChange: Encodable {
+        let at: Date
+        let on: Bool
+        var deviceOpenAfter: Bool?
+    }
+
     struct Color: Encodable, Equatable {
         let red: Int
         let green: Int
@@ -129,6 +137,7 @@ struct MediaReport: Encodable {
     /// When the media connection (publisher) was up.
     var connectedAt: Date?
     var microphone: [MicrophoneChange] = []
+    var camera: [CameraChange] = []
     /// Messages the call view model showed the user (media failures among them).
     var messages: [String] = []
     var remote: [Remote] = []

@@ -15,7 +15,7 @@ final class PeerMedia {
     private let engine: GStreamerCallMediaEngine
     private let settings: PeerMediaSettings
     private var recorder: RemoteMediaRecorder?
-    private var microphoneSchedule: Task<Void, Never>?
+    private var deviceSchedule: Task<Void, Never>?
     private var screenSchedule: Task<Void, Never>?
     private var watcher: RepeatingTimer?
     private var lastToastID: Int?
@@ -56,7 +56,7 @@ final class PeerMedia {
             throw service.lastJoinError ?? PeerError(viewModel.toast?.message ?? "could not join \(call)")
         }
         report.inCallAt = Date()
-        scheduleMicrophone()
+        scheduleDevices()
         scheduleScreenshare()
     }
 
@@ -75,8 +75,8 @@ final class PeerMedia {
     }
 
     private func finishRecording() {
-        microphoneSchedule?.cancel()
-        microphoneSchedule = nil
+        deviceSchedule?.cancel()
+        deviceSchedule = nil
         screenSchedule?.cancel()
         screenSchedule = nil
         watchViewModel()
@@ -89,18 +89,36 @@ final class PeerMedia {
         report.screensharingChanges = recorder.screensharingChanges
     }
 
-    /// `--mute-after` / `--unmute-after`, counted from entering the call.
-    private func scheduleMicrophone() {
-        let steps = [settings.muteAfter.map { ($0, false) }, settings.unmuteAfter.map { ($0, true) }].compactMap { $0 }
+    /// `--mute-after` / `--unmute-after` and `--camera-off-after` / `--camera-on-after`,
+    /// counted from entering the call.
+    private func scheduleDevices() {
+        enum Step { case microphone(Bool), camera(Bool) }
+        let steps: [(Duration, Step)] = [
+            settings.muteAfter.map { ($0, .microphone(false)) }, settings.unmuteAfter.map { ($0, .microphone(true)) },
+            settings.cameraOffAfter.map { ($0, .camera(false)) }, settings.cameraOnAfter.map { ($0, .camera(true)) },
+        ].compactMap { $0 }.sorted { $0.0 < $1.0 }
         guard !steps.isEmpty else { return }
         let start = ContinuousClock.now
-        microphoneSchedule = Task { [weak self] in
-            for (after, on) in steps {
+        deviceSchedule = Task { [weak self] in
+            for (after, step) in steps {
                 try? await Task.sleep(until: start + after)
                 guard !Task.isCancelled, let self else { return }
-                self.setMicrophone(on: on)
+                switch step {
+                case .microphone(let on): self.setMicrophone(on: on)
+                case .camera(let on): await self.setCamera(on: on)
+                }
             }
         }
+    }
+
+    private func setCamera(on: Bool) async {
+        guard viewModel.callingState == .inCall, viewModel.callSettings.videoOn != on else { return }
+        viewModel.toggleCameraEnabled()
+        let index = report.camera.count
+        report.camera.append(.init(at: Date(), on: on))
+        PeerSession.say("camera \(on ? "on" : "off")")
+        try? await Task.sleep(for: .milliseconds(500))
+        report.camera[index].deviceOpenAfter = engine.isCameraOpen
     }
 
     /// `--screen` from `--screen-after` (once media is connected) until `--stop-screen-after`,

@@ -34,6 +34,12 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(name: .customLong("unmute-after"), help: "Seconds in the call before unmuting it again.")
     var unmuteAfter: Double?
 
+    @Option(name: .customLong("camera-off-after"), help: "Seconds in the call before turning the camera off.")
+    var cameraOffAfter: Double?
+
+    @Option(name: .customLong("camera-on-after"), help: "Seconds in the call before turning it on again.")
+    var cameraOnAfter: Double?
+
     /// What the peer shares as its screen.
     enum Screen: String, ExpressibleByArgument, Sendable {
         /// A moving SMPTE test pattern, 1280x720.
@@ -73,6 +79,12 @@ struct PeerMediaOptions: ParsableArguments {
         if media == .none, muteAfter != nil || unmuteAfter != nil {
             throw ValidationError("--mute-after and --unmute-after need --media test")
         }
+        if let cameraOffAfter, let cameraOnAfter, cameraOnAfter <= cameraOffAfter {
+            throw ValidationError("--camera-on-after must come after --camera-off-after")
+        }
+        if media == .none, cameraOffAfter != nil || cameraOnAfter != nil {
+            throw ValidationError("--camera-off-after and --camera-on-after need --media test")
+        }
         if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
@@ -87,6 +99,7 @@ struct PeerMediaOptions: ParsableArguments {
         let address = mediaAddress ?? ProcessInfo.processInfo.environment["CONFAB_MEDIA_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
+                                 cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
                                  screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
     }
@@ -100,6 +113,8 @@ struct PeerMediaSettings: Sendable {
     let mediaAddress: String?
     let muteAfter: Duration?
     let unmuteAfter: Duration?
+    let cameraOffAfter: Duration?
+    let cameraOnAfter: Duration?
     /// The screen to share once media is connected, nil for none.
     let screen: ScreenshareSource?
     let screenAfter: Duration

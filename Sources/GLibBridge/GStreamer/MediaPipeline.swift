@@ -168,6 +168,33 @@ public final class MediaPipeline {
         isPlaying = true
     }
 
+    /// Stops (releasing its device: a camera's light goes off) or restarts the source element
+    /// called `name` while the rest of the pipeline keeps playing. A stopped source is locked
+    /// out of the pipeline's state changes; restarted, it takes the pipeline's clock and base
+    /// time again, so its timestamps continue the stream's.
+    /// - Returns: false when the source could not be restarted (the device is gone or busy).
+    @discardableResult
+    public func setSourceRunning(_ name: String, _ running: Bool) -> Bool {
+        guard let element = elementPointer(named: name) else { return false }
+        defer { gst_object_unref(gpointer(element)) }
+        if running {
+            gst_element_set_locked_state(element, 0)
+            return gst_element_sync_state_with_parent(element) != 0
+        }
+        gst_element_set_locked_state(element, 1)
+        gst_element_set_state(element, GST_STATE_NULL)
+        return true
+    }
+
+    /// Whether the element called `name` is stopped (in the NULL state: it holds no device).
+    public func isElementStopped(_ name: String) -> Bool {
+        guard let element = elementPointer(named: name) else { return true }
+        defer { gst_object_unref(gpointer(element)) }
+        var state = GST_STATE_VOID_PENDING
+        gst_element_get_state(element, &state, nil, 0)
+        return state == GST_STATE_NULL
+    }
+
     /// Starts again from the beginning (looping a sound at its end).
     public func seekToStart() {
         gst_element_seek_simple(pipeline, GST_FORMAT_TIME, GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_KEY_UNIT.rawValue), 0)

@@ -17,11 +17,18 @@ struct MediaPeerReport: Decodable {
             let at: Date
             let on: Bool
         }
+        struct CameraChange: Decodable {
+            let at: Date
+            let on: Bool
+            /// Whether the camera device was open half a second after the change.
+            let deviceOpenAfter: Bool?
+        }
         let sent: Sent
         let joinRequestedAt: Date?
         let inCallAt: Date?
         let connectedAt: Date?
         let microphone: [MicrophoneChange]
+        let camera: [CameraChange]?
         let messages: [String]
         let remote: [RemoteMedia]
         /// Screen sharing (`--screen`): our share, the screens received, who was shown sharing.
@@ -87,5 +94,10 @@ struct RemoteMedia: Decodable {
     /// Audio readings counted by `date` (from the half-second samples).
     func audioReadings(at date: Date) -> Int? {
         samples.last { $0.at <= date }?.audioReadings
+    }
+
+    /// Video frames decoded by `date` (from the half-second samples).
+    func frames(at date: Date) -> Int? {
+        samples.last { $0.at <= date }?.framesReceived
     }
 }
