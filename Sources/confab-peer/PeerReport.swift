@@ -103,6 +103,10 @@ struct PeerReport: Encodable {
             event.recordings = call.recordings.count
             events.append(event)
             lastCall = CallSummary(call)
+        case .mutedByModerator(let cid, let moderator, let tracks):
+            let names = [(ModeratedTracks.microphone, "microphone"), (.camera, "camera"), (.screenshare, "screenshare")]
+            let what = names.filter { tracks.contains($0.0) }.map(\.1).joined(separator: ",")
+            events.append(Event(type: "mutedByModerator", at: now, call: cid.description, user: moderator, reason: what))
         case .connectionLost:
             events.append(Event(type: "connectionLost", at: now))
         case .connectionRestored:

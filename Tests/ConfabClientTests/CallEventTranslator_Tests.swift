@@ -147,12 +147,20 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(events.last, .ended(standup, reason: "alice blocked you from this call"))
     }
 
+    func test_currentUserMuted_translated_namesTheModeratorAndTheTracks() throws {
+        var subject = translator()
+        let muted = try event(WireJSON.event(
+            "call.user_muted", #"{"cid":"default:standup","userIds":["carol","bob"],"byUserId":"alice","audio":true,"video":true,"screenshare":false}"#))
+        XCTAssertEqual(subject.translate(muted), [.mutedByModerator(standup, byUserID: "alice", tracks: [.microphone, .camera])])
+    }
+
     func test_eventsTheAppHasNoUseFor_translated_giveNothing() throws {
         var subject = translator()
         let ignored = [
             WireJSON.event("health.check", #"{"connectionId":"bob-laptop","serverTime":"2026-01-01T10:00:00.000Z"}"#),
             WireJSON.event("call.reaction", "{}"),
-            WireJSON.event("call.user_muted", #"{"cid":"default:standup","userIds":["bob"],"byUserId":"alice","audio":true,"video":false,"screenshare":false}"#),
+            // Someone else muted: only their devices act.
+            WireJSON.event("call.user_muted", #"{"cid":"default:standup","userIds":["carol"],"byUserId":"alice","audio":true,"video":false,"screenshare":false}"#),
             // Pinning in a call this device never saw: nothing to update.
             WireJSON.event("call.pinned", #"{"cid":"default:other","userId":"carol","sessionId":"c1","byUserId":"alice"}"#),
         ]

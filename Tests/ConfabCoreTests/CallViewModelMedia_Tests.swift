@@ -44,6 +44,51 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(engine.videoEnabled.last, false)
     } }
 
+    func test_mutedByAHost_microphoneTurnsOffHere_andTheUserIsToldByWhom() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        let alice = CallParticipant(user: User(id: "alice", name: "Alice Liddell"), sessionID: "s-alice", role: "host", joinedAt: Date())
+        service.send(.participantJoined(standup, alice))
+        service.send(.mutedByModerator(standup, byUserID: "alice", tracks: .microphone))
+        XCTAssertFalse(subject.callSettings.audioOn)
+        XCTAssertTrue(subject.callSettings.videoOn, "only the microphone was muted")
+        XCTAssertEqual(engine.audioEnabled.last, false, "the microphone still sends")
+        XCTAssertEqual(subject.toast?.message, "Alice Liddell turned off your microphone")
+    } }
+
+    func test_mutedByAHost_microphoneAndCamera_bothOff_oneMessage() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        service.send(.mutedByModerator(standup, byUserID: "alice", tracks: [.microphone, .camera]))
+        XCTAssertFalse(subject.callSettings.audioOn)
+        XCTAssertFalse(subject.callSettings.videoOn)
+        XCTAssertEqual(engine.videoEnabled.last, false)
+        XCTAssertEqual(subject.toast?.message, "alice turned off your microphone and camera")
+    } }
+
+    func test_mutedByAHost_whileHoldingPushToTalk_microphoneOffAndPushToTalkEnds() { onMain {
+        let (subject, service, _) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        subject.toggleMicrophoneEnabled()
+        subject.startPushToTalk()
+        XCTAssertTrue(subject.callSettings.audioOn)
+        service.send(.mutedByModerator(standup, byUserID: "alice", tracks: .microphone))
+        XCTAssertFalse(subject.callSettings.audioOn)
+        XCTAssertFalse(subject.isPushToTalkActive)
+    } }
+
+    func test_mutedByAHost_alreadyMutedOrAnotherCall_nothingChangesAndNothingIsSaid() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        service.send(.mutedByModerator(CallID(type: "default", id: "other"), byUserID: "alice", tracks: .microphone))
+        XCTAssertTrue(subject.callSettings.audioOn, "a mute for another call muted this one")
+        subject.toggleMicrophoneEnabled()
+        let toggles = engine.audioEnabled.count
+        service.send(.mutedByModerator(standup, byUserID: "alice", tracks: .microphone))
+        XCTAssertEqual(engine.audioEnabled.count, toggles)
+        XCTAssertNil(subject.toast)
+    } }
+
     func test_mediaUpdate_showsOnParticipant_evenIfItArrivedBeforeTheJoinEvent() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.isMediaConnected }

@@ -106,8 +106,18 @@ struct CallEventTranslator {
                 }
             }
 
-        case .usersMuted, .healthCheck, .unknown:
-            // Mute requests have no CallService event yet; health checks are only a heartbeat.
+        case .usersMuted(let muted):
+            // Everyone in the call hears about it; only the muted users' devices act.
+            guard muted.userIds.contains(currentUserID) else { return [] }
+            var tracks: ModeratedTracks = []
+            if muted.audio { tracks.insert(.microphone) }
+            if muted.video { tracks.insert(.camera) }
+            if muted.screenshare { tracks.insert(.screenshare) }
+            guard !tracks.isEmpty else { return [] }
+            return [.mutedByModerator(ConfabCore.CallID(muted.cid), byUserID: muted.byUserId, tracks: tracks)]
+
+        case .healthCheck, .unknown:
+            // Health checks are only a heartbeat.
             return []
         }
     }

@@ -81,10 +81,22 @@ public enum CallServiceEvent: Sendable, Equatable {
     case participantLeft(CallID, CallParticipant)
     /// The call's state changed (members, blocked users, capabilities, recording …).
     case callUpdated(CallSnapshot)
+    /// A moderator (`byUserID`) turned off the current user's microphone, camera and/or screen
+    /// share; this device must turn them off itself.
+    case mutedByModerator(CallID, byUserID: String, tracks: ModeratedTracks)
     /// The connection to the coordinator dropped; the client is reconnecting.
     case connectionLost
     /// The connection is back (the client has signed in again).
     case connectionRestored
+}
+
+/// What a moderator turned off.
+public struct ModeratedTracks: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let microphone = ModeratedTracks(rawValue: 1)
+    public static let camera = ModeratedTracks(rawValue: 2)
+    public static let screenshare = ModeratedTracks(rawValue: 4)
 }
 
 /// A call as the coordinator describes it to the current user.

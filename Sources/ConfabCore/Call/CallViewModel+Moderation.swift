@@ -28,6 +28,30 @@ extension CallViewModel {
         }
     }
 
+    /// A moderator turned off our microphone, camera and/or screen share: turn them off here
+    /// (the coordinator only relays the request; each device mutes itself) and say who did.
+    /// The user may turn them on again, as in the Stream SDK.
+    func mutedByModerator(_ moderatorID: String, tracks: ModeratedTracks) {
+        var turnedOff: [String] = []
+        if tracks.contains(.microphone), callSettings.audioOn {
+            // Holding push-to-talk does not keep the microphone open against a moderator.
+            if isPushToTalkActive { endPushToTalk() } else { toggleMicrophoneEnabled() }
+            turnedOff.append("microphone")
+        }
+        if tracks.contains(.camera), callSettings.videoOn {
+            toggleCameraEnabled()
+            turnedOff.append("camera")
+        }
+        if tracks.contains(.screenshare), isCurrentUserScreensharing {
+            Task { await stopScreensharing() }
+            turnedOff.append("screen sharing")
+        }
+        guard !turnedOff.isEmpty else { return }
+        let moderator = callParticipants.values.first { $0.user.id == moderatorID }?.name ?? moderatorID
+        let list = turnedOff.count == 1 ? turnedOff[0] : turnedOff.dropLast().joined(separator: ", ") + " and " + turnedOff.last!
+        show("\(moderator) turned off your \(list)")
+    }
+
     private func moderate(_ what: String, _ action: @MainActor (CallService, CallID) async throws -> Void) async {
         guard let callService, let call = activeCall else { return }
         do {

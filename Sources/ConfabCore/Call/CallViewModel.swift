@@ -307,6 +307,8 @@ public final class CallViewModel {
             if snapshot.blockedUserIDs.contains(currentUser.id), isInCallSession {
                 finishCall(reason: "You were removed from the call")
             }
+        case .mutedByModerator(let call, let moderator, let tracks):
+            if call == activeCall, isInCallSession { mutedByModerator(moderator, tracks: tracks) }
         case .connectionLost:
             if callingState == .inCall { callingState = .reconnecting }
         case .connectionRestored:
