@@ -26,13 +26,15 @@ public final class CallMediaSession {
     public private(set) var isPublishing = false
 
     private let configuration: CallMediaConfiguration
-    private let devices: CallMediaDevices
+    private var devices: CallMediaDevices
     private let deviceSource: GStreamerDeviceSource
     private let logger: Logger
     private var janus: JanusSession?
     private var publisher: Publisher?
     private var screenPublisher: ScreensharePublisher?
     private var subscribers: [UInt64: Subscriber] = [:]
+    /// What Janus said about each feed we receive, to subscribe again (another speaker).
+    private var publishedFeeds: [UInt64: PublishedFeed] = [:]
     private var statisticsTimer: RepeatingTimer?
     private var stopped = false
 
@@ -66,6 +68,21 @@ public final class CallMediaSession {
     public func setAudioEnabled(_ enabled: Bool) { publisher?.setSending(audio: enabled) }
     /// Stops sending video (and the camera) or resumes it (with a keyframe, so others see it at once).
     public func setVideoEnabled(_ enabled: Bool) { publisher?.setSending(video: enabled) }
+    /// Switches to other devices during the call without leaving it: the camera and microphone
+    /// are swapped under the running connection (others keep receiving us), and a new speaker
+    /// gets every participant's audio by receiving them again (a short gap in what we receive).
+    public func use(_ newDevices: CallMediaDevices) {
+        guard !stopped else { return }
+        let speakerChanged = newDevices.speaker != devices.speaker
+        devices = newDevices
+        publisher?.use(camera: newDevices.camera, microphone: newDevices.microphone)
+        guard speakerChanged else { return }
+        for feed in publishedFeeds.values {
+            unsubscribe(from: feed.id)
+            subscribe(to: feed)
+        }
+    }
+
     /// Whether our camera device is open now.
     public var isCameraOpen: Bool { publisher?.isCameraOpen ?? false }
 
@@ -137,6 +154,7 @@ public final class CallMediaSession {
         // Our own feeds (camera and screen) are skipped above: the sharer never sees their screen mirrored.
         remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session,
                                           isScreenshare: identity.isScreenshare, isSpeaking: feed.isTalking)
+        publishedFeeds[feed.id] = feed
         do {
             let subscriber = try Subscriber(feed: feed.id, isScreenshare: identity.isScreenshare, configuration: configuration,
                                             speakerSink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
@@ -161,6 +179,7 @@ public final class CallMediaSession {
     private func unsubscribe(from feedID: UInt64) {
         guard let subscriber = subscribers.removeValue(forKey: feedID) else { return }
         remoteFeeds[feedID] = nil
+        publishedFeeds[feedID] = nil
         Task { await subscriber.stop() }
         onChange?()
     }

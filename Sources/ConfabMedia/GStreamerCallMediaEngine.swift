@@ -69,6 +69,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
     public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
+    /// The device choices changed during a call: switch to them without leaving (see
+    /// `CallMediaSession.use`). The devices closure gives the new choices.
+    public func devicesChanged() { session?.use(devices()) }
+
     /// Whether our camera device is open now (it is closed while video is off).
     public var isCameraOpen: Bool { session?.isCameraOpen ?? false }
 

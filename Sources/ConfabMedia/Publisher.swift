@@ -7,6 +7,11 @@ import Logging
 
 /// Our send-only connection: camera as VP8 and microphone as Opus (with the audio-level header
 /// extension Janus uses for talking events), a self-view from the same camera branch.
+///
+/// The camera and the microphone are *inputs* attached to the running pipeline, so they can
+/// change without touching the connection: another device is swapped in while others keep
+/// receiving us (same stream, a short gap), and a camera turned off is taken out entirely —
+/// the device is closed and its light goes off.
 @MainActor
 final class Publisher {
     var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
@@ -17,35 +22,40 @@ final class Publisher {
 
     private let configuration: CallMediaConfiguration
     private let logger: Logger
+    private let deviceSource: GStreamerDeviceSource
     private let pipeline: MediaPipeline?
     private let webrtc: WebRTCBin?
+    /// Whether the connection carries video / audio at all (decided by the devices at join).
     private let hasCamera: Bool
     private let hasMicrophone: Bool
+    private var camera: MediaDevice?
+    private var microphone: MediaDevice?
+    private var isVideoOn = true
     private var handle: JanusHandle?
     /// Janus's private id for our publisher; rooms require it from our subscribers (require_pvtid),
     /// so only someone admitted with a token can watch.
     private(set) var privateID: UInt64?
 
+    private static let cameraInput = "camera-input"
+    private static let microphoneInput = "microphone-input"
+
     init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        let camera = devices.camera.flatMap { device in deviceSource.source(for: device).map { (device, $0) } }
-        let microphone = devices.microphone.flatMap { device in deviceSource.source(for: device).map { (device, $0) } }
+        self.deviceSource = deviceSource
+        camera = devices.camera.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
+        microphone = devices.microphone.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
         hasCamera = camera != nil
         hasMicrophone = microphone != nil
-        guard camera != nil || microphone != nil else {
+        guard hasCamera || hasMicrophone else {
             // Nothing to send: we only watch and listen.
             pipeline = nil
             webrtc = nil
             return
         }
         var branches = ["webrtcbin name=webrtc bundle-policy=max-bundle"]
-        var sources: [String: MediaPipeline.Source] = [:]
-        if let (device, source) = camera {
-            sources["camera-source"] = source
-            let decode = device.isTest ? "" : "decodebin ! "
-            branches.append("\(source.fragment(named: "camera-source")) ! \(decode)videoconvert ! videoscale ! videorate ! "
-                + "video/x-raw,width=\(configuration.videoWidth),height=\(configuration.videoHeight),framerate=\(configuration.videoFramerate)/1,pixel-aspect-ratio=1/1 ! tee name=camera-tee "
+        if hasCamera {
+            branches.append("tee name=camera-tee "
                 + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoconvert ! video/x-raw,format=BGRA ! "
                 + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
                 // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
@@ -53,27 +63,24 @@ final class Publisher {
                 + "target-bitrate=\(configuration.videoBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
                 + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc.")
         }
-        if let (_, source) = microphone {
-            sources["microphone-source"] = source
-            branches.append("\(source.fragment(named: "microphone-source")) ! audioconvert ! audioresample ! "
-                + "level audio-level-meta=true post-messages=true interval=200000000 ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
+        if hasMicrophone {
+            branches.append("level name=microphone-level audio-level-meta=true post-messages=true interval=200000000 ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
                 + "rtpopuspay name=audio-pay pt=111 mtu=1200 ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc.")
         }
-        let pipeline = try MediaPipeline(description: branches.joined(separator: " "), sources: sources)
+        let pipeline = try MediaPipeline(description: branches.joined(separator: " "))
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
-        // The audio-level header extension lets Janus send talking events (audiolevel_event).
-        if microphone != nil, !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
-            logger.warning("the audio-level RTP header extension is not available; nobody will be shown speaking")
-        }
         self.pipeline = pipeline
         self.webrtc = webrtc
+        if let microphone { try attachMicrophone(microphone, to: pipeline) }
+        // The audio-level header extension lets Janus send talking events (audiolevel_event).
+        if hasMicrophone, !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
+            logger.warning("the audio-level RTP header extension is not available; nobody will be shown speaking")
+        }
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
         // Transceivers exist once the payloaders are linked: video first (when there is a camera).
-        let count = (camera != nil ? 1 : 0) + (microphone != nil ? 1 : 0)
-        for index in 0..<count {
-            webrtc.setTransceiverProperty(index: index, "direction", "sendonly")
-        }
-        if camera != nil { webrtc.setTransceiverProperty(index: 0, "do-nack", "true") }
+        let count = (hasCamera ? 1 : 0) + (hasMicrophone ? 1 : 0)
+        for index in 0..<count { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
+        if hasCamera { webrtc.setTransceiverProperty(index: 0, "do-nack", "true") }
         pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in self?.onLocalFrame?(frame) }
         pipeline.watchBus { [weak self] message in
             switch message {
@@ -86,6 +93,30 @@ final class Publisher {
                 break
             }
         }
+    }
+
+    /// The camera's frames, scaled and paced for sending: every camera gives the same format,
+    /// so one can replace another while the encoder runs.
+    private func cameraInputDescription(_ source: String) -> String {
+        // (Caps at the end of a description need an explicit capsfilter.)
+        "\(source) ! videoconvert ! videoscale ! videorate ! capsfilter caps=\"video/x-raw,format=I420,width=\(configuration.videoWidth),"
+            + "height=\(configuration.videoHeight),framerate=\(configuration.videoFramerate)/1,pixel-aspect-ratio=1/1\""
+    }
+
+    private func attachCamera(_ device: MediaDevice, to pipeline: MediaPipeline) throws {
+        guard let source = deviceSource.source(for: device) else { throw MediaPipelineError("\(device.name) is gone") }
+        let decode = device.isTest ? "" : " ! decodebin"
+        try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription(source.fragment(named: "camera-source") + decode),
+                                 sources: ["camera-source": source], to: "camera-tee")
+    }
+
+    /// Mono at 48 kHz whatever the microphone gives, so one can replace another while Opus runs.
+    private func attachMicrophone(_ device: MediaDevice, to pipeline: MediaPipeline) throws {
+        guard let source = deviceSource.source(for: device) else { throw MediaPipelineError("\(device.name) is gone") }
+        try pipeline.attachInput(named: Self.microphoneInput,
+                                 description: "\(source.fragment(named: "microphone-source")) ! audioconvert ! audioresample ! "
+                                     + "capsfilter caps=\"audio/x-raw,rate=48000,channels=1\"",
+                                 sources: ["microphone-source": source], to: "microphone-level")
     }
 
     /// Joins the room as a publisher, publishes, and returns the publishers already there.
@@ -104,9 +135,19 @@ final class Publisher {
         guard let pipeline, let webrtc else { return existing }
 
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
-        try pipeline.play()
         // The offer must carry each stream's SSRC, which webrtcbin knows only once the payloader
         // has negotiated; without it Janus cannot tell the bundled streams apart and drops video.
+        // Joining with the camera off, black frames stand in for that (nothing is sent yet), so
+        // the camera is never opened.
+        if let camera {
+            if settings.videoOn {
+                try attachCamera(camera, to: pipeline)
+            } else {
+                try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription("videotestsrc is-live=true pattern=black"),
+                                         to: "camera-tee")
+            }
+        }
+        try pipeline.play()
         try await waitUntilPayloadersNegotiated(pipeline)
         setSending(audio: settings.audioOn)
         setSending(video: settings.videoOn)
@@ -128,22 +169,51 @@ final class Publisher {
     }
 
     /// Turns sending of audio and/or video on or off. Off sends nothing (the valve drops it).
-    /// Video off also stops the camera itself, so its light goes off and nothing else is kept
-    /// from it; video back on restarts it and starts with a keyframe so others see it at once.
+    /// Video off also takes the camera out, so its light goes off; video back on opens it again
+    /// and starts with a keyframe so others see it at once.
     func setSending(audio: Bool? = nil, video: Bool? = nil) {
         guard let pipeline else { return }
         if let audio, hasMicrophone { pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve") }
         if let video, hasCamera {
+            isVideoOn = video
             pipeline.set("drop", video ? "false" : "true", onElement: "video-valve")
-            if !pipeline.setSourceRunning("camera-source", video) {
-                logger.warning("the camera could not be restarted")
+            if video {
+                if !isCameraOpen, let camera { attachOrLog(camera, kind: "camera") { try self.attachCamera(camera, to: pipeline) } }
+                pipeline.requestKeyframe(upstreamOf: "video-pay")
+            } else {
+                pipeline.detachInput(named: Self.cameraInput)
             }
-            if video { pipeline.requestKeyframe(upstreamOf: "video-pay") }
+        }
+    }
+
+    /// Switches to other devices while sending: others keep receiving the same streams, now
+    /// from the new camera or microphone. A kind the connection does not carry (no camera at
+    /// join) cannot be added this way.
+    func use(camera newCamera: MediaDevice?, microphone newMicrophone: MediaDevice?) {
+        guard let pipeline else { return }
+        if hasCamera, let newCamera, newCamera != camera {
+            camera = newCamera
+            if isVideoOn {
+                attachOrLog(newCamera, kind: "camera") { try self.attachCamera(newCamera, to: pipeline) }
+                pipeline.requestKeyframe(upstreamOf: "video-pay")
+            }
+        }
+        if hasMicrophone, let newMicrophone, newMicrophone != microphone {
+            microphone = newMicrophone
+            attachOrLog(newMicrophone, kind: "microphone") { try self.attachMicrophone(newMicrophone, to: pipeline) }
+        }
+    }
+
+    private func attachOrLog(_ device: MediaDevice, kind: String, _ attach: () throws -> Void) {
+        do {
+            try attach()
+        } catch {
+            logger.warning("could not open the \(kind)", metadata: ["device": "\(device.name)", "error": "\(error)"])
         }
     }
 
     /// Whether the camera device is open (false while video is off, or without a camera).
-    var isCameraOpen: Bool { hasCamera && pipeline.map { !$0.isElementStopped("camera-source") } ?? false }
+    var isCameraOpen: Bool { pipeline?.hasElement(named: "camera-source") ?? false }
 
     func stop() async {
         if let handle {

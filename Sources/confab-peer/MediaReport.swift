@@ -138,6 +138,10 @@ struct MediaReport: Encodable {
     var connectedAt: Date?
     var microphone: [MicrophoneChange] = []
     var camera: [CameraChange] = []
+    /// Whether the camera device was open when media came up (joining with the camera off must not open it).
+    var cameraOpenWhenConnected: Bool?
+    /// When `--switch-devices-after` switched to the second camera and microphone.
+    var devicesSwitchedAt: Date?
     /// Messages the call view model showed the user (media failures among them).
     var messages: [String] = []
     var remote: [Remote] = []

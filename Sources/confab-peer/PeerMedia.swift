@@ -14,6 +14,8 @@ final class PeerMedia {
     private let viewModel: CallViewModel
     private let engine: GStreamerCallMediaEngine
     private let settings: PeerMediaSettings
+    private let devicesInUse: DevicesInUse
+    private let nextDevices: CallMediaDevices
     private var recorder: RemoteMediaRecorder?
     private var deviceSchedule: Task<Void, Never>?
     private var screenSchedule: Task<Void, Never>?
@@ -32,8 +34,16 @@ final class PeerMedia {
         // "test:speaker" is the test speaker the media module plays into a fakesink.
         let speaker = devices.addSyntheticDevice(id: "test:speaker", name: "Test speaker (discards sound)", kind: .speaker,
                                                  source: "fakesink")
+        // The devices `--switch-devices-after` switches to.
+        nextDevices = CallMediaDevices(
+            camera: devices.addSyntheticDevice(id: "peer:camera-2", name: "Second test camera", kind: .camera, source: settings.nextCameraSource),
+            microphone: devices.addSyntheticDevice(id: "peer:microphone-2", name: "Second test microphone", kind: .microphone,
+                                                   source: settings.nextMicrophoneSource),
+            speaker: speaker)
+        let chosen = DevicesInUse(CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker))
+        devicesInUse = chosen
         engine = GStreamerCallMediaEngine(deviceSource: devices, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
-            CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker)
+            chosen.devices
         }
         service = PeerCallService(client: client)
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
@@ -51,6 +61,8 @@ final class PeerMedia {
         self.recorder = recorder
         recorder.start(engine: engine, viewModel: viewModel)
         watcher = RepeatingTimer(interval: 0.1) { [weak self] in self?.watchViewModel() }
+        // Before joining, the toggles only change the call settings (as in the app's lobby).
+        if settings.joinCameraOff { viewModel.toggleCameraEnabled() }
         await viewModel.joinCall(callType: call.type, callId: call.id)
         guard viewModel.callingState == .inCall else {
             throw service.lastJoinError ?? PeerError(viewModel.toast?.message ?? "could not join \(call)")
@@ -92,10 +104,11 @@ final class PeerMedia {
     /// `--mute-after` / `--unmute-after` and `--camera-off-after` / `--camera-on-after`,
     /// counted from entering the call.
     private func scheduleDevices() {
-        enum Step { case microphone(Bool), camera(Bool) }
+        enum Step { case microphone(Bool), camera(Bool), switchDevices }
         let steps: [(Duration, Step)] = [
             settings.muteAfter.map { ($0, .microphone(false)) }, settings.unmuteAfter.map { ($0, .microphone(true)) },
             settings.cameraOffAfter.map { ($0, .camera(false)) }, settings.cameraOnAfter.map { ($0, .camera(true)) },
+            settings.switchDevicesAfter.map { ($0, .switchDevices) },
         ].compactMap { $0 }.sorted { $0.0 < $1.0 }
         guard !steps.isEmpty else { return }
         let start = ContinuousClock.now
@@ -106,9 +119,19 @@ final class PeerMedia {
                 switch step {
                 case .microphone(let on): self.setMicrophone(on: on)
                 case .camera(let on): await self.setCamera(on: on)
+                case .switchDevices: self.switchDevices()
                 }
             }
         }
+    }
+
+    /// As the app's Devices popover does: new choices, used without leaving the call.
+    private func switchDevices() {
+        guard viewModel.callingState == .inCall else { return }
+        devicesInUse.devices = nextDevices
+        engine.devicesChanged()
+        report.devicesSwitchedAt = Date()
+        PeerSession.say("switched to the second camera and microphone")
     }
 
     private func setCamera(on: Bool) async {
@@ -162,6 +185,7 @@ final class PeerMedia {
     private func watchViewModel() {
         if report.connectedAt == nil, viewModel.isMediaConnected {
             report.connectedAt = Date()
+            report.cameraOpenWhenConnected = engine.isCameraOpen
             PeerSession.say("media connected")
         }
         if let toast = viewModel.toast, toast.id != lastToastID {
@@ -170,4 +194,11 @@ final class PeerMedia {
             PeerSession.say("message: \(toast.message)")
         }
     }
+}
+
+/// The devices the engine reads when a call starts or the choices change.
+@MainActor
+private final class DevicesInUse {
+    var devices: CallMediaDevices
+    init(_ devices: CallMediaDevices) { self.devices = devices }
 }

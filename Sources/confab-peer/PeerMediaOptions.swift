@@ -40,6 +40,19 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(name: .customLong("camera-on-after"), help: "Seconds in the call before turning it on again.")
     var cameraOnAfter: Double?
 
+    @Flag(name: .customLong("join-camera-off"), help: "Join with the camera off (turn it on with --camera-on-after).")
+    var joinCameraOff = false
+
+    @Option(name: .customLong("switch-devices-after"),
+            help: "Seconds in the call before switching to a second camera (--next-color) and microphone (--next-volume).")
+    var switchDevicesAfter: Double?
+
+    @Option(name: .customLong("next-color"), help: "The second test camera's colour, RRGGBB.")
+    var nextColor: String = "FFFF00"
+
+    @Option(name: .customLong("next-volume"), help: "The second test microphone's amplitude, 0…1 (same tone).")
+    var nextVolume: Double = 0.125
+
     /// What the peer shares as its screen.
     enum Screen: String, ExpressibleByArgument, Sendable {
         /// A moving SMPTE test pattern, 1280x720.
@@ -82,9 +95,11 @@ struct PeerMediaOptions: ParsableArguments {
         if let cameraOffAfter, let cameraOnAfter, cameraOnAfter <= cameraOffAfter {
             throw ValidationError("--camera-on-after must come after --camera-off-after")
         }
-        if media == .none, cameraOffAfter != nil || cameraOnAfter != nil {
-            throw ValidationError("--camera-off-after and --camera-on-after need --media test")
+        if media == .none, cameraOffAfter != nil || cameraOnAfter != nil || joinCameraOff || switchDevicesAfter != nil {
+            throw ValidationError("--camera-off-after, --camera-on-after, --join-camera-off and --switch-devices-after need --media test")
         }
+        guard PeerMediaSettings.rgb(fromHex: nextColor) != nil else { throw ValidationError("--next-color takes RRGGBB") }
+        guard (0...1).contains(nextVolume) else { throw ValidationError("--next-volume takes a value from 0 to 1") }
         if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
@@ -100,6 +115,8 @@ struct PeerMediaOptions: ParsableArguments {
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
+                                 joinCameraOff: joinCameraOff, switchDevicesAfter: switchDevicesAfter.map(seconds),
+                                 nextColor: PeerMediaSettings.rgb(fromHex: nextColor) ?? rgb, nextVolume: nextVolume,
                                  screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
     }
@@ -115,19 +132,30 @@ struct PeerMediaSettings: Sendable {
     let unmuteAfter: Duration?
     let cameraOffAfter: Duration?
     let cameraOnAfter: Duration?
+    let joinCameraOff: Bool
+    /// When to switch to the second camera and microphone (colour `nextColor`, amplitude `nextVolume`).
+    let switchDevicesAfter: Duration?
+    let nextColor: (red: UInt8, green: UInt8, blue: UInt8)
+    let nextVolume: Double
     /// The screen to share once media is connected, nil for none.
     let screen: ScreenshareSource?
     let screenAfter: Duration
     let stopScreenAfter: Duration?
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
-    var cameraSource: String {
+    var cameraSource: String { Self.cameraSource(color) }
+    var nextCameraSource: String { Self.cameraSource(nextColor) }
+
+    /// The test microphone: a sine at `volume` amplitude (RMS is amplitude/√2, so 0.5 → −9 dBFS).
+    var microphoneSource: String { microphoneSource(volume: volume) }
+    var nextMicrophoneSource: String { microphoneSource(volume: nextVolume) }
+
+    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8)) -> String {
         let argb = 0xFF00_0000 | UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
         return "videotestsrc is-live=true pattern=solid-color foreground-color=0x\(String(argb, radix: 16))"
     }
 
-    /// The test microphone: a sine at `volume` amplitude (RMS is amplitude/√2, so 0.5 → −9 dBFS).
-    var microphoneSource: String {
+    private func microphoneSource(volume: Double) -> String {
         "audiotestsrc is-live=true wave=sine freq=\(tone) volume=\(volume)"
     }
 

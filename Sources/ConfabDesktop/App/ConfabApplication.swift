@@ -95,7 +95,7 @@ public final class ConfabApplication {
             call: { [unowned self] call in
                 let window = InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
                              devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
-                                                         onChange: { [weak callViewModel] in callViewModel?.reconnectMedia() }),
+                                                         onChange: { [unowned self] in self.mediaEngine.devicesChanged() }),
                              showParticipants: { [unowned self] in self.showParticipants() })
                 // The call window opens at the size it had last time.
                 if let size = self.preferences.windowSize, size.width > 0, size.height > 0 { window.window.defaultSize = size }

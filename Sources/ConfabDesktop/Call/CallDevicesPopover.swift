@@ -3,7 +3,7 @@ import ConfabMedia
 import GLibBridge
 
 /// Camera, microphone and speaker pickers during a call. A new choice is remembered (as in
-/// the lobby) and the media reconnects with it: a short gap, then the new device.
+/// the lobby) and used at once, without leaving the call: a short gap, then the new device.
 @MainActor
 final class CallDevicesPopover {
     let button: MenuButton

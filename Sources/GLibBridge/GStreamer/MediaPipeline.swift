@@ -81,9 +81,12 @@ public final class MediaPipeline {
         MediaPipeline.liveCount -= 1
     }
 
-    /// Swaps the placeholder element `name` for the device's own source element, keeping its link.
-    private func replacePlaceholder(_ name: String, with device: SystemDevice) throws(MediaPipelineError) {
-        guard let placeholder = elementPointer(named: name) else { throw MediaPipelineError("no \(name) in the pipeline") }
+    /// Swaps the placeholder element `name` (in `container`, by default the pipeline) for the
+    /// device's own source element, keeping its link.
+    private func replacePlaceholder(_ name: String, with device: SystemDevice,
+                                    in container: UnsafeMutablePointer<GstElement>? = nil) throws(MediaPipelineError) {
+        let searched: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(container ?? pipeline).assumingMemoryBound(to: GstBin.self)
+        guard let placeholder = gst_bin_get_by_name(searched, name) else { throw MediaPipelineError("no \(name) in the pipeline") }
         defer { gst_object_unref(gpointer(placeholder)) }
         guard let placeholderPad = gst_element_get_static_pad(placeholder, "src") else { throw MediaPipelineError("\(name) has no output") }
         let downstream = gst_pad_get_peer(placeholderPad)
@@ -168,31 +171,65 @@ public final class MediaPipeline {
         isPlaying = true
     }
 
-    /// Stops (releasing its device: a camera's light goes off) or restarts the source element
-    /// called `name` while the rest of the pipeline keeps playing. A stopped source is locked
-    /// out of the pipeline's state changes; restarted, it takes the pipeline's clock and base
-    /// time again, so its timestamps continue the stream's.
-    /// - Returns: false when the source could not be restarted (the device is gone or busy).
-    @discardableResult
-    public func setSourceRunning(_ name: String, _ running: Bool) -> Bool {
-        guard let element = elementPointer(named: name) else { return false }
-        defer { gst_object_unref(gpointer(element)) }
-        if running {
-            gst_element_set_locked_state(element, 0)
-            return gst_element_sync_state_with_parent(element) != 0
+    // MARK: Inputs that come and go
+
+    /// Adds an input while the pipeline runs: `description` (ending in the input's output, e.g.
+    /// "v4l2src ! videoconvert") becomes a bin called `name` whose output feeds the element
+    /// called `target`. Device sources are written as in `init(description:sources:)`. Being
+    /// added to the running pipeline, the bin takes its clock and base time: its timestamps
+    /// continue the stream's. Replaces an input of the same name.
+    public func attachInput(named name: String, description: String, sources: [String: Source] = [:],
+                            to target: String) throws(MediaPipelineError) {
+        detachInput(named: name)
+        var error: UnsafeMutablePointer<GError>?
+        // Unlinked pads become ghost pads: the bin's "src" is its output.
+        guard let bin = gst_parse_bin_from_description(description, 1, &error) else {
+            let message = takeErrorMessage(error) ?? "unknown error"
+            throw MediaPipelineError("could not build “\(description)”: \(message)")
         }
-        gst_element_set_locked_state(element, 1)
-        gst_element_set_state(element, GST_STATE_NULL)
-        return true
+        let element: UnsafeMutablePointer<GstElement> = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self)
+        gst_object_set_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self), name)
+        // The bin is floating until it is added; keep it alive while devices are put in place.
+        gst_object_ref_sink(gpointer(element))
+        defer { gst_object_unref(gpointer(element)) }
+        for (sourceName, source) in sources {
+            if case .device(let device) = source { try replacePlaceholder(sourceName, with: device, in: element) }
+        }
+        guard let targetElement = elementPointer(named: target) else { throw MediaPipelineError("no \(target) in the pipeline") }
+        defer { gst_object_unref(gpointer(targetElement)) }
+        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+        guard gst_element_link(element, targetElement) != 0 else {
+            gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+            throw MediaPipelineError("“\(description)” offers no format \(target) accepts")
+        }
+        if isPlaying, gst_element_sync_state_with_parent(element) == 0 {
+            detachInput(named: name)
+            throw MediaPipelineError("could not start: the device may be busy or missing")
+        }
     }
 
-    /// Whether the element called `name` is stopped (in the NULL state: it holds no device).
-    public func isElementStopped(_ name: String) -> Bool {
-        guard let element = elementPointer(named: name) else { return true }
+    /// Stops the input called `name` (releasing its device: a camera's light goes off) and
+    /// takes it out of the pipeline; the rest keeps running. Nothing happens if there is none.
+    public func detachInput(named name: String) {
+        guard let element = elementPointer(named: name) else { return }
         defer { gst_object_unref(gpointer(element)) }
-        var state = GST_STATE_VOID_PENDING
-        gst_element_get_state(element, &state, nil, 0)
-        return state == GST_STATE_NULL
+        // A source stops its own streaming thread on the way to NULL; then it can go.
+        gst_element_set_state(element, GST_STATE_NULL)
+        if let output = gst_element_get_static_pad(element, "src") {
+            if let peer = gst_pad_get_peer(output) {
+                gst_pad_unlink(output, peer)
+                gst_object_unref(gpointer(peer))
+            }
+            gst_object_unref(gpointer(output))
+        }
+        gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+    }
+
+    /// Whether the pipeline has an element called `name` (an attached input, for instance).
+    public func hasElement(named name: String) -> Bool {
+        guard let element = elementPointer(named: name) else { return false }
+        gst_object_unref(gpointer(element))
+        return true
     }
 
     /// Starts again from the beginning (looping a sound at its end).

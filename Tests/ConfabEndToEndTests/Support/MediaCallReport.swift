@@ -29,6 +29,8 @@ struct MediaPeerReport: Decodable {
         let connectedAt: Date?
         let microphone: [MicrophoneChange]
         let camera: [CameraChange]?
+        let cameraOpenWhenConnected: Bool?
+        let devicesSwitchedAt: Date?
         let messages: [String]
         let remote: [RemoteMedia]
         /// Screen sharing (`--screen`): our share, the screens received, who was shown sharing.

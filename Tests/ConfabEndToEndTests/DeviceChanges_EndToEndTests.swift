@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+/// Cameras and microphones changing during a call, through a real Janus in a throwaway network
+/// namespace. One call serves every test here:
+/// - alice (red camera, 440 Hz at 0.5) turns her camera off 3 s into the call, on again 6 s in,
+///   and 9 s in switches to a second camera (yellow) and microphone (the tone at 0.125), as the
+///   app's Devices popover does; she stays 13 s;
+/// - carol (blue) joins with her camera off and turns it on 4 s in;
+/// - bob (green) watches.
+/// Off must close the camera device (its light goes off) and stop the video for the others; on
+/// must bring it back quickly; a switch must reach the others without anyone leaving or joining.
+final class DeviceChanges_EndToEndTests: XCTestCase {
+    private static let call = "default:devices-e2e"
+    private static let peers = [
+        MediaCall.Peer(user: "alice", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "13", "--color", "FF0000", "--tone", "440", "--volume", "0.5",
+            "--camera-off-after", "3", "--camera-on-after", "6",
+            "--switch-devices-after", "9", "--next-color", "FFFF00", "--next-volume", "0.125"]),
+        MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "13", "--color", "00FF00", "--tone", "660"]),
+        MediaCall.Peer(user: "carol", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "12", "--color", "0000FF", "--tone", "880",
+            "--join-camera-off", "--camera-on-after", "4"]),
+    ]
+    /// RMS of a sine of amplitude 0.125: 20·log10(0.125/√2) dBFS.
+    private static let nextMicrophoneLevel = -21.07
+    private static var outcome: Result<[String: MediaPeerReport], any Error>?
+
+    private var reports: [String: MediaPeerReport] = [:]
+
+    override func setUp() async throws {
+        if let reason = MediaCall.namespaceUnavailableReason() {
+            throw XCTSkip("device end-to-end tests need a network namespace: \(reason)")
+        }
+        if Self.outcome == nil {
+            do {
+                let reports = try await MediaCall(peers: Self.peers).run()
+                Self.outcome = .success(reports)
+                Self.printSummary(reports)
+            } catch {
+                Self.outcome = .failure(error)
+            }
+        }
+        reports = try XCTUnwrap(Self.outcome).get()
+    }
+
+    // MARK: Camera off and on
+
+    func test_cameraOff_closesTheDevice_cameraOn_opensItAgain() throws {
+        let (off, on) = try cameraChanges(of: "alice")
+        XCTAssertEqual(off.deviceOpenAfter, false, "alice's camera device stayed open with her camera off")
+        XCTAssertEqual(on.deviceOpenAfter, true, "alice's camera device did not open again when she turned it on")
+    }
+
+    func test_cameraOff_bobStopsReceivingAlicesVideo() throws {
+        let (off, on) = try cameraChanges(of: "alice")
+        let received = try bobsView(of: "alice")
+        let lost = try XCTUnwrap(received.changes.first { $0.at > off.at && !$0.hasVideo }, "bob never saw alice's video stop")
+        // Video counts as stopped 1.5 s after the last frame, checked once a second: at most ~2.5 s.
+        XCTAssertLessThanOrEqual(lost.at.timeIntervalSince(off.at), 3, "bob saw alice's video stop late")
+        let framesSoonAfterOff = try XCTUnwrap(received.frames(at: off.at.addingTimeInterval(1)))
+        let framesAtOn = try XCTUnwrap(received.frames(at: on.at))
+        XCTAssertLessThanOrEqual(framesAtOn - framesSoonAfterOff, 1, "bob went on decoding alice's video while her camera was off")
+    }
+
+    func test_cameraOn_bobSeesAlicesVideoAgainSoon() throws {
+        let (_, on) = try cameraChanges(of: "alice")
+        let received = try bobsView(of: "alice")
+        let back = try XCTUnwrap(received.changes.first { $0.at > on.at && $0.hasVideo }, "bob never saw alice's video again")
+        XCTAssertLessThanOrEqual(back.at.timeIntervalSince(on.at), 2.5, "alice's video came back late")
+        let framesAtOn = try XCTUnwrap(received.frames(at: on.at))
+        XCTAssertGreaterThan(received.framesReceived - framesAtOn, 40, "bob decoded few frames from alice after she turned her camera on")
+    }
+
+    // MARK: Joining with the camera off
+
+    func test_joinWithCameraOff_theCameraIsNeverOpened_bobSeesNoVideoUntilItIsOn() throws {
+        XCTAssertEqual(reports["carol"]?.media?.cameraOpenWhenConnected, false, "joining with the camera off opened it")
+        let on = try XCTUnwrap(reports["carol"]?.media?.camera?.first { $0.on }, "carol never turned her camera on")
+        XCTAssertEqual(on.deviceOpenAfter, true)
+        let received = try bobsView(of: "carol")
+        XCTAssertLessThanOrEqual(received.frames(at: on.at) ?? 0, 1, "bob received carol's video before she turned her camera on")
+        let color = try XCTUnwrap(received.centerPixel, "bob never decoded carol's video")
+        XCTAssertTrue(color.matches(hex: "0000FF", tolerance: 24), "bob saw carol's camera as \(color), expected blue")
+    }
+
+    // MARK: Switching devices
+
+    func test_switchDevices_bobSeesTheSecondCameraAndHearsTheSecondMicrophone_withoutAliceLeaving() throws {
+        let switchedAt = try XCTUnwrap(reports["alice"]?.media?.devicesSwitchedAt, "alice never switched devices")
+        let received = try bobsView(of: "alice")
+        let color = try XCTUnwrap(received.centerPixel)
+        XCTAssertTrue(color.matches(hex: "FFFF00", tolerance: 24), "bob's last frame from alice is \(color), expected the second camera's yellow")
+        let level = try XCTUnwrap(received.audioLevelLast)
+        XCTAssertEqual(level, Self.nextMicrophoneLevel, accuracy: 3, "bob hears alice at \(level) dBFS after the switch")
+        let framesAtSwitch = try XCTUnwrap(received.frames(at: switchedAt))
+        XCTAssertGreaterThan(received.framesReceived - framesAtSwitch, 40, "bob decoded few frames after alice switched cameras")
+        // Same feed throughout: the switch happened under the running connection.
+        XCTAssertEqual(reports["bob"]?.media?.remote.filter { $0.userID == "alice" }.count, 1, "alice's feed was replaced")
+        // (It goes when alice leaves at the end, 4 s after the switch.)
+        if let gone = received.goneAt {
+            XCTAssertGreaterThan(gone.timeIntervalSince(switchedAt), 3, "alice's feed left during the switch")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func bobsView(of user: String) throws -> RemoteMedia {
+        try XCTUnwrap(reports["bob"]?.received(from: user), "bob received nothing from \(user)")
+    }
+
+    private func cameraChanges(of user: String) throws -> (off: MediaPeerReport.Media.CameraChange, on: MediaPeerReport.Media.CameraChange) {
+        let changes = try XCTUnwrap(reports[user]?.media?.camera, "\(user)'s report has no camera changes")
+        let off = try XCTUnwrap(changes.first { !$0.on }, "\(user) never turned the camera off")
+        let on = try XCTUnwrap(changes.first { $0.on }, "\(user) never turned the camera on again")
+        return (off, on)
+    }
+
+    private static func printSummary(_ reports: [String: MediaPeerReport]) {
+        for user in ["alice", "carol"] {
+            guard let changes = reports[user]?.media?.camera, let received = reports["bob"]?.received(from: user) else { continue }
+            for change in changes {
+                let seen = received.changes.first { $0.at > change.at && $0.hasVideo == change.on }
+                print("devices: \(user) turned the camera \(change.on ? "on" : "off"); bob saw it after "
+                    + "\(seen.map { String(format: "%.2f s", $0.at.timeIntervalSince(change.at)) } ?? "-")")
+            }
+        }
+    }
+}
