@@ -12,6 +12,8 @@ final class RemoteMediaRecorder {
     /// Sessions in the order first seen, so the report lists them that way.
     private var order: [String] = []
     private var audioLevelSums: [String: (total: Double, count: Int)] = [:]
+    /// The level reported for digital silence, dBFS.
+    static let silenceFloor = -100.0
     /// Screen feeds by Janus feed id, in the order first seen.
     private var screens: [UInt64: MediaReport.RemoteScreen] = [:]
     private var screenOrder: [UInt64] = []
@@ -138,11 +140,13 @@ final class RemoteMediaRecorder {
             if feed.audioReadings > record.audioReadings {
                 record.audioReadings = feed.audioReadings
                 record.lastAudioAt = feed.lastAudioAt
-                if feed.audioLevel.isFinite {
-                    record.audioLevelLast = feed.audioLevel
+                // Digital silence reads −∞ dB (which JSON cannot hold): it counts as the floor.
+                let level = feed.audioLevel.isNaN ? nil : max(feed.audioLevel, Self.silenceFloor)
+                if let level {
+                    record.audioLevelLast = level
                     let sum = audioLevelSums[feed.sessionID, default: (0, 0)]
-                    audioLevelSums[feed.sessionID] = (sum.total + feed.audioLevel, sum.count + 1)
-                    record.audioLevelAverage = (sum.total + feed.audioLevel) / Double(sum.count + 1)
+                    audioLevelSums[feed.sessionID] = (sum.total + level, sum.count + 1)
+                    record.audioLevelAverage = (sum.total + level) / Double(sum.count + 1)
                 }
             }
             // What the call view model shows is what the app would show on the tile.

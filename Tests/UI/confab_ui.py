@@ -202,6 +202,12 @@ def click(node):
     action.doAction(0)
 
 
+def send_keys(display, keys):
+    """Type keys into whatever has the keyboard focus now (a popover that holds it, say)."""
+    env = dict(os.environ, DISPLAY=display)
+    subprocess.run(["xdotool", "key", keys], env=env, check=True, timeout=10)
+
+
 def press_keys(display, window_title, keys):
     """Type keys into a window through the X server (XTest), as a keyboard would, e.g.
     press_keys(":91", "lobby-test – Confab", "ctrl+d"). With no window manager running, the

@@ -5,10 +5,11 @@ suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
 import json
 import os
 import sys
+import time
 import unittest
 
-from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, press_keys, screenshot, top_level_window,
-                       type_text, wait_for)
+from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, press_keys, send_keys, screenshot,
+                       top_level_window, type_text, wait_for)
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -53,6 +54,46 @@ class AppInCallWithMedia(MediaCallTestCase):
             self.assertEqual([(e.get("user"), e.get("reason")) for e in muted], [("ada", "microphone")],
                              f"bob's device was not told ada muted him: {report.get('events')}")
             self.assertIn("ada turned off your microphone", report.get("media", {}).get("messages", []))
+        finally:
+            bob.stop()
+
+
+class SwitchingDevicesInACall(MediaCallTestCase):
+    def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
+        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "12", "--timeout", "30",
+                                        "--media", "test", "--color", "ff0000", "--tone", "440",
+                                        "--media-address", MEDIA_ADDRESS])
+        try:
+            self.server.wait_for_connections(2)
+            type_text(find(self.home, role="text", name="People to call"), "bob")
+            type_text(find(self.home, role="text", name="Call name"), "devices-ui")
+            click(find(self.home, role="push button", name="Call"))
+            call_window = wait_for(lambda: top_level_window(self.accessible, name="devices-ui – Confab"), what="the call window")
+            wait_for(lambda: find(call_window, name_contains="bob, speaking"), timeout=20, what="bob's tile speaking")
+            time.sleep(2)  # bob hears ada's tone for a while first
+
+            # Devices → Microphone → the silent test microphone, with the keyboard (the popover has
+            # the focus, on the camera row: Down to the microphone row, Enter opens its list, Down
+            # and Enter pick the next one).
+            click(find(call_window, name="Devices"))
+            wait_for(lambda: find(self.accessible, role="combo box", name="Microphone"), what="the microphone picker")
+            time.sleep(0.5)
+            for keys in ("Down", "Return"):
+                send_keys(self.xvfb.display, keys)
+                time.sleep(0.3)
+            screenshot(self.xvfb.display, "in-call-devices-list.png")
+            silent = wait_for(lambda: find(self.accessible, role="label", name="Test Microphone (silence)"), what="the silent microphone in the list")
+            for keys in ("Down", "Return"):
+                send_keys(self.xvfb.display, keys)
+                time.sleep(0.3)
+            screenshot(self.xvfb.display, "in-call-devices.png")
+
+            report = bob.report(timeout=40)
+            from_ada = [r for r in report.get("media", {}).get("remote", []) if r.get("userID") == "ada"]
+            self.assertEqual(len(from_ada), 1, f"ada's feed was replaced (she rejoined?): {json.dumps(from_ada)[:1500]}")
+            self.assertTrue(from_ada[0].get("seenSpeaking"), "bob never heard ada's tone before the switch")
+            self.assertLess(from_ada[0].get("audioLevelLast", 0), -60, "bob still hears ada's tone after she picked the silent microphone")
+            self.assertIsNotNone(from_ada[0].get("centerPixel"), "bob lost ada's video")
         finally:
             bob.stop()
 

@@ -29,6 +29,8 @@ final class InCallWindow {
     private var lastToastID: Int?
     private weak var media: GStreamerCallMediaEngine?
     private let showParticipants: @MainActor () -> Void
+    /// Kept here: the popover's pickers report choices only while it lives.
+    private let devices: CallDevicesPopover?
 
     init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?,
          devices: CallDevicesPopover? = nil,
@@ -37,6 +39,7 @@ final class InCallWindow {
         production = CallProductionMenu(callViewModel: callViewModel)
         self.media = media
         self.showParticipants = showParticipants
+        self.devices = devices
         lastToastID = callViewModel.toast?.id
         window = Window(application: application, title: "\(call.id) – Confab", width: 960, height: 700)
         area = ParticipantsArea { [weak callViewModel] session in callViewModel?.toggleLocalPin(sessionID: session) }
