@@ -282,6 +282,28 @@ class PreferencesKept(DesktopTestCase):
         user = wait_for(lambda: find(preferences, role="text", name="User id"), what="the User id field")
         self.assertEqual(text_of(user), "grace")
 
+    def test_startAtLogin_switch_writesAValidAutostartEntry_andRemovesIt(self):
+        app = self.launch("--gapplication-service")
+        self.server.wait_for_connections(1)
+        preferences = self.open_preferences(app)
+        at_login = wait_for(lambda: find(preferences, role="check box", name_contains="Start in the background at login"),
+                            what="the start-at-login switch")
+        self.assertFalse(is_checked(at_login))
+        entry_path = os.path.join(self.config_home, "autostart", f"{APP_ID}-background.desktop")
+
+        click(at_login)
+        wait_for(lambda: os.path.exists(entry_path), what="the autostart entry written")
+        run(["desktop-file-validate", entry_path])
+        with open(entry_path) as file:
+            entry = file.read()
+        # It starts this Confab (the installed one), hidden and signed in.
+        self.assertIn(f"Exec={installed('bin', 'confab')} --gapplication-service\n", entry)
+        self.assertIn("NoDisplay=true", entry)
+
+        click(at_login)
+        wait_for(lambda: not os.path.exists(entry_path), what="the autostart entry removed")
+        self.assertFalse(is_checked(at_login))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -118,7 +118,23 @@ final class AppPreferencesWindow {
             onRingVolumeChanged(value)
         }
         controls.append(volume)
-        return PreferencesGroup(title: "Ringing", rows: [ActionRow(title: "Ring volume", control: volume)])
+        let atLogin = Switch()
+        let autostart = LoginAutostart()
+        atLogin.isOn = autostart.isEnabled
+        atLogin.onChange { [weak atLogin] on in
+            do {
+                if on { try autostart.enable() } else { try autostart.disable() }
+            } catch {
+                print("confab: could not \(on ? "write" : "remove") \(autostart.entryPath): \(error)")
+                atLogin?.isOn = autostart.isEnabled
+            }
+        }
+        controls += [atLogin]
+        return PreferencesGroup(title: "Ringing", rows: [
+            ActionRow(title: "Ring volume", control: volume),
+            ActionRow(title: "Start in the background at login",
+                      subtitle: "Stay signed in so calls ring before you open Confab", control: atLogin),
+        ])
     }
 
     private func devicesGroups() -> [PreferencesGroup] {
