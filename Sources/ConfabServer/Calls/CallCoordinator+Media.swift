@@ -31,6 +31,12 @@ extension CallCoordinator {
         _ = inMediaOrder(for: cid) { await media.revoke(token, in: cid) }
     }
 
+    /// Drops a departed participant session's publishers from the call's room (see `JanusRooms.eject`).
+    func ejectMedia(session: String, in cid: CallID) {
+        guard let media else { return }
+        _ = inMediaOrder(for: cid) { await media.eject(session: session, in: cid) }
+    }
+
     /// Destroys the call's room when the call ends.
     func closeMediaRoom(of cid: CallID) {
         guard let media else { return }

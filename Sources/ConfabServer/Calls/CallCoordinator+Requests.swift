@@ -305,7 +305,12 @@ extension CallCoordinator {
     func removeParticipant(_ entry: LiveSession.Participant, from cid: CallID, reason: LeaveReason) {
         let recipients = audience(of: cid)
         sessions[cid]?.participants[entry.participant.sessionId] = nil
-        if let token = entry.media?.token { revokeMedia(token, in: cid) }
+        if let token = entry.media?.token {
+            revokeMedia(token, in: cid)
+            // A participant removed by a moderator may still be sending (a modified or stuck
+            // app). Not after a lost connection: the app keeps its media while it reconnects.
+            if reason == .kicked || reason == .blocked { ejectMedia(session: entry.participant.sessionId, in: cid) }
+        }
         emit(to: recipients) { _ in
             .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason))
         }

@@ -97,6 +97,37 @@ actor JanusRooms {
         }
     }
 
+    /// Drops from the call's room every publisher of the participant session `session` (its
+    /// camera and its shared screen: displays "user|session" and "user|session|screen"). A
+    /// kicked or blocked participant's app leaves by itself, but a modified or stuck one must
+    /// not go on sending to the others. Nothing happens when it has left already.
+    func eject(session: String, in cid: CallID) async {
+        let room = Int64(Self.roomNumber(for: cid))
+        do {
+            let link = try await currentLink()
+            let data = try await link.client.videoRoom(["request": "listparticipants", "room": .integer(room)],
+                                                       session: link.session, handle: link.handle)
+            for entry in data["participants"]?.array ?? [] {
+                guard let id = entry["id"]?.integer, let display = entry["display"]?.string else { continue }
+                let parts = display.split(separator: "|", omittingEmptySubsequences: false)
+                guard parts.count >= 2, parts[1] == session else { continue }
+                do {
+                    _ = try await link.client.videoRoom(
+                        ["request": "kick", "room": .integer(room), "secret": .string(roomSecret), "id": .integer(id)],
+                        session: link.session, handle: link.handle)
+                    logger.info("ejected a publisher from a Janus room", metadata: ["cid": "\(cid)", "display": "\(display)"])
+                } catch {
+                    // It may have left between the list and the kick.
+                    logger.debug("could not eject a publisher", metadata: ["cid": "\(cid)", "error": "\(error)"])
+                }
+            }
+        } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
+            // No room (no media yet, or the call ended): nobody to eject.
+        } catch {
+            logger.warning("could not eject a participant from a Janus room", metadata: ["cid": "\(cid)", "error": "\(error)"])
+        }
+    }
+
     /// Destroys the call's room; Janus tells everyone in it (`destroyed`) and drops them.
     func closeRoom(for cid: CallID) async {
         let room = Self.roomNumber(for: cid)

@@ -16,11 +16,18 @@ struct JanusProbe {
     }
 
     /// `join` as publisher with `token`; returns the `joined` data or throws Janus's refusal.
-    func joinAsPublisher(room: Int, token: String?) async throws -> JanusJSON {
+    func joinAsPublisher(room: Int, token: String?, display: String = "probe") async throws -> JanusJSON {
         let handle = try await client.attachVideoRoom(session: session)
-        var body: [String: JanusJSON] = ["request": "join", "ptype": "publisher", "room": .integer(Int64(room)), "display": "probe"]
+        var body: [String: JanusJSON] = ["request": "join", "ptype": "publisher", "room": .integer(Int64(room)), "display": .string(display)]
         if let token { body["token"] = .string(token) }
         return try await client.videoRoom(body, session: session, handle: handle)
+    }
+
+    /// The displays of everyone in `room` now.
+    func participantDisplays(room: Int) async throws -> [String] {
+        let handle = try await client.attachVideoRoom(session: session)
+        let data = try await client.videoRoom(["request": "listparticipants", "room": .integer(Int64(room))], session: session, handle: handle)
+        return (data["participants"]?.array ?? []).compactMap { $0["display"]?.string }
     }
 
     func close() async {

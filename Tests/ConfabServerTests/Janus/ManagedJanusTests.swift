@@ -97,6 +97,29 @@ final class ManagedJanusTests: XCTestCase {
         XCTAssertTrue(refused, "a departed participant's token must not admit anyone to the room")
     }
 
+    func test_kickedParticipant_isEjectedFromTheRoom_othersStay() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let aliceJoin = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "kick-media"), create: true))
+        let bobJoin = try await bob.send(JoinCallRequest(cid: CallID(type: .default, id: "kick-media")))
+        let aliceMedia = try XCTUnwrap(aliceJoin.media), bobMedia = try XCTUnwrap(bobJoin.media)
+        // Both publish as Confab apps do: camera "user|session", bob also a screen.
+        let janus = try await probe(bobMedia.janusURL)
+        _ = try await janus.joinAsPublisher(room: aliceMedia.room, token: aliceMedia.token, display: "alice|\(aliceJoin.sessionId)")
+        _ = try await janus.joinAsPublisher(room: bobMedia.room, token: bobMedia.token, display: "bob|\(bobJoin.sessionId)")
+        _ = try await janus.joinAsPublisher(room: bobMedia.room, token: bobMedia.token, display: "bob|\(bobJoin.sessionId)|screen")
+        let before = try await janus.participantDisplays(room: bobMedia.room)
+        XCTAssertEqual(before.count, 3, "\(before)")
+
+        // alice created the call: she may remove bob. bob's (pretend-stuck) app never leaves Janus.
+        _ = try await alice.send(KickUserRequest(cid: CallID(type: .default, id: "kick-media"), userId: "bob"))
+        let ejected = try await eventually {
+            try await janus.participantDisplays(room: bobMedia.room) == ["alice|\(aliceJoin.sessionId)"]
+        }
+        let after = try await janus.participantDisplays(room: bobMedia.room)
+        XCTAssertTrue(ejected, "bob's camera and screen are still in the room: \(after)")
+    }
+
     func test_callEnds_roomIsDestroyed() async throws {
         let alice = try await connect("alice")
         let media = try await mediaEndpoint(joining: alice, JoinCallRequest(cid: standup, create: true))
