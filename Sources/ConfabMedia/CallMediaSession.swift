@@ -21,6 +21,8 @@ public final class CallMediaSession {
     public var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     /// Called after remote feeds change (joined, left, speaking, levels, quality).
     public var onChange: (@MainActor () -> Void)?
+    /// Our camera or microphone stopped working (see `Publisher.onInputFailed`).
+    public var onInputFailed: (@MainActor (MediaDevice, String) -> Void)?
     /// Called once if the media connection is lost for good (Janus went away).
     public var onFailure: (@MainActor (String) -> Void)?
     public private(set) var isPublishing = false
@@ -58,6 +60,7 @@ public final class CallMediaSession {
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
+        publisher.onInputFailed = { [weak self] device, detail in self?.onInputFailed?(device, detail) }
         let existing = try await publisher.start(on: janus, settings: settings)
         isPublishing = publisher.isSending
         for feed in existing { subscribe(to: feed) }

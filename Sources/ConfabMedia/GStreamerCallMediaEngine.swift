@@ -15,6 +15,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
     /// Our microphone's level while in a call, muted or not (dBFS).
     public var onLocalAudioLevel: (@MainActor (Double) -> Void)?
+    /// A camera or microphone stopped working during the call; another one took over when the
+    /// current choices offer one (the failed device unplugged, the default still there).
+    public var onDeviceFailed: (@MainActor (MediaDeviceFailure) -> Void)?
     public private(set) var session: CallMediaSession?
 
     private let deviceSource: GStreamerDeviceSource
@@ -52,6 +55,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             }
         }
         session.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        session.onInputFailed = { [weak self, weak session] device, detail in
+            guard let self, let session else { return }
+            self.inputFailed(device, detail: detail, in: session)
+        }
         session.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         session.onChange = { [weak session] in
             guard let session else { return }
@@ -72,6 +79,21 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// The device choices changed during a call: switch to them without leaving (see
     /// `CallMediaSession.use`). The devices closure gives the new choices.
     public func devicesChanged() { session?.use(devices()) }
+
+    /// Falls back to what the choices give now, unless that is the failed device again.
+    private func inputFailed(_ device: MediaDevice, detail: String, in session: CallMediaSession) {
+        logger.warning("a device stopped working", metadata: ["device": "\(device.name)", "error": "\(detail)"])
+        Task { [weak self, weak session] in
+            // An unplugged device leaves the device monitor's list a moment after it fails.
+            try? await Task.sleep(for: .seconds(1))
+            guard let self, let session, self.session === session else { return }
+            let now = self.devices()
+            let choice = device.kind == .camera ? now.camera : now.microphone
+            let replacement = choice.flatMap { $0 == device ? nil : $0 }
+            if replacement != nil { session.use(now) }
+            self.onDeviceFailed?(MediaDeviceFailure(device: device, replacement: replacement, detail: detail))
+        }
+    }
 
     /// Whether our camera device is open now (it is closed while video is off).
     public var isCameraOpen: Bool { session?.isCameraOpen ?? false }

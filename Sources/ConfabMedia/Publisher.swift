@@ -18,6 +18,9 @@ final class Publisher {
     /// Our microphone's level (dBFS, five times a second), muted or not.
     var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     var onRoomEvent: (@MainActor (RoomEvent) -> Void)?
+    /// The camera or microphone stopped working (unplugged, taken by another program): the
+    /// device that failed, and GStreamer's words for it. It has been taken out already.
+    var onInputFailed: (@MainActor (MediaDevice, String) -> Void)?
     var isSending: Bool { hasCamera || hasMicrophone }
 
     private let configuration: CallMediaConfiguration
@@ -87,8 +90,9 @@ final class Publisher {
             case .level(let reading):
                 // Measured before the mute valve: it tells when someone talks while muted.
                 self?.onLocalAudioLevel?(reading.loudestRMS)
-            case .error(let text, let debug):
+            case .error(let text, let debug, let source):
                 self?.logger.warning("publisher pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
+                self?.inputFailed(at: source, text)
             default:
                 break
             }
@@ -173,7 +177,13 @@ final class Publisher {
     /// and starts with a keyframe so others see it at once.
     func setSending(audio: Bool? = nil, video: Bool? = nil) {
         guard let pipeline else { return }
-        if let audio, hasMicrophone { pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve") }
+        if let audio, hasMicrophone {
+            pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve")
+            // A microphone taken out after it failed is tried again.
+            if audio, !pipeline.hasElement(named: Self.microphoneInput), let microphone {
+                attachOrLog(microphone, kind: "microphone") { try self.attachMicrophone(microphone, to: pipeline) }
+            }
+        }
         if let video, hasCamera {
             isVideoOn = video
             pipeline.set("drop", video ? "false" : "true", onElement: "video-valve")
@@ -191,14 +201,15 @@ final class Publisher {
     /// join) cannot be added this way.
     func use(camera newCamera: MediaDevice?, microphone newMicrophone: MediaDevice?) {
         guard let pipeline else { return }
-        if hasCamera, let newCamera, newCamera != camera {
+        // The same device again is tried anew when its input failed and was taken out.
+        if hasCamera, let newCamera, newCamera != camera || (isVideoOn && !pipeline.hasElement(named: Self.cameraInput)) {
             camera = newCamera
             if isVideoOn {
                 attachOrLog(newCamera, kind: "camera") { try self.attachCamera(newCamera, to: pipeline) }
                 pipeline.requestKeyframe(upstreamOf: "video-pay")
             }
         }
-        if hasMicrophone, let newMicrophone, newMicrophone != microphone {
+        if hasMicrophone, let newMicrophone, newMicrophone != microphone || !pipeline.hasElement(named: Self.microphoneInput) {
             microphone = newMicrophone
             attachOrLog(newMicrophone, kind: "microphone") { try self.attachMicrophone(newMicrophone, to: pipeline) }
         }
@@ -210,6 +221,25 @@ final class Publisher {
         } catch {
             logger.warning("could not open the \(kind)", metadata: ["device": "\(device.name)", "error": "\(error)"])
         }
+    }
+
+    /// An error from inside the camera or microphone input: take that input out (the rest of
+    /// the call goes on) and report which device failed.
+    private func inputFailed(at source: String?, _ text: String) {
+        guard let pipeline, let source else { return }
+        // The path names each parent as "Type:name": "/GstPipeline:pipeline1/GstBin:camera-input/…".
+        let parents = source.split(separator: "/").map { $0.split(separator: ":").last.map(String.init) ?? "" }
+        let failed: MediaDevice?
+        if parents.contains(Self.cameraInput) {
+            pipeline.detachInput(named: Self.cameraInput)
+            failed = camera
+        } else if parents.contains(Self.microphoneInput) {
+            pipeline.detachInput(named: Self.microphoneInput)
+            failed = microphone
+        } else {
+            return
+        }
+        if let failed { onInputFailed?(failed, text) }
     }
 
     /// Whether the camera device is open (false while video is off, or without a camera).

@@ -47,6 +47,7 @@ final class PeerMedia {
         }
         service = PeerCallService(client: client)
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
+        engine.onDeviceFailed = { [weak viewModel] failure in viewModel?.mediaDeviceFailed(failure) }
         let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
         report = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))
     }

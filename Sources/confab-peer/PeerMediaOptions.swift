@@ -43,6 +43,10 @@ struct PeerMediaOptions: ParsableArguments {
     @Flag(name: .customLong("join-camera-off"), help: "Join with the camera off (turn it on with --camera-on-after).")
     var joinCameraOff = false
 
+    @Option(name: .customLong("camera-error-after"),
+            help: "Make the test camera fail after this many frames, as an unplugged camera does.")
+    var cameraErrorAfter: Int?
+
     @Option(name: .customLong("switch-devices-after"),
             help: "Seconds in the call before switching to a second camera (--next-color) and microphone (--next-volume).")
     var switchDevicesAfter: Double?
@@ -98,6 +102,7 @@ struct PeerMediaOptions: ParsableArguments {
         if media == .none, cameraOffAfter != nil || cameraOnAfter != nil || joinCameraOff || switchDevicesAfter != nil {
             throw ValidationError("--camera-off-after, --camera-on-after, --join-camera-off and --switch-devices-after need --media test")
         }
+        if let cameraErrorAfter, cameraErrorAfter < 1 { throw ValidationError("--camera-error-after takes a number of frames, 1 or more") }
         guard PeerMediaSettings.rgb(fromHex: nextColor) != nil else { throw ValidationError("--next-color takes RRGGBB") }
         guard (0...1).contains(nextVolume) else { throw ValidationError("--next-volume takes a value from 0 to 1") }
         if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
@@ -115,7 +120,7 @@ struct PeerMediaOptions: ParsableArguments {
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
-                                 joinCameraOff: joinCameraOff, switchDevicesAfter: switchDevicesAfter.map(seconds),
+                                 joinCameraOff: joinCameraOff, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
                                  nextColor: PeerMediaSettings.rgb(fromHex: nextColor) ?? rgb, nextVolume: nextVolume,
                                  screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
@@ -133,6 +138,8 @@ struct PeerMediaSettings: Sendable {
     let cameraOffAfter: Duration?
     let cameraOnAfter: Duration?
     let joinCameraOff: Bool
+    /// Frames before the test camera fails (nil: it never does).
+    let cameraErrorAfter: Int?
     /// When to switch to the second camera and microphone (colour `nextColor`, amplitude `nextVolume`).
     let switchDevicesAfter: Duration?
     let nextColor: (red: UInt8, green: UInt8, blue: UInt8)
@@ -143,7 +150,10 @@ struct PeerMediaSettings: Sendable {
     let stopScreenAfter: Duration?
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
-    var cameraSource: String { Self.cameraSource(color) }
+    var cameraSource: String {
+        // identity's error-after makes the stream fail the way a camera pulled out does.
+        Self.cameraSource(color) + (cameraErrorAfter.map { " ! identity error-after=\($0)" } ?? "")
+    }
     var nextCameraSource: String { Self.cameraSource(nextColor) }
 
     /// The test microphone: a sine at `volume` amplitude (RMS is amplitude/√2, so 0.5 → −9 dBFS).

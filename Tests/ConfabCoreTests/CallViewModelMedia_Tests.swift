@@ -89,6 +89,27 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertNil(subject.toast)
     } }
 
+    func test_deviceFailsWithAReplacement_userIsToldWhichTookOver_stateUnchanged() { onMain {
+        let (subject, _, _) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        let headset = MediaDevice(id: "usb", name: "USB Headset", kind: .microphone)
+        let builtIn = MediaDevice(id: "pci", name: "Built-in Audio", kind: .microphone)
+        subject.mediaDeviceFailed(MediaDeviceFailure(device: headset, replacement: builtIn, detail: "device gone"))
+        XCTAssertTrue(subject.callSettings.audioOn)
+        XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” stopped working. Now using “Built-in Audio”.")
+    } }
+
+    func test_cameraFailsWithoutReplacement_cameraShowsOff_andTheUserIsTold() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        let webcam = MediaDevice(id: "v4l2", name: "HD Webcam", kind: .camera)
+        subject.mediaDeviceFailed(MediaDeviceFailure(device: webcam, replacement: nil, detail: "device gone"))
+        XCTAssertFalse(subject.callSettings.videoOn, "the camera still shows as on though nothing is sent")
+        XCTAssertEqual(engine.videoEnabled.last, false)
+        XCTAssertEqual(subject.toast?.message,
+                       "Your camera “HD Webcam” stopped working. Choose another in Devices, or turn it on to try again.")
+    } }
+
     func test_mediaUpdate_showsOnParticipant_evenIfItArrivedBeforeTheJoinEvent() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.isMediaConnected }

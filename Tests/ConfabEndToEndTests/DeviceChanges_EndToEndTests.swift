@@ -6,7 +6,8 @@ import XCTest
 /// - alice (red camera, 440 Hz at 0.5) turns her camera off 3 s into the call, on again 6 s in,
 ///   and 9 s in switches to a second camera (yellow) and microphone (the tone at 0.125), as the
 ///   app's Devices popover does; she stays 13 s;
-/// - carol (blue) joins with her camera off and turns it on 4 s in;
+/// - carol (blue) joins with her camera off and turns it on 4 s in; her camera fails after 90
+///   frames (about 3 s later), as one pulled out does;
 /// - bob (green) watches.
 /// Off must close the camera device (its light goes off) and stop the video for the others; on
 /// must bring it back quickly; a switch must reach the others without anyone leaving or joining.
@@ -21,28 +22,15 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
             "join", call, "--create", "--duration", "13", "--color", "00FF00", "--tone", "660"]),
         MediaCall.Peer(user: "carol", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "12", "--color", "0000FF", "--tone", "880",
-            "--join-camera-off", "--camera-on-after", "4"]),
+            "--join-camera-off", "--camera-on-after", "4", "--camera-error-after", "90"]),
     ]
     /// RMS of a sine of amplitude 0.125: 20·log10(0.125/√2) dBFS.
     private static let nextMicrophoneLevel = -21.07
-    private static var outcome: Result<[String: MediaPeerReport], any Error>?
 
     private var reports: [String: MediaPeerReport] = [:]
 
     override func setUp() async throws {
-        if let reason = MediaCall.namespaceUnavailableReason() {
-            throw XCTSkip("device end-to-end tests need a network namespace: \(reason)")
-        }
-        if Self.outcome == nil {
-            do {
-                let reports = try await MediaCall(peers: Self.peers).run()
-                Self.outcome = .success(reports)
-                Self.printSummary(reports)
-            } catch {
-                Self.outcome = .failure(error)
-            }
-        }
-        reports = try XCTUnwrap(Self.outcome).get()
+        reports = try await MediaCall.reports(for: "device", peers: Self.peers, summary: Self.printSummary)
     }
 
     // MARK: Camera off and on
@@ -83,6 +71,19 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
         XCTAssertLessThanOrEqual(received.frames(at: on.at) ?? 0, 1, "bob received carol's video before she turned her camera on")
         let color = try XCTUnwrap(received.centerPixel, "bob never decoded carol's video")
         XCTAssertTrue(color.matches(hex: "0000FF", tolerance: 24), "bob saw carol's camera as \(color), expected blue")
+    }
+
+    // MARK: A camera that stops working
+
+    func test_cameraFails_carolIsTold_herVideoStopsForBob_herAudioGoesOn() throws {
+        let messages = try XCTUnwrap(reports["carol"]?.media?.messages)
+        XCTAssertTrue(messages.contains { $0.hasPrefix("Your camera") && $0.contains("stopped working") },
+                      "carol was not told her camera stopped: \(messages)")
+        let on = try XCTUnwrap(reports["carol"]?.media?.camera?.first { $0.on }, "carol never turned her camera on")
+        let received = try bobsView(of: "carol")
+        let seen = try XCTUnwrap(received.changes.first { $0.at > on.at && $0.hasVideo }, "bob never saw carol's video")
+        XCTAssertNotNil(received.changes.first { $0.at > seen.at && !$0.hasVideo && $0.hasAudio },
+                        "bob never saw carol's video stop while still hearing her")
     }
 
     // MARK: Switching devices

@@ -21,27 +21,11 @@ final class Media_EndToEndTests: XCTestCase {
     ]
     /// A 0.5-amplitude sine is −9.03 dBFS RMS (ARCHITECTURE.md).
     private static let loudLevel = -9.03
-    private static var outcome: Result<[String: MediaPeerReport], any Error>?
 
     private var reports: [String: MediaPeerReport] = [:]
 
     override func setUp() async throws {
-        if let reason = MediaCall.namespaceUnavailableReason() {
-            let banner = String(repeating: "!", count: 78)
-            print("\n\(banner)\n!! SKIPPING the media end-to-end tests: \(reason).\n!! They need root (ip netns) "
-                + "or unprivileged user namespaces; CI runs them as root.\n\(banner)\n")
-            throw XCTSkip("media end-to-end tests need a network namespace: \(reason)")
-        }
-        if Self.outcome == nil {
-            do {
-                let reports = try await MediaCall(peers: Self.peers).run()
-                Self.outcome = .success(reports)
-                Self.printSummary(reports)
-            } catch {
-                Self.outcome = .failure(error)
-            }
-        }
-        reports = try XCTUnwrap(Self.outcome).get()
+        reports = try await MediaCall.reports(for: "media", peers: Self.peers, summary: Self.printSummary)
     }
 
     // MARK: Video

@@ -14,24 +14,11 @@ final class Screenshare_EndToEndTests: XCTestCase {
             "join", call, "--create", "--duration", "9", "--color", "00FF00", "--tone", "660"]),
     ]
     private static let screenSize = ReceivedScreen.Size(width: 1280, height: 720)
-    private static var outcome: Result<[String: MediaPeerReport], any Error>?
 
     private var reports: [String: MediaPeerReport] = [:]
 
     override func setUp() async throws {
-        if let reason = MediaCall.namespaceUnavailableReason() {
-            throw XCTSkip("screen sharing end-to-end tests need a network namespace: \(reason)")
-        }
-        if Self.outcome == nil {
-            do {
-                let reports = try await MediaCall(peers: Self.peers).run()
-                Self.outcome = .success(reports)
-                Self.printSummary(reports)
-            } catch {
-                Self.outcome = .failure(error)
-            }
-        }
-        reports = try XCTUnwrap(Self.outcome).get()
+        reports = try await MediaCall.reports(for: "screen sharing", peers: Self.peers, summary: Self.printSummary)
     }
 
     func test_sharedTestScreen_isReceivedAsAScreenStreamAtItsSizeAndPace() throws {

@@ -343,6 +343,20 @@ class MediaCallTestCase(__import__("unittest").TestCase):
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
         self.server.wait_for_connections(1)
 
+    def call_bob(self, call_name, bob_arguments, tile="bob, "):
+        """Rings bob (a confab-peer that answers with test media) from the home page; returns
+        bob and the call window once bob's tile (whose name contains `tile`) is shown."""
+        bob = Peer(self.server, "bob", ["answer", "--accept", "--timeout", "30", "--media", "test",
+                                        "--media-address", MEDIA_ADDRESS, *bob_arguments])
+        self.addCleanup(bob.stop)
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), call_name)
+        click(find(self.home, role="push button", name="Call"))
+        call_window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
+        wait_for(lambda: find(call_window, name_contains=tile), timeout=20, what=f"bob's tile ({tile})")
+        return bob, call_window
+
     def tearDown(self):
         crashed = self.app.exited()
         output = self.app.output()

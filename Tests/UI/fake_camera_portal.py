@@ -7,10 +7,11 @@ Reads JSON commands from stdin, one a line:
   {"response": 0 | 1 | 2}                       the answer AccessCamera's request gets
 Prints "ready" once it owns its names, and "AccessCamera" each time it is called.
 """
-import json
 import sys
 
 from gi.repository import Gio, GLib
+
+import stand_in_commands
 
 APP_ID = sys.argv[1]
 PORTAL_PATH = "/org/freedesktop/portal/desktop"
@@ -72,12 +73,7 @@ def store_call(connection, sender, path, interface, method, parameters, invocati
         invocation.return_value(GLib.Variant("(a{sas}v)", (permissions(), GLib.Variant("b", True))))
 
 
-def command(channel, condition):
-    line = sys.stdin.readline()
-    if not line:
-        loop.quit()
-        return False
-    change = json.loads(line)
+def command(change):
     state.update(change)
     if "permission" in change:
         emit_changed()
@@ -85,7 +81,6 @@ def command(channel, condition):
         connection.emit_signal(None, PORTAL_PATH, "org.freedesktop.DBus.Properties", "PropertiesChanged",
                                GLib.Variant("(sa{sv}as)", ("org.freedesktop.portal.Camera",
                                                            {"IsCameraPresent": GLib.Variant("b", state["present"])}, [])))
-    return True
 
 
 connection.register_object(PORTAL_PATH, Gio.DBusNodeInfo.new_for_xml(CAMERA_XML).interfaces[0], camera_call, camera_property, None)
@@ -94,6 +89,4 @@ owned = []
 for name in ("org.freedesktop.portal.Desktop", "org.freedesktop.impl.portal.PermissionStore"):
     Gio.bus_own_name_on_connection(connection, name, Gio.BusNameOwnerFlags.NONE,
                                    lambda *_: (owned.append(1), len(owned) == 2 and say("ready")), None)
-GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.IO_IN | GLib.IO_HUP, command)
-loop = GLib.MainLoop()
-loop.run()
+stand_in_commands.serve(command)

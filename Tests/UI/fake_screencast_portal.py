@@ -20,6 +20,8 @@ import sys
 
 from gi.repository import Gio, GLib
 
+import stand_in_commands
+
 PIPEWIRE_SOCKET, NODE_ID, WIDTH, HEIGHT = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 PORTAL_PATH = "/org/freedesktop/portal/desktop"
 SCREENCAST_XML = """<node><interface name='org.freedesktop.portal.ScreenCast'>
@@ -111,24 +113,16 @@ def screencast_property(connection, sender, path, interface, name):
     return GLib.Variant("u", {"AvailableSourceTypes": 3, "AvailableCursorModes": 3, "version": 4}[name])
 
 
-def command(channel, condition):
-    line = sys.stdin.readline()
-    if not line:
-        loop.quit()
-        return False
-    change = json.loads(line)
+def command(change):
     if change.get("close"):
         for path in list(state["sessions"]):
             close_session(path, emit=True)
     if "response" in change:
         state["response"] = change["response"]
-    return True
 
 
 connection.register_object(PORTAL_PATH, Gio.DBusNodeInfo.new_for_xml(SCREENCAST_XML).interfaces[0],
                            screencast_call, screencast_property, None)
 Gio.bus_own_name_on_connection(connection, "org.freedesktop.portal.Desktop", Gio.BusNameOwnerFlags.NONE,
                                lambda *_: say("ready"), None)
-GLib.io_add_watch(GLib.IOChannel.unix_new(sys.stdin.fileno()), GLib.IO_IN | GLib.IO_HUP, command)
-loop = GLib.MainLoop()
-loop.run()
+stand_in_commands.serve(command)

@@ -3,99 +3,74 @@ through the managed Janus; the app must show bob's video and speaking on his til
 must receive the app's camera. Needs a network namespace (Janus ignores loopback): the UI
 suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
 import json
-import os
-import sys
 import time
 import unittest
 
-from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, press_keys, send_keys, screenshot,
-                       top_level_window, type_text, wait_for)
+from confab_ui import MediaCallTestCase, click, find, press_keys, screenshot, send_keys, top_level_window, wait_for
 
 
 class AppInCallWithMedia(MediaCallTestCase):
     def test_appCallsBob_seesBobsVideoAndSpeaking_bobReceivesAppsCamera(self):
-        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "12", "--timeout", "30",
-                                        "--media", "test", "--color", "ff0000", "--tone", "440", "--volume", "0.5",
-                                        "--media-address", MEDIA_ADDRESS])
-        try:
-            self.server.wait_for_connections(2)
-            type_text(find(self.home, role="text", name="People to call"), "bob")
-            type_text(find(self.home, role="text", name="Call name"), "media-ui")
-            click(find(self.home, role="push button", name="Call"))
-            call_window = wait_for(lambda: top_level_window(self.accessible, name="media-ui – Confab"), what="the call window")
+        bob, call_window = self.call_bob("media-ui", ["--duration", "12", "--color", "ff0000", "--tone", "440", "--volume", "0.5"],
+                                         tile="bob, speaking")
+        # bob's tile: video shown (no "camera off") and, with a tone, speaking.
+        tile = find(call_window, name_contains="bob, speaking")
+        self.assertNotIn("camera off", tile.name)
+        self.assertNotIn("microphone off", tile.name)
+        screenshot(self.xvfb.display, "in-call-media.png")
 
-            # bob's tile: video shown (no "camera off") and, with a tone, speaking.
-            tile = wait_for(lambda: find(call_window, name_contains="bob, speaking"), timeout=20, what="bob's tile speaking")
-            self.assertNotIn("camera off", tile.name)
-            self.assertNotIn("microphone off", tile.name)
-            screenshot(self.xvfb.display, "in-call-media.png")
+        # The host (ada started the call) mutes bob from the participants panel: bob's own
+        # device turns his microphone off, and his tile here shows it.
+        press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+p")
+        panel = wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab"), what="the participants panel")
+        click(wait_for(lambda: find(panel, role="push button", name="Mute bob"), what="Mute bob in the panel"))
+        wait_for(lambda: find(call_window, name_contains="bob, microphone off"), timeout=10,
+                 what="bob's tile showing his microphone off")
+        press_keys(self.xvfb.display, "Participants – Confab", "Escape")
 
-            # The host (ada started the call) mutes bob from the participants panel: bob's own
-            # device turns his microphone off, and his tile here shows it.
-            press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+p")
-            panel = wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab"), what="the participants panel")
-            click(wait_for(lambda: find(panel, role="push button", name="Mute bob"), what="Mute bob in the panel"))
-            wait_for(lambda: find(call_window, name_contains="bob, microphone off"), timeout=10,
-                     what="bob's tile showing his microphone off")
-            press_keys(self.xvfb.display, "Participants – Confab", "Escape")
+        # Muted while the test microphone keeps sounding: the window says so.
+        press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+d")
+        wait_for(lambda: find(call_window, role="label", name_contains="You are muted. Unmute to speak"),
+                 what="the speaking-while-muted hint")
 
-            # Muted while the test microphone keeps sounding: the window says so.
-            press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+d")
-            wait_for(lambda: find(call_window, role="label", name_contains="You are muted. Unmute to speak"),
-                     what="the speaking-while-muted hint")
-
-
-            report = bob.report(timeout=40)
-            received = report.get("media", {}).get("participants") or report.get("media")
-            self.assertTrue(received, f"bob's report has no media section: {json.dumps(report)[:2000]}")
-            text = json.dumps(received)
-            self.assertIn("ada", text, "bob received nothing from ada")
-            muted = [e for e in report.get("events", []) if e.get("type") == "mutedByModerator"]
-            self.assertEqual([(e.get("user"), e.get("reason")) for e in muted], [("ada", "microphone")],
-                             f"bob's device was not told ada muted him: {report.get('events')}")
-            self.assertIn("ada turned off your microphone", report.get("media", {}).get("messages", []))
-        finally:
-            bob.stop()
+        report = bob.report(timeout=40)
+        received = report.get("media", {}).get("participants") or report.get("media")
+        self.assertTrue(received, f"bob's report has no media section: {json.dumps(report)[:2000]}")
+        text = json.dumps(received)
+        self.assertIn("ada", text, "bob received nothing from ada")
+        muted = [e for e in report.get("events", []) if e.get("type") == "mutedByModerator"]
+        self.assertEqual([(e.get("user"), e.get("reason")) for e in muted], [("ada", "microphone")],
+                         f"bob's device was not told ada muted him: {report.get('events')}")
+        self.assertIn("ada turned off your microphone", report.get("media", {}).get("messages", []))
 
 
 class SwitchingDevicesInACall(MediaCallTestCase):
     def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
-        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "12", "--timeout", "30",
-                                        "--media", "test", "--color", "ff0000", "--tone", "440",
-                                        "--media-address", MEDIA_ADDRESS])
-        try:
-            self.server.wait_for_connections(2)
-            type_text(find(self.home, role="text", name="People to call"), "bob")
-            type_text(find(self.home, role="text", name="Call name"), "devices-ui")
-            click(find(self.home, role="push button", name="Call"))
-            call_window = wait_for(lambda: top_level_window(self.accessible, name="devices-ui – Confab"), what="the call window")
-            wait_for(lambda: find(call_window, name_contains="bob, speaking"), timeout=20, what="bob's tile speaking")
-            time.sleep(2)  # bob hears ada's tone for a while first
+        bob, call_window = self.call_bob("devices-ui", ["--duration", "12", "--color", "ff0000", "--tone", "440"], tile="bob, speaking")
+        time.sleep(2)  # bob hears ada's tone for a while first
 
-            # Devices → Microphone → the silent test microphone, with the keyboard (the popover has
-            # the focus, on the camera row: Down to the microphone row, Enter opens its list, Down
-            # and Enter pick the next one).
-            click(find(call_window, name="Devices"))
-            wait_for(lambda: find(self.accessible, role="combo box", name="Microphone"), what="the microphone picker")
-            time.sleep(0.5)
-            for keys in ("Down", "Return"):
-                send_keys(self.xvfb.display, keys)
-                time.sleep(0.3)
-            screenshot(self.xvfb.display, "in-call-devices-list.png")
-            silent = wait_for(lambda: find(self.accessible, role="label", name="Test Microphone (silence)"), what="the silent microphone in the list")
-            for keys in ("Down", "Return"):
-                send_keys(self.xvfb.display, keys)
-                time.sleep(0.3)
-            screenshot(self.xvfb.display, "in-call-devices.png")
+        # Devices → Microphone → the silent test microphone, with the keyboard (the popover has
+        # the focus, on the camera row: Down to the microphone row, Enter opens its list, Down
+        # and Enter pick the next one).
+        click(find(call_window, name="Devices"))
+        wait_for(lambda: find(self.accessible, role="combo box", name="Microphone"), what="the microphone picker")
+        time.sleep(0.5)
+        for keys in ("Down", "Return"):
+            send_keys(self.xvfb.display, keys)
+            time.sleep(0.3)
+        screenshot(self.xvfb.display, "in-call-devices-list.png")
+        wait_for(lambda: find(self.accessible, role="label", name="Test Microphone (silence)"), what="the silent microphone in the list")
+        for keys in ("Down", "Return"):
+            send_keys(self.xvfb.display, keys)
+            time.sleep(0.3)
+        screenshot(self.xvfb.display, "in-call-devices.png")
 
-            report = bob.report(timeout=40)
-            from_ada = [r for r in report.get("media", {}).get("remote", []) if r.get("userID") == "ada"]
-            self.assertEqual(len(from_ada), 1, f"ada's feed was replaced (she rejoined?): {json.dumps(from_ada)[:1500]}")
-            self.assertTrue(from_ada[0].get("seenSpeaking"), "bob never heard ada's tone before the switch")
-            self.assertLess(from_ada[0].get("audioLevelLast", 0), -60, "bob still hears ada's tone after she picked the silent microphone")
-            self.assertIsNotNone(from_ada[0].get("centerPixel"), "bob lost ada's video")
-        finally:
-            bob.stop()
+        report = bob.report(timeout=40)
+        from_ada = [r for r in report.get("media", {}).get("remote", []) if r.get("userID") == "ada"]
+        self.assertEqual(len(from_ada), 1, f"ada's feed was replaced (she rejoined?): {json.dumps(from_ada)[:1500]}")
+        self.assertTrue(from_ada[0].get("seenSpeaking"), "bob never heard ada's tone before the switch")
+        self.assertLess(from_ada[0].get("audioLevelLast", 0), -60, "bob still hears ada's tone after she picked the silent microphone")
+        self.assertIsNotNone(from_ada[0].get("centerPixel"), "bob lost ada's video")
 
 
 if __name__ == "__main__":

@@ -12,28 +12,17 @@ import unittest
 
 import pyatspi
 
-from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, Peer, click, find, is_checked, screenshot, top_level_window,
-                       type_text, wait_for)
+from confab_ui import MediaCallTestCase, click, find, is_checked, screenshot, wait_for
 from pipewire_screen import PipeWireScreen
 
 BANNER = "You are sharing your screen"
 
 
 class ScreenSharingTestCase(MediaCallTestCase):
-    def call_bob(self, call_name, duration, bob_arguments=()):
-        """Rings bob (a media peer that answers) and returns the call window once bob's tile and
-        the Share screen button are there."""
-        bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", str(duration), "--timeout", "30",
-                                        "--media", "test", "--color", "00ff00", "--tone", "440",
-                                        "--media-address", MEDIA_ADDRESS, *bob_arguments])
-        self.addCleanup(bob.stop)
-        self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), call_name)
-        click(find(self.home, role="push button", name="Call"))
-        call_window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
-        # bob's tile with video: both are in the call and media flows.
-        wait_for(lambda: find(call_window, name_contains="bob, "), timeout=20, what="bob's tile")
+    def call_bob_to_share(self, call_name, duration, bob_arguments=()):
+        """Rings bob (green camera) and returns once bob's tile and the Share screen button are there."""
+        bob, call_window = self.call_bob(call_name, ["--duration", str(duration), "--color", "00ff00", "--tone", "440",
+                                                     *bob_arguments])
         # The button appears once media is connected (sharing needs the media server).
         # (GTK leaves hidden widgets out of the accessibility tree: found means shown.)
         wait_for(lambda: find(call_window, role="push button", name="Share screen"), timeout=20, what="the Share screen button")
@@ -51,7 +40,7 @@ class ScreenSharingFromTheApp(ScreenSharingTestCase):
     """Without a screen-sharing portal on the bus the app shares the whole X display."""
 
     def test_shareScreen_showsBannerAndPlaceholder_bobReceivesIt_stopEndsIt(self):
-        bob, call_window = self.call_bob("share-ui", duration=14)
+        bob, call_window = self.call_bob_to_share("share-ui", duration=14)
         click(find(call_window, role="push button", name="Share screen"))
 
         wait_for(lambda: find(call_window, role="label", name=BANNER), timeout=10, what="the sharing banner")
@@ -91,7 +80,7 @@ class WatchingAShare(ScreenSharingTestCase):
     its actual size on demand, to read small text."""
 
     def test_remoteShare_fitsTheView_actualSizeShowsItPixelForPixel(self):
-        bob, call_window = self.call_bob("watch-share", duration=14, bob_arguments=["--screen", "test", "--screen-after", "1"])
+        bob, call_window = self.call_bob_to_share("watch-share", duration=14, bob_arguments=["--screen", "test", "--screen-after", "1"])
         wait_for(lambda: find(call_window, name_contains="bob is presenting"), timeout=20, what="bob's share shown large")
         picture = wait_for(lambda: find(call_window, name="Screen of bob"), what="the picture of bob's screen")
         time.sleep(1.5)  # frames arrive and the layout settles
@@ -157,7 +146,7 @@ class ScreenSharingThroughThePortal(ScreenSharingTestCase):
         self.fail(f"the portal was not asked {name}: {self.portal_calls}")
 
     def test_shareScreen_portalStream_bobReceivesIt_desktopStopEndsIt(self):
-        bob, call_window = self.call_bob("portal-share", duration=16)
+        bob, call_window = self.call_bob_to_share("portal-share", duration=16)
         click(find(call_window, role="push button", name="Share screen"))
         selected = self.wait_portal_call("SelectSources")
         options = json.loads(selected.split(" ", 1)[1])
@@ -189,7 +178,7 @@ class ScreenSharingThroughThePortal(ScreenSharingTestCase):
         self.assertEqual(changes, [True, False], f"bob's view of ada sharing: {changes}")
 
     def test_shareScreen_userCancelsThePortalDialog_nothingShared_noError(self):
-        bob, call_window = self.call_bob("portal-cancel", duration=8)
+        bob, call_window = self.call_bob_to_share("portal-cancel", duration=8)
         self.tell_portal({"response": 1})
         click(find(call_window, role="push button", name="Share screen"))
         self.wait_portal_call("Start")

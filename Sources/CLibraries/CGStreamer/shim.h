@@ -4,3 +4,14 @@
 static inline GstMessageType confab_message_type(GstMessage *m) { return GST_MESSAGE_TYPE(m); }
 static inline const char *confab_message_source_name(GstMessage *m) { return GST_MESSAGE_SRC_NAME(m); }
 static inline GstObject *confab_message_source(GstMessage *m) { return GST_MESSAGE_SRC(m); }
+
+/* A pad probe that drops end-of-stream: an input that fails (a camera pulled out) must not end
+   the streams downstream of it, which it shares with other inputs (webrtcbin's bundle). */
+static inline GstPadProbeReturn confab_drop_end_of_stream(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void) pad; (void) data;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    return (event != NULL && GST_EVENT_TYPE(event) == GST_EVENT_EOS) ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+static inline void confab_keep_end_of_stream_inside(GstPad *pad) {
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, confab_drop_end_of_stream, NULL, NULL);
+}

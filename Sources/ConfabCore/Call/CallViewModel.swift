@@ -219,6 +219,24 @@ public final class CallViewModel {
     public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
     public func selectCamera(id: String?) { callSettings = callSettings.withUpdatedCamera(id) }
 
+    /// A camera or microphone stopped working in the call. With another device taking over,
+    /// the user is told which; without one, the camera or microphone shows as off (turning it
+    /// on tries the device again) so nobody believes they are still seen or heard.
+    public func mediaDeviceFailed(_ failure: MediaDeviceFailure) {
+        guard isInCallSession else { return }
+        let what = failure.device.kind == .camera ? "camera" : "microphone"
+        if let replacement = failure.replacement {
+            show("Your \(what) “\(failure.device.name)” stopped working. Now using “\(replacement.name)”.")
+            return
+        }
+        switch failure.device.kind {
+        case .camera where callSettings.videoOn: toggleCameraEnabled()
+        case .microphone where callSettings.audioOn: toggleMicrophoneEnabled()
+        default: break
+        }
+        show("Your \(what) “\(failure.device.name)” stopped working. Choose another in Devices, or turn it on to try again.")
+    }
+
     /// One reading of our own microphone during a call (measured before muting).
     public func recordLocalAudioLevel(_ decibels: Double) {
         let speaking = speakingWhileMutedDetector.record(decibels: decibels, microphoneOn: callSettings.audioOn)

@@ -50,6 +50,7 @@ public final class ConfabApplication {
         callViewModel = CallViewModel(currentUser: options.user, callSettings: preferences.callSettingsOnJoin,
                                       callService: coordinator, mediaEngine: mediaEngine)
         mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.recordLocalAudioLevel(level) }
+        mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.mediaDeviceFailed(failure) }
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
         application.onStartup { [weak self] in self?.startUp() }

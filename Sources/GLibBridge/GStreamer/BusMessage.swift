@@ -3,7 +3,10 @@ import CGStreamer
 
 /// The bus messages Confab acts on, decoded into Swift values.
 public enum BusMessage: Sendable {
-    case error(String, debug: String?)
+    /// `source` is the path of the element that failed
+    /// ("/GstPipeline:pipeline0/GstBin:camera-input/GstV4l2Src:camera-source"),
+    /// so an owner can tell which of its inputs broke.
+    case error(String, debug: String?, source: String?)
     case warning(String)
     case endOfStream
     /// A `level` element's reading: RMS and peak per channel, in dB (0 = full scale).
@@ -18,7 +21,8 @@ public enum BusMessage: Sendable {
             gst_message_parse_error(message, &error, &debug)
             let text = string(from: error?.pointee.message) ?? "unknown error"
             if let error { g_error_free(error) }
-            self = .error(text, debug: takeString(debug))
+            let source = confab_message_source(message).flatMap { takeString(gst_object_get_path_string($0)) }
+            self = .error(text, debug: takeString(debug), source: source)
         case GST_MESSAGE_WARNING:
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?

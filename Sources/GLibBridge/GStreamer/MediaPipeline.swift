@@ -197,6 +197,12 @@ public final class MediaPipeline {
         }
         guard let targetElement = elementPointer(named: target) else { throw MediaPipelineError("no \(target) in the pipeline") }
         defer { gst_object_unref(gpointer(targetElement)) }
+        // A failing input ends its stream (EOS); that must not end what it feeds, which
+        // outlives it (the next input, the other inputs sharing a connection).
+        if let output = gst_element_get_static_pad(element, "src") {
+            confab_keep_end_of_stream_inside(output)
+            gst_object_unref(gpointer(output))
+        }
         gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
         guard gst_element_link(element, targetElement) != 0 else {
             gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
@@ -271,7 +277,7 @@ public final class MediaPipeline {
         defer { gst_object_unref(gpointer(bus)) }
         guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(message) }
-        if case .error(let text, _) = BusMessage(message) { return text }
+        if case .error(let text, _, _) = BusMessage(message) { return text }
         return nil
     }
 }

@@ -88,3 +88,31 @@ struct MediaCall {
         return probe.terminationStatus == 0 ? nil : "not root, and `unshare --user --map-root-user --net` is not allowed here"
     }
 }
+
+extension MediaCall {
+    /// Calls already run in this test process, by suite: each suite's tests share one call.
+    nonisolated(unsafe) private static var outcomes: [String: Result<[String: MediaPeerReport], any Error>] = [:]
+
+    /// The reports of `suite`'s call, run with `peers` the first time a test asks (and
+    /// `summary` printed then). Skips — loudly, in the output — where no network namespace can
+    /// be made; a failed call fails every test of the suite with its error.
+    static func reports(for suite: String, peers: [Peer], summary: ([String: MediaPeerReport]) -> Void = { _ in })
+        async throws -> [String: MediaPeerReport] {
+        if let reason = namespaceUnavailableReason() {
+            let banner = String(repeating: "!", count: 78)
+            print("\n\(banner)\n!! SKIPPING the \(suite) end-to-end tests: \(reason).\n!! They need root (ip netns) "
+                + "or unprivileged user namespaces; CI runs them as root.\n\(banner)\n")
+            throw XCTSkip("\(suite) end-to-end tests need a network namespace: \(reason)")
+        }
+        if outcomes[suite] == nil {
+            do {
+                let reports = try await MediaCall(peers: peers).run()
+                outcomes[suite] = .success(reports)
+                summary(reports)
+            } catch {
+                outcomes[suite] = .failure(error)
+            }
+        }
+        return try XCTUnwrap(outcomes[suite]).get()
+    }
+}
