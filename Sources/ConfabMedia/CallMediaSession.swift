@@ -80,9 +80,12 @@ public final class CallMediaSession {
         devices = newDevices
         publisher?.use(camera: newDevices.camera, microphone: newDevices.microphone)
         guard speakerChanged else { return }
+        // Each feed gets a new receiver playing to the new speaker; the feeds themselves (and
+        // so the participants' tiles) stay.
         for feed in publishedFeeds.values {
-            unsubscribe(from: feed.id)
-            subscribe(to: feed)
+            guard let old = subscribers.removeValue(forKey: feed.id) else { continue }
+            Task { await old.stop() }
+            startReceiving(feed)
         }
     }
 
@@ -151,17 +154,25 @@ public final class CallMediaSession {
     }
 
     private func subscribe(to feed: PublishedFeed) {
-        guard !stopped, subscribers[feed.id] == nil, let janus else { return }
+        guard !stopped, subscribers[feed.id] == nil, janus != nil else { return }
         let identity = RemoteFeed.identity(fromDisplay: feed.display, feed: feed.id)
         guard identity.session != configuration.sessionID else { return }
         // Our own feeds (camera and screen) are skipped above: the sharer never sees their screen mirrored.
         remoteFeeds[feed.id] = RemoteFeed(id: feed.id, userID: identity.user, sessionID: identity.session,
                                           isScreenshare: identity.isScreenshare, isSpeaking: feed.isTalking)
         publishedFeeds[feed.id] = feed
+        startReceiving(feed)
+        onChange?()
+    }
+
+    /// A receiver for `feed` (already in `remoteFeeds`), playing to the current speaker.
+    private func startReceiving(_ feed: PublishedFeed) {
+        guard let janus, let remote = remoteFeeds[feed.id] else { return }
         do {
-            let subscriber = try Subscriber(feed: feed.id, isScreenshare: identity.isScreenshare, configuration: configuration,
+            let subscriber = try Subscriber(feed: feed.id, isScreenshare: remote.isScreenshare, configuration: configuration,
                                             speakerSink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
             subscribers[feed.id] = subscriber
+            subscriber.framesAtLastRefresh = remote.framesReceived
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
             Task {
@@ -169,14 +180,15 @@ public final class CallMediaSession {
                     try await subscriber.start(on: janus, privateID: self.publisher?.privateID)
                 } catch {
                     self.logger.warning("could not receive a participant's media", metadata: ["feed": "\(feed.id)", "error": "\(error)"])
-                    self.unsubscribe(from: feed.id)
+                    // (Unless it was replaced meanwhile: another speaker chosen.)
+                    if self.subscribers[feed.id] === subscriber { self.unsubscribe(from: feed.id) }
                 }
             }
         } catch {
             logger.warning("could not build a receiver", metadata: ["error": "\(error)"])
             remoteFeeds[feed.id] = nil
+            publishedFeeds[feed.id] = nil
         }
-        onChange?()
     }
 
     private func unsubscribe(from feedID: UInt64) {

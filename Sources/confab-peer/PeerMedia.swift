@@ -39,7 +39,7 @@ final class PeerMedia {
             camera: devices.addSyntheticDevice(id: "peer:camera-2", name: "Second test camera", kind: .camera, source: settings.nextCameraSource),
             microphone: devices.addSyntheticDevice(id: "peer:microphone-2", name: "Second test microphone", kind: .microphone,
                                                    source: settings.nextMicrophoneSource),
-            speaker: speaker)
+            speaker: devices.addSyntheticDevice(id: "test:speaker-2", name: "Second test speaker", kind: .speaker, source: "fakesink"))
         let chosen = DevicesInUse(CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker))
         devicesInUse = chosen
         engine = GStreamerCallMediaEngine(deviceSource: devices, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
@@ -132,7 +132,7 @@ final class PeerMedia {
         devicesInUse.devices = nextDevices
         engine.devicesChanged()
         report.devicesSwitchedAt = Date()
-        PeerSession.say("switched to the second camera and microphone")
+        PeerSession.say("switched to the second camera, microphone and speaker")
     }
 
     private func setCamera(on: Bool) async {

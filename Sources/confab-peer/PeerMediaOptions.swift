@@ -48,7 +48,7 @@ struct PeerMediaOptions: ParsableArguments {
     var cameraErrorAfter: Int?
 
     @Option(name: .customLong("switch-devices-after"),
-            help: "Seconds in the call before switching to a second camera (--next-color) and microphone (--next-volume).")
+            help: "Seconds in the call before switching to a second camera (--next-color), microphone (--next-volume) and speaker.")
     var switchDevicesAfter: Double?
 
     @Option(name: .customLong("next-color"), help: "The second test camera's colour, RRGGBB.")

@@ -4,8 +4,8 @@ import XCTest
 /// Cameras and microphones changing during a call, through a real Janus in a throwaway network
 /// namespace. One call serves every test here:
 /// - alice (red camera, 440 Hz at 0.5) turns her camera off 3 s into the call, on again 6 s in,
-///   and 9 s in switches to a second camera (yellow) and microphone (the tone at 0.125), as the
-///   app's Devices popover does; she stays 13 s;
+///   and 9 s in switches to a second camera (yellow), microphone (the tone at 0.125) and
+///   speaker, as the app's Devices popover does; she stays 13 s;
 /// - carol (blue) joins with her camera off and turns it on 4 s in; her camera fails after 90
 ///   frames (about 3 s later), as one pulled out does;
 /// - bob (green) watches.
@@ -103,6 +103,16 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
         if let gone = received.goneAt {
             XCTAssertGreaterThan(gone.timeIntervalSince(switchedAt), 3, "alice's feed left during the switch")
         }
+    }
+
+    func test_switchSpeaker_aliceGoesOnReceivingBob_withoutHisFeedLeaving() throws {
+        let switchedAt = try XCTUnwrap(reports["alice"]?.media?.devicesSwitchedAt, "alice never switched devices")
+        let fromBob = try XCTUnwrap(reports["alice"]?.received(from: "bob"), "alice received nothing from bob")
+        XCTAssertEqual(reports["alice"]?.media?.remote.filter { $0.userID == "bob" }.count, 1, "bob's feed was replaced")
+        let framesAtSwitch = try XCTUnwrap(fromBob.frames(at: switchedAt))
+        let readingsAtSwitch = try XCTUnwrap(fromBob.audioReadings(at: switchedAt))
+        XCTAssertGreaterThan(fromBob.framesReceived - framesAtSwitch, 30, "alice decoded few frames from bob after switching speakers")
+        XCTAssertGreaterThan(fromBob.audioReadings - readingsAtSwitch, 10, "alice heard bob little after switching speakers")
     }
 
     // MARK: Helpers
