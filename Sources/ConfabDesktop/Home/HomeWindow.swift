@@ -17,7 +17,7 @@ final class HomeWindow {
         self.callViewModel = callViewModel
         // A message from just before this window opened (e.g. "Bob declined") is shown here.
         if let toast = callViewModel.toast, !toast.isRecent { lastToastID = toast.id }
-        window = Window(application: application, title: "Confab", width: 560, height: 640)
+        window = Window(application: application, title: "Confab", width: 560, height: 760)
         callName.setAccessibleLabel("Call name")
         people.setAccessibleLabel("People to call")
 
