@@ -55,6 +55,7 @@ final class PeerCallService: CallService {
 
     func getCall(_ call: CallID) async throws -> CallSnapshot { try await client.getCall(call) }
     func leaveCall(_ call: CallID) async throws { try await client.leaveCall(call) }
+    func renewMedia(in call: CallID) async throws -> CallSnapshot { try await client.renewMedia(in: call) }
     func acceptCall(_ call: CallID) async throws { try await client.acceptCall(call) }
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws { try await client.rejectCall(call, reason: reason) }
     func endCall(_ call: CallID) async throws { try await client.endCall(call) }

@@ -110,6 +110,40 @@ final class CallViewModelMedia_Tests: XCTestCase {
                        "Your camera “HD Webcam” stopped working. Choose another in Devices, or turn it on to try again.")
     } }
 
+    func test_mediaLost_renewsTheEndpointAndReconnects_theCallGoesOn() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        let renewed = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-2")
+        service.renewedMedia = renewed
+        service.renewalsFailing = 1
+        engine.fail("Lost the connection to the media server: gone")
+        XCTAssertFalse(subject.isMediaConnected)
+        XCTAssertTrue(subject.isReconnectingMedia)
+        XCTAssertEqual(subject.callingState, .inCall, "the call goes on while media reconnects")
+        XCTAssertEqual(subject.toast?.message, "Lost the connection to the media server: gone. Reconnecting audio and video…")
+        // First renewal refused (Janus still restarting), the next one (2 s later) works.
+        waitUntil(timeout: 6) { subject.isMediaConnected }
+        XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, 2)
+        XCTAssertEqual(engine.started.last?.1, renewed, "media restarted on the renewed endpoint")
+        XCTAssertEqual(engine.started.last?.2, "s-self", "same session")
+        XCTAssertFalse(subject.isReconnectingMedia)
+        XCTAssertEqual(subject.toast?.message, "Audio and video are back.")
+    } }
+
+    func test_mediaLost_thenHangUp_stopsTryingToReconnect() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.isMediaConnected }
+        service.renewalsFailing = 100
+        engine.fail("Lost the connection to the media server: gone")
+        var done = false
+        Task { await subject.hangUp(); done = true }
+        waitUntil { done }
+        let renewals = service.requests.filter { $0.hasPrefix("renew media") }.count
+        settle(seconds: 2.5)
+        XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, renewals, "still renewing after hanging up")
+        XCTAssertFalse(subject.isReconnectingMedia)
+    } }
+
     func test_mediaUpdate_showsOnParticipant_evenIfItArrivedBeforeTheJoinEvent() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.isMediaConnected }

@@ -25,6 +25,12 @@ func settle() {
     for _ in 0..<5 { RunLoop.main.run(until: Date().addingTimeInterval(0.002)) }
 }
 
+/// Lets main-actor work run for `seconds` (to show that something does *not* happen meanwhile).
+@MainActor
+func settle(seconds: TimeInterval) {
+    RunLoop.main.run(until: Date().addingTimeInterval(seconds))
+}
+
 // MARK: Fakes for process boundaries (devices, GStreamer, the network)
 
 @MainActor
@@ -148,6 +154,19 @@ final class FakeCallService: CallService {
     var mediaOnJoin: MediaEndpointInfo?
 
     func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }
+
+    /// How many renewals fail (the media server still down) before one gives `renewedMedia`.
+    var renewalsFailing = 0
+    var renewedMedia: MediaEndpointInfo?
+    func renewMedia(in call: CallID) async throws -> CallSnapshot {
+        requests.append("renew media \(call)")
+        if renewalsFailing > 0 {
+            renewalsFailing -= 1
+            throw CallError("the media server (Janus) is unavailable")
+        }
+        return CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin,
+                            ownCapabilities: capabilitiesOnJoin, media: renewedMedia, ownSessionID: "s-self")
+    }
     func acceptCall(_ call: CallID) async throws { requests.append("accept \(call)") }
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws { requests.append("reject \(call) \(reason.rawValue)") }
     func endCall(_ call: CallID) async throws { requests.append("end \(call)") }

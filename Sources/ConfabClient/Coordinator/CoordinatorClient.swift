@@ -376,6 +376,15 @@ public final class CoordinatorClient: CallService {
         return snapshot
     }
 
+    public func renewMedia(in call: ConfabCore.CallID) async throws -> CallSnapshot {
+        let cid = try call.wireID()
+        let response = try await send(JoinCallRequest(cid: cid, renewMedia: true))
+        var snapshot = translator.remember(response.call)
+        snapshot.ownSessionID = response.sessionId
+        snapshot.media = response.media.flatMap(MediaEndpointInfo.init)
+        return snapshot
+    }
+
     public func leaveCall(_ call: ConfabCore.CallID) async throws {
         let cid = try call.wireID()
         translator.remember(try await send(LeaveCallRequest(cid: cid)).call)

@@ -21,6 +21,9 @@ public protocol CallService: AnyObject {
     /// Joins the call's session with the given media settings.
     func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot
     func leaveCall(_ call: CallID) async throws
+    /// A new media endpoint for our session in `call`, whose endpoint stopped working (the
+    /// media server restarted); the session stays the same.
+    func renewMedia(in call: CallID) async throws -> CallSnapshot
     func acceptCall(_ call: CallID) async throws
     func rejectCall(_ call: CallID, reason: RejectionReason) async throws
     func endCall(_ call: CallID) async throws
@@ -51,6 +54,7 @@ extension CallService {
     public func stopLive(in call: CallID) async throws { throw CallError("This call service cannot go live.") }
     public func startBroadcasting(in call: CallID) async throws { throw CallError("This call service cannot broadcast.") }
     public func stopBroadcasting(in call: CallID) async throws { throw CallError("This call service cannot broadcast.") }
+    public func renewMedia(in call: CallID) async throws -> CallSnapshot { throw CallError("This call service has no media.") }
 }
 
 /// Why a ring was rejected (the SDK's reasons).

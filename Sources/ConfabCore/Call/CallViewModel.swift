@@ -70,6 +70,11 @@ public final class CallViewModel {
     /// The call our media runs in, set from the start of the media connection until it stops.
     @ObservationIgnored private(set) var mediaCall: CallID?
     @ObservationIgnored private var lastMediaSnapshot: CallSnapshot?
+    /// Counts media connection attempts, so a late answer from an older one is ignored.
+    @ObservationIgnored private var mediaAttempt = 0
+    @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
+    /// The media connection broke and is being made again (the call goes on meanwhile).
+    public private(set) var isReconnectingMedia = false
     @ObservationIgnored private var toastCounter = 0
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
     /// Set while getOrCreateCall is in flight, so a hang-up then can cancel the ring when it returns.
@@ -427,8 +432,7 @@ public final class CallViewModel {
 
     // MARK: Media
 
-    /// Restarts our media with the devices chosen now (the in-call device picker): a short gap,
-    /// then the new camera, microphone and speaker.
+    /// Restarts our media connection from scratch with the same endpoint.
     public func reconnectMedia() {
         guard let call = mediaCall, let snapshot = lastMediaSnapshot else { return }
         stopMedia()
@@ -437,28 +441,68 @@ public final class CallViewModel {
 
     private func startMedia(_ call: CallID, snapshot: CallSnapshot) {
         // After a coordinator reconnect the media connection is still up: keep it.
-        guard let mediaEngine, mediaCall == nil, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return }
+        guard mediaEngine != nil, mediaCall == nil, snapshot.media != nil, snapshot.ownSessionID != nil else { return }
         mediaCall = call
         lastMediaSnapshot = snapshot
-        let settings = callSettings
-        Task {
-            do {
-                try await mediaEngine.start(call: call, endpoint: endpoint, sessionID: sessionID, settings: settings,
-                                            onUpdate: { [weak self] media in self?.mediaUpdated(media, in: call) },
-                                            onFailure: { [weak self] reason in
-                                                guard let self, self.mediaCall == call else { return }
-                                                self.isMediaConnected = false
-                                                self.show(reason)
-                                            })
-                guard mediaCall == call else { return await mediaEngine.stop() }
-                isMediaConnected = true
-                // The user may have toggled while media was starting.
-                mediaEngine.setAudioEnabled(callSettings.audioOn)
-                mediaEngine.setVideoEnabled(callSettings.videoOn)
-            } catch {
-                guard mediaCall == call else { return }
-                mediaCall = nil
-                show("Couldn’t connect audio and video: \(error)")
+        Task { await connectMedia(call, snapshot: snapshot, isRecovery: false) }
+    }
+
+    /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
+    /// that fails gives up and says why; recovery attempts stay quiet (the loop tries again).
+    @discardableResult
+    private func connectMedia(_ call: CallID, snapshot: CallSnapshot, isRecovery: Bool) async -> Bool {
+        guard let mediaEngine, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return false }
+        mediaAttempt += 1
+        let attempt = mediaAttempt
+        do {
+            try await mediaEngine.start(call: call, endpoint: endpoint, sessionID: sessionID, settings: callSettings,
+                                        onUpdate: { [weak self] media in self?.mediaUpdated(media, in: call) },
+                                        onFailure: { [weak self] reason in
+                                            guard let self, self.mediaCall == call, self.mediaAttempt == attempt else { return }
+                                            self.mediaLost(in: call, reason: reason)
+                                        })
+            guard mediaCall == call else {
+                await mediaEngine.stop()
+                return false
+            }
+            guard mediaAttempt == attempt else { return false }
+            isMediaConnected = true
+            isReconnectingMedia = false
+            // The user may have toggled while media was starting.
+            mediaEngine.setAudioEnabled(callSettings.audioOn)
+            mediaEngine.setVideoEnabled(callSettings.videoOn)
+            return true
+        } catch {
+            guard mediaCall == call, mediaAttempt == attempt, !isRecovery else { return false }
+            mediaCall = nil
+            show("Couldn’t connect audio and video: \(error)")
+            return false
+        }
+    }
+
+    /// The media connection broke during the call (the media server restarted or went away):
+    /// ask the coordinator for a new endpoint and connect again, backing off up to 8 s between
+    /// tries, until it works or the call ends. The call itself goes on meanwhile.
+    private func mediaLost(in call: CallID, reason: String) {
+        isMediaConnected = false
+        isReconnectingMedia = true
+        // A shared screen went with the connection.
+        isCurrentUserScreensharing = false
+        show("\(reason). Reconnecting audio and video…")
+        mediaRecovery?.cancel()
+        mediaRecovery = Task { [weak self] in
+            var delay: Duration = .seconds(1)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: delay)
+                guard let self, !Task.isCancelled, self.mediaCall == call, self.isInCallSession, let service = self.callService else { return }
+                if let snapshot = try? await service.renewMedia(in: call), self.mediaCall == call, !Task.isCancelled {
+                    self.lastMediaSnapshot = snapshot
+                    if await self.connectMedia(call, snapshot: snapshot, isRecovery: true) {
+                        self.show("Audio and video are back.")
+                        return
+                    }
+                }
+                delay = min(delay * 2, .seconds(8))
             }
         }
     }
@@ -483,6 +527,9 @@ public final class CallViewModel {
     }
 
     private func stopMedia() {
+        mediaRecovery?.cancel()
+        mediaRecovery = nil
+        isReconnectingMedia = false
         guard let mediaEngine, mediaCall != nil else { return }
         mediaCall = nil
         mediaBySession = [:]

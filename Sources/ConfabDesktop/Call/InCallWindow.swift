@@ -141,7 +141,9 @@ final class InCallWindow {
         let others = vm.callParticipants.values
             .filter { $0.user.id != vm.currentUser.id }
             .sorted { $0.joinedAt < $1.joinedAt }
-        reconnectingLabel.isVisible = vm.callingState == .reconnecting
+        reconnectingLabel.isVisible = vm.callingState == .reconnecting || vm.isReconnectingMedia
+        reconnectingLabel.text = vm.callingState == .reconnecting
+            ? "Connection lost. Reconnecting…" : "Audio and video lost. Reconnecting…"
         mutedHint.isVisible = vm.isSpeakingWhileMuted
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
         // Our own share is never shown back to us: a placeholder stands in for it.

@@ -6,10 +6,14 @@ public struct JoinCallRequest: ConfabRequest, Hashable {
 
     public var cid: CallID
     public var create: Bool?
+    /// For a connection in the call already: its media endpoint stopped working (the media
+    /// server restarted and forgot the room), so issue a new one. The session stays the same.
+    public var renewMedia: Bool?
 
-    public init(cid: CallID, create: Bool? = nil) {
+    public init(cid: CallID, create: Bool? = nil, renewMedia: Bool? = nil) {
         self.cid = cid
         self.create = create
+        self.renewMedia = renewMedia
     }
 }
 

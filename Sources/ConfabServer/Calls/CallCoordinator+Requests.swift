@@ -63,8 +63,9 @@ extension CallCoordinator {
     func joinCall(_ request: JoinCallRequest, by user: RequestSender) async throws -> JoinCallResponse {
         guard let media else { return try admit(user, to: request, media: nil) }
         _ = try callToJoin(request, by: user)
-        if sessions[request.cid]?.participant(onConnection: user.connection.id) != nil {
-            return try admit(user, to: request, media: nil)
+        if let existing = sessions[request.cid]?.participant(onConnection: user.connection.id) {
+            guard request.renewMedia == true else { return try admit(user, to: request, media: nil) }
+            return try await renewMedia(of: existing, in: request.cid, for: user)
         }
         let cid = request.cid
         let endpoint: MediaEndpoint
@@ -84,6 +85,30 @@ extension CallCoordinator {
         // Joined twice at once from one connection: the first join's token stands.
         if response.media != endpoint { revokeMedia(endpoint.token, in: cid) }
         return response
+    }
+
+    /// A new media endpoint for a participant already in the call whose old one stopped working
+    /// (Janus restarted: the room, and the token with it, are gone). Same session; the old token
+    /// is revoked.
+    private func renewMedia(of participant: LiveSession.Participant, in cid: CallID,
+                            for user: RequestSender) async throws -> JoinCallResponse {
+        guard let media else { throw ProtocolError(.invalidRequest, "this server sends no media") }
+        let endpoint: MediaEndpoint
+        do {
+            endpoint = try await inMediaOrder(for: cid) { try await media.admit(to: cid) }.value
+        } catch {
+            throw ProtocolError(.internalError, "the media server (Janus) is unavailable: \(error). Try again shortly.")
+        }
+        let sessionId = participant.participant.sessionId
+        // The participant may have left while Janus was asked.
+        guard sessions[cid]?.participants[sessionId] != nil, let call = try existingCall(cid) else {
+            revokeMedia(endpoint.token, in: cid)
+            throw ProtocolError(.participantNotFound, "you are no longer in \(cid)")
+        }
+        let old = sessions[cid]?.participants[sessionId]?.media
+        sessions[cid]?.participants[sessionId]?.media = endpoint
+        if let old { revokeMedia(old.token, in: cid) }
+        return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: sessionId, media: endpoint)
     }
 
     /// The call as a join would find it (made or reopened when asked for), after every check;

@@ -44,10 +44,11 @@ for spec in "$@"; do
 done
 
 # An optional controller (e.g. the host's recording and broadcast controls) runs beside the
-# peers: MEDIA_CALL_CONTROLLER is run with the server's URL and OUT; it writes OUT/controller.log.
+# peers: MEDIA_CALL_CONTROLLER is run with the server's URL and OUT (and MEDIA_CALL_SERVER_PID in
+# its environment); it writes OUT/controller.log.
 if [ -n "${MEDIA_CALL_CONTROLLER:-}" ]; then
   # shellcheck disable=SC2086 # the command and its arguments are words
-  $MEDIA_CALL_CONTROLLER "$url" "$out" >"$out/controller.log" 2>&1 &
+  MEDIA_CALL_SERVER_PID=$server_pid $MEDIA_CALL_CONTROLLER "$url" "$out" >"$out/controller.log" 2>&1 &
   peer_pids+=($!)
 fi
 

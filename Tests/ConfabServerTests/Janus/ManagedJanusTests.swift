@@ -154,6 +154,36 @@ final class ManagedJanusTests: XCTestCase {
         XCTAssertEqual(joined["videoroom"]?.string, "joined", "the room is recreated on the restarted janus")
     }
 
+    func test_janusKilled_renewMedia_givesTheSameSessionAWorkingEndpoint() async throws {
+        let alice = try await connect("alice")
+        let first = try await alice.send(JoinCallRequest(cid: standup, create: true))
+        let original = try XCTUnwrap(janusChildren().first, "the managed janus runs as a child of the server")
+        kill(original, SIGKILL)
+        let restarted = await eventually { !janusChildren().isEmpty && !janusChildren().contains(original) }
+        XCTAssertTrue(restarted, "the server starts a new janus after the old one died")
+
+        // A plain join again changes nothing (same connection, same session, same endpoint) …
+        let again = try await alice.send(JoinCallRequest(cid: standup), timeout: .seconds(15))
+        XCTAssertEqual(again.media, first.media)
+        // … renewMedia gives the same session a new endpoint that the new janus accepts.
+        let renewed = try await alice.send(JoinCallRequest(cid: standup, renewMedia: true), timeout: .seconds(15))
+        XCTAssertEqual(renewed.sessionId, first.sessionId)
+        let media = try XCTUnwrap(renewed.media)
+        XCTAssertNotEqual(media.token, first.media?.token)
+        let janus = try await probe(media.janusURL)
+        let joined = try await janus.joinAsPublisher(room: media.room, token: media.token)
+        XCTAssertEqual(joined["videoroom"]?.string, "joined")
+        await assertRefused(JanusError.unauthorized) {
+            _ = try await janus.joinAsPublisher(room: media.room, token: try XCTUnwrap(first.media).token)
+        }
+    }
+
+    func test_renewMedia_whenNotInTheCall_joinsNormally() async throws {
+        let alice = try await connect("alice")
+        let joined = try await alice.send(JoinCallRequest(cid: standup, create: true, renewMedia: true))
+        XCTAssertNotNil(joined.media)
+    }
+
     func test_serverStops_managedJanusExits() async throws {
         let janus = try XCTUnwrap(janusChildren().first, "the managed janus runs as a child of the server")
 

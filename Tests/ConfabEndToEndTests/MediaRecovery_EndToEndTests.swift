@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+
+/// The media server dies in the middle of a call: alice (red) and bob (green) are in a call
+/// through confab-server's managed Janus, which is killed 5 s in (as a crash would). The server
+/// starts a new Janus; each app asks for a new media endpoint and connects again by itself,
+/// and they see and hear each other again — the call itself never ended.
+final class MediaRecovery_EndToEndTests: XCTestCase {
+    private static let call = "default:recovery-e2e"
+    private static let killAfter = 5.0
+    private static let peers = [
+        MediaCall.Peer(user: "alice", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "17", "--color", "FF0000", "--tone", "440"]),
+        MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "17", "--color", "00FF00", "--tone", "660"]),
+    ]
+    nonisolated(unsafe) private static var outcome: Result<(reports: [String: MediaPeerReport], killedAt: Date), any Error>?
+
+    private var reports: [String: MediaPeerReport] = [:]
+    private var killedAt = Date.distantPast
+
+    override func setUp() async throws {
+        if let reason = MediaCall.namespaceUnavailableReason() {
+            throw XCTSkip("media recovery end-to-end tests need a network namespace: \(reason)")
+        }
+        if Self.outcome == nil {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-recovery-\(UUID().uuidString.prefix(8))")
+            let script = MediaCall.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/kill-janus.sh").path
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let reports = try await MediaCall(peers: Self.peers, controller: [script, "\(Self.killAfter)"], outputDirectory: directory)
+                    .run(timeout: .seconds(60))
+                let stamp = try String(contentsOf: directory.appendingPathComponent("janus-killed-at"), encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                let killedAt = try Date(stamp, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+                Self.outcome = .success((reports, killedAt))
+                try? FileManager.default.removeItem(at: directory)
+            } catch {
+                Self.outcome = .failure(error)
+            }
+        }
+        (reports, killedAt) = try XCTUnwrap(Self.outcome).get()
+    }
+
+    func test_bothAreToldAndReconnect_byThemselves() throws {
+        for user in ["alice", "bob"] {
+            let messages = try XCTUnwrap(reports[user]?.media?.messages)
+            XCTAssertTrue(messages.contains { $0.contains("Reconnecting audio and video") }, "\(user) was not told: \(messages)")
+            XCTAssertTrue(messages.contains("Audio and video are back."), "\(user)'s media did not come back: \(messages)")
+        }
+    }
+
+    func test_afterTheRestart_eachSeesAndHearsTheOtherAgain() throws {
+        for (observer, sender, color) in [("alice", "bob", "00FF00"), ("bob", "alice", "FF0000")] {
+            let received = try XCTUnwrap(reports[observer]?.received(from: sender), "\(observer) received nothing from \(sender)")
+            // Frames and sounds counted a second after the kill are from before it (nothing
+            // flows through a dead Janus); everything after that came through the new one.
+            let framesBefore = try XCTUnwrap(received.frames(at: killedAt.addingTimeInterval(1)))
+            let readingsBefore = try XCTUnwrap(received.audioReadings(at: killedAt.addingTimeInterval(1)))
+            XCTAssertGreaterThan(received.framesReceived - framesBefore, 30, "\(observer) decoded few frames from \(sender) after the restart")
+            XCTAssertGreaterThan(received.audioReadings - readingsBefore, 10, "\(observer) heard little from \(sender) after the restart")
+            let pixel = try XCTUnwrap(received.centerPixel)
+            XCTAssertTrue(pixel.matches(hex: color, tolerance: 24), "\(observer) saw \(sender) as \(pixel) after the restart")
+            if let back = received.samples.first(where: { $0.at > killedAt.addingTimeInterval(1) && $0.framesReceived > framesBefore }) {
+                print("recovery: \(observer) saw \(sender) again \(String(format: "%.1f", back.at.timeIntervalSince(killedAt))) s after Janus was killed")
+            }
+        }
+    }
+
+    func test_theCallItselfGoesOn_nobodyLeft() throws {
+        for user in ["alice", "bob"] {
+            let left = try XCTUnwrap(reports[user]?.participants).filter { $0.leftAt != nil && $0.leftAt! < killedAt.addingTimeInterval(10) }
+            XCTAssertTrue(left.isEmpty, "\(user) saw participants leave when only the media server restarted: \(left.map(\.user))")
+        }
+    }
+}
