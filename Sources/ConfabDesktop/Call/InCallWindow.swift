@@ -65,12 +65,7 @@ final class InCallWindow {
             showParticipants: showParticipants,
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
-            toggleScreenshare: { [weak callViewModel] in
-                guard let vm = callViewModel else { return }
-                Task {
-                    if vm.isCurrentUserScreensharing { await vm.stopScreensharing() } else { await vm.startScreensharing() }
-                }
-            }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
+            toggleScreenshare: { [weak callViewModel] in callViewModel.map(Self.toggleScreenshare) }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
         mutedHint.isVisible = false
         for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
@@ -113,11 +108,19 @@ final class InCallWindow {
         window.close()
     }
 
+    /// Share screen / Stop sharing (the control bar's button and Ctrl+Shift+E).
+    private static func toggleScreenshare(_ vm: CallViewModel) {
+        Task {
+            if vm.isCurrentUserScreensharing { await vm.stopScreensharing() } else { await vm.startScreensharing() }
+        }
+    }
+
     private func bindShortcuts() {
         let vm = callViewModel
         window.addShortcut("<Control><Shift>h") { [weak vm] in Task { await vm?.hangUp() } }
         window.addShortcut("<Control>d") { [weak vm] in vm?.toggleMicrophoneEnabled() }
         window.addShortcut("<Control>e") { [weak vm] in vm?.toggleCameraEnabled() }
+        window.addShortcut("<Control><Shift>e") { [weak vm] in vm.map(Self.toggleScreenshare) }
         window.addShortcut("<Control>l") { [weak vm] in
             guard let vm else { return }
             let all = ParticipantsLayout.allCases
