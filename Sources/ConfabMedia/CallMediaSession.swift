@@ -25,7 +25,6 @@ public final class CallMediaSession {
     public var onInputFailed: (@MainActor (MediaDevice, String) -> Void)?
     /// Called once if the media connection is lost for good (Janus went away).
     public var onFailure: (@MainActor (String) -> Void)?
-    public private(set) var isPublishing = false
 
     private let configuration: CallMediaConfiguration
     private var devices: CallMediaDevices
@@ -62,7 +61,6 @@ public final class CallMediaSession {
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         publisher.onInputFailed = { [weak self] device, detail in self?.onInputFailed?(device, detail) }
         let existing = try await publisher.start(on: janus, settings: settings)
-        isPublishing = publisher.isSending
         for feed in existing { subscribe(to: feed) }
         statisticsTimer = RepeatingTimer(interval: 1) { [weak self] in self?.refreshFeeds() }
     }

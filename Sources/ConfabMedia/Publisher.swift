@@ -11,29 +11,27 @@ import Logging
 /// The camera and the microphone are *inputs* attached to the running pipeline, so they can
 /// change without touching the connection: another device is swapped in while others keep
 /// receiving us (same stream, a short gap), and a camera turned off is taken out entirely —
-/// the device is closed and its light goes off.
+/// the device is closed and its light goes off. Both streams are always negotiated, so a camera
+/// or microphone plugged in after joining can be used in the same call.
 @MainActor
 final class Publisher {
     var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
     /// Our microphone's level (dBFS, five times a second), muted or not.
     var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     var onRoomEvent: (@MainActor (RoomEvent) -> Void)?
-    /// The camera or microphone stopped working (unplugged, taken by another program): the
-    /// device that failed, and GStreamer's words for it. It has been taken out already.
+    /// The camera or microphone stopped working (unplugged, taken by another program) or could
+    /// not be opened: the device, and GStreamer's words for it. It has been taken out already.
     var onInputFailed: (@MainActor (MediaDevice, String) -> Void)?
-    var isSending: Bool { hasCamera || hasMicrophone }
 
     private let configuration: CallMediaConfiguration
     private let logger: Logger
     private let deviceSource: GStreamerDeviceSource
-    private let pipeline: MediaPipeline?
-    private let webrtc: WebRTCBin?
-    /// Whether the connection carries video / audio at all (decided by the devices at join).
-    private let hasCamera: Bool
-    private let hasMicrophone: Bool
+    private let pipeline: MediaPipeline
+    private let webrtc: WebRTCBin
     private var camera: MediaDevice?
     private var microphone: MediaDevice?
     private var isVideoOn = true
+    private var isAudioOn = true
     private var handle: JanusHandle?
     /// Janus's private id for our publisher; rooms require it from our subscribers (require_pvtid),
     /// so only someone admitted with a token can watch.
@@ -48,42 +46,31 @@ final class Publisher {
         self.deviceSource = deviceSource
         camera = devices.camera.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
         microphone = devices.microphone.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
-        hasCamera = camera != nil
-        hasMicrophone = microphone != nil
-        guard hasCamera || hasMicrophone else {
-            // Nothing to send: we only watch and listen.
-            pipeline = nil
-            webrtc = nil
-            return
-        }
-        var branches = ["webrtcbin name=webrtc bundle-policy=max-bundle"]
-        if hasCamera {
-            branches.append("tee name=camera-tee "
-                + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoconvert ! video/x-raw,format=BGRA ! "
-                + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
-                // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
-                + "camera-tee. ! queue ! valve name=video-valve drop=false ! vp8enc deadline=1 cpu-used=8 keyframe-max-dist=\(configuration.videoFramerate * 2) "
-                + "target-bitrate=\(configuration.videoBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
-                + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc.")
-        }
-        if hasMicrophone {
-            branches.append("level name=microphone-level audio-level-meta=true post-messages=true interval=200000000 ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
-                + "rtpopuspay name=audio-pay pt=111 mtu=1200 ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc.")
-        }
-        let pipeline = try MediaPipeline(description: branches.joined(separator: " "))
+        // Video first, then audio: webrtcbin names the m-lines "video0" and "audio1" (the
+        // server's broadcast forwards them by those names). The leaky queues keep the inputs'
+        // threads from ever waiting on the connection (webrtcbin holds data back until DTLS is
+        // up): an input waiting there could not be taken out.
+        let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
+            + "tee name=camera-tee "
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoconvert ! video/x-raw,format=BGRA ! "
+            + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
+            // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
+            + "camera-tee. ! queue leaky=downstream ! valve name=video-valve drop=false ! vp8enc deadline=1 cpu-used=8 keyframe-max-dist=\(configuration.videoFramerate * 2) "
+            + "target-bitrate=\(configuration.videoBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
+            + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc. "
+            + "queue name=microphone-queue leaky=downstream ! level name=microphone-level audio-level-meta=true post-messages=true interval=200000000 ! valve name=audio-valve drop=false ! opusenc bitrate=48000 ! "
+            + "rtpopuspay name=audio-pay pt=111 mtu=1200 ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc."
+        pipeline = try MediaPipeline(description: description)
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
-        self.pipeline = pipeline
         self.webrtc = webrtc
-        if let microphone { try attachMicrophone(microphone, to: pipeline) }
         // The audio-level header extension lets Janus send talking events (audiolevel_event).
-        if hasMicrophone, !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
+        if !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
             logger.warning("the audio-level RTP header extension is not available; nobody will be shown speaking")
         }
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
-        // Transceivers exist once the payloaders are linked: video first (when there is a camera).
-        let count = (hasCamera ? 1 : 0) + (hasMicrophone ? 1 : 0)
-        for index in 0..<count { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
-        if hasCamera { webrtc.setTransceiverProperty(index: 0, "do-nack", "true") }
+        // Transceivers exist once the payloaders are linked: video, then audio.
+        for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
+        webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
         pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in self?.onLocalFrame?(frame) }
         pipeline.watchBus { [weak self] message in
             switch message {
@@ -107,7 +94,7 @@ final class Publisher {
             + "height=\(configuration.videoHeight),framerate=\(configuration.videoFramerate)/1,pixel-aspect-ratio=1/1\""
     }
 
-    private func attachCamera(_ device: MediaDevice, to pipeline: MediaPipeline) throws {
+    private func attachCamera(_ device: MediaDevice) throws {
         guard let source = deviceSource.source(for: device) else { throw MediaPipelineError("\(device.name) is gone") }
         let decode = device.isTest ? "" : " ! decodebin"
         try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription(source.fragment(named: "camera-source") + decode),
@@ -115,12 +102,14 @@ final class Publisher {
     }
 
     /// Mono at 48 kHz whatever the microphone gives, so one can replace another while Opus runs.
-    private func attachMicrophone(_ device: MediaDevice, to pipeline: MediaPipeline) throws {
+    private func microphoneInputDescription(_ source: String) -> String {
+        "\(source) ! audioconvert ! audioresample ! capsfilter caps=\"audio/x-raw,rate=48000,channels=1\""
+    }
+
+    private func attachMicrophone(_ device: MediaDevice) throws {
         guard let source = deviceSource.source(for: device) else { throw MediaPipelineError("\(device.name) is gone") }
-        try pipeline.attachInput(named: Self.microphoneInput,
-                                 description: "\(source.fragment(named: "microphone-source")) ! audioconvert ! audioresample ! "
-                                     + "capsfilter caps=\"audio/x-raw,rate=48000,channels=1\"",
-                                 sources: ["microphone-source": source], to: "microphone-level")
+        try pipeline.attachInput(named: Self.microphoneInput, description: microphoneInputDescription(source.fragment(named: "microphone-source")),
+                                 sources: ["microphone-source": source], to: "microphone-queue")
     }
 
     /// Joins the room as a publisher, publishes, and returns the publishers already there.
@@ -136,23 +125,27 @@ final class Publisher {
         ])
         let existing = PublishedFeed.list(in: joined.data)
         privateID = joined.data["private_id"]?.idValue
-        guard let pipeline, let webrtc else { return existing }
 
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         // The offer must carry each stream's SSRC, which webrtcbin knows only once the payloader
         // has negotiated; without it Janus cannot tell the bundled streams apart and drops video.
-        // Joining with the camera off, black frames stand in for that (nothing is sent yet), so
-        // the camera is never opened.
-        if let camera {
-            if settings.videoOn {
-                try attachCamera(camera, to: pipeline)
-            } else {
-                try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription("videotestsrc is-live=true pattern=black"),
-                                         to: "camera-tee")
-            }
+        // Where the camera is off (or there is none, or it will not open) black frames stand in,
+        // and silence for a missing microphone: nothing is sent before the offer, and they are
+        // taken out once it is made. So joining with the camera off never opens it.
+        let cameraOpened = settings.videoOn && camera.map { attach($0, kind: .camera) } == true
+        if !cameraOpened {
+            try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription("videotestsrc is-live=true pattern=black"),
+                                     to: "camera-tee")
+        }
+        let microphoneOpened = microphone.map { attach($0, kind: .microphone) } == true
+        if !microphoneOpened {
+            try pipeline.attachInput(named: Self.microphoneInput,
+                                     description: microphoneInputDescription("audiotestsrc is-live=true wave=silence"), to: "microphone-queue")
         }
         try pipeline.play()
-        try await waitUntilPayloadersNegotiated(pipeline)
+        try await waitUntilPayloadersNegotiated()
+        if !cameraOpened { pipeline.detachInput(named: Self.cameraInput) }
+        if !microphoneOpened { pipeline.detachInput(named: Self.microphoneInput) }
         setSending(audio: settings.audioOn)
         setSending(video: settings.videoOn)
         let offer = try await webrtc.createOffer()
@@ -163,10 +156,9 @@ final class Publisher {
         return existing
     }
 
-    private func waitUntilPayloadersNegotiated(_ pipeline: MediaPipeline) async throws {
-        let payloaders = (hasCamera ? ["video-pay"] : []) + (hasMicrophone ? ["audio-pay"] : [])
+    private func waitUntilPayloadersNegotiated() async throws {
         let deadline = ContinuousClock.now + .seconds(5)
-        while !payloaders.allSatisfy({ pipeline.hasNegotiated(element: $0) }) {
+        while !["video-pay", "audio-pay"].allSatisfy({ pipeline.hasNegotiated(element: $0) }) {
             guard ContinuousClock.now < deadline else { throw MediaPipelineError("the camera or microphone produced nothing to send") }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -174,21 +166,19 @@ final class Publisher {
 
     /// Turns sending of audio and/or video on or off. Off sends nothing (the valve drops it).
     /// Video off also takes the camera out, so its light goes off; video back on opens it again
-    /// and starts with a keyframe so others see it at once.
+    /// and starts with a keyframe so others see it at once. A device taken out after it failed
+    /// is tried again when turned on.
     func setSending(audio: Bool? = nil, video: Bool? = nil) {
-        guard let pipeline else { return }
-        if let audio, hasMicrophone {
+        if let audio {
+            isAudioOn = audio
             pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve")
-            // A microphone taken out after it failed is tried again.
-            if audio, !pipeline.hasElement(named: Self.microphoneInput), let microphone {
-                attachOrLog(microphone, kind: "microphone") { try self.attachMicrophone(microphone, to: pipeline) }
-            }
+            if audio, !pipeline.hasElement(named: Self.microphoneInput), let microphone { attach(microphone, kind: .microphone) }
         }
-        if let video, hasCamera {
+        if let video {
             isVideoOn = video
             pipeline.set("drop", video ? "false" : "true", onElement: "video-valve")
             if video {
-                if !isCameraOpen, let camera { attachOrLog(camera, kind: "camera") { try self.attachCamera(camera, to: pipeline) } }
+                if !isCameraOpen, let camera { attach(camera, kind: .camera) }
                 pipeline.requestKeyframe(upstreamOf: "video-pay")
             } else {
                 pipeline.detachInput(named: Self.cameraInput)
@@ -197,36 +187,39 @@ final class Publisher {
     }
 
     /// Switches to other devices while sending: others keep receiving the same streams, now
-    /// from the new camera or microphone. A kind the connection does not carry (no camera at
-    /// join) cannot be added this way.
+    /// from the new camera or microphone (also one plugged in after joining). The same device
+    /// again is tried anew when its input failed and was taken out.
     func use(camera newCamera: MediaDevice?, microphone newMicrophone: MediaDevice?) {
-        guard let pipeline else { return }
-        // The same device again is tried anew when its input failed and was taken out.
-        if hasCamera, let newCamera, newCamera != camera || (isVideoOn && !pipeline.hasElement(named: Self.cameraInput)) {
+        if let newCamera, newCamera != camera || (isVideoOn && !isCameraOpen) {
             camera = newCamera
             if isVideoOn {
-                attachOrLog(newCamera, kind: "camera") { try self.attachCamera(newCamera, to: pipeline) }
+                attach(newCamera, kind: .camera)
                 pipeline.requestKeyframe(upstreamOf: "video-pay")
             }
         }
-        if hasMicrophone, let newMicrophone, newMicrophone != microphone || !pipeline.hasElement(named: Self.microphoneInput) {
+        if let newMicrophone, newMicrophone != microphone || !pipeline.hasElement(named: Self.microphoneInput) {
             microphone = newMicrophone
-            attachOrLog(newMicrophone, kind: "microphone") { try self.attachMicrophone(newMicrophone, to: pipeline) }
+            attach(newMicrophone, kind: .microphone)
         }
     }
 
-    private func attachOrLog(_ device: MediaDevice, kind: String, _ attach: () throws -> Void) {
+    /// Opens `device` as our camera or microphone input; reports it as failed if it will not open.
+    @discardableResult
+    private func attach(_ device: MediaDevice, kind: MediaDevice.Kind) -> Bool {
         do {
-            try attach()
+            if kind == .camera { try attachCamera(device) } else { try attachMicrophone(device) }
+            return true
         } catch {
-            logger.warning("could not open the \(kind)", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            logger.warning("could not open a device", metadata: ["device": "\(device.name)", "error": "\(error)"])
+            onInputFailed?(device, "\(error)")
+            return false
         }
     }
 
     /// An error from inside the camera or microphone input: take that input out (the rest of
     /// the call goes on) and report which device failed.
     private func inputFailed(at source: String?, _ text: String) {
-        guard let pipeline, let source else { return }
+        guard let source else { return }
         // The path names each parent as "Type:name": "/GstPipeline:pipeline1/GstBin:camera-input/…".
         let parents = source.split(separator: "/").map { $0.split(separator: ":").last.map(String.init) ?? "" }
         let failed: MediaDevice?
@@ -243,7 +236,7 @@ final class Publisher {
     }
 
     /// Whether the camera device is open (false while video is off, or without a camera).
-    var isCameraOpen: Bool { pipeline?.hasElement(named: "camera-source") ?? false }
+    var isCameraOpen: Bool { pipeline.hasElement(named: "camera-source") }
 
     func stop() async {
         if let handle {
@@ -251,6 +244,6 @@ final class Publisher {
             await handle.detach()
         }
         handle = nil
-        pipeline?.stop()
+        pipeline.stop()
     }
 }

@@ -40,7 +40,8 @@ final class PeerMedia {
             microphone: devices.addSyntheticDevice(id: "peer:microphone-2", name: "Second test microphone", kind: .microphone,
                                                    source: settings.nextMicrophoneSource),
             speaker: devices.addSyntheticDevice(id: "test:speaker-2", name: "Second test speaker", kind: .speaker, source: "fakesink"))
-        let chosen = DevicesInUse(CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker))
+        let chosen = DevicesInUse(settings.joinWithoutDevices ? CallMediaDevices(camera: nil, microphone: nil, speaker: speaker)
+                                                              : CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker))
         devicesInUse = chosen
         engine = GStreamerCallMediaEngine(deviceSource: devices, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
             chosen.devices

@@ -43,6 +43,10 @@ struct PeerMediaOptions: ParsableArguments {
     @Flag(name: .customLong("join-camera-off"), help: "Join with the camera off (turn it on with --camera-on-after).")
     var joinCameraOff = false
 
+    @Flag(name: .customLong("join-without-devices"),
+          help: "Join with no camera and no microphone (as if none were plugged in); --switch-devices-after plugs some in.")
+    var joinWithoutDevices = false
+
     @Option(name: .customLong("camera-error-after"),
             help: "Make the test camera fail after this many frames, as an unplugged camera does.")
     var cameraErrorAfter: Int?
@@ -99,8 +103,8 @@ struct PeerMediaOptions: ParsableArguments {
         if let cameraOffAfter, let cameraOnAfter, cameraOnAfter <= cameraOffAfter {
             throw ValidationError("--camera-on-after must come after --camera-off-after")
         }
-        if media == .none, cameraOffAfter != nil || cameraOnAfter != nil || joinCameraOff || switchDevicesAfter != nil {
-            throw ValidationError("--camera-off-after, --camera-on-after, --join-camera-off and --switch-devices-after need --media test")
+        if media == .none, cameraOffAfter != nil || cameraOnAfter != nil || joinCameraOff || switchDevicesAfter != nil || joinWithoutDevices {
+            throw ValidationError("--camera-off-after, --camera-on-after, --join-camera-off, --join-without-devices and --switch-devices-after need --media test")
         }
         if let cameraErrorAfter, cameraErrorAfter < 1 { throw ValidationError("--camera-error-after takes a number of frames, 1 or more") }
         guard PeerMediaSettings.rgb(fromHex: nextColor) != nil else { throw ValidationError("--next-color takes RRGGBB") }
@@ -120,7 +124,7 @@ struct PeerMediaOptions: ParsableArguments {
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
-                                 joinCameraOff: joinCameraOff, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
+                                 joinCameraOff: joinCameraOff, joinWithoutDevices: joinWithoutDevices, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
                                  nextColor: PeerMediaSettings.rgb(fromHex: nextColor) ?? rgb, nextVolume: nextVolume,
                                  screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
@@ -138,6 +142,7 @@ struct PeerMediaSettings: Sendable {
     let cameraOffAfter: Duration?
     let cameraOnAfter: Duration?
     let joinCameraOff: Bool
+    let joinWithoutDevices: Bool
     /// Frames before the test camera fails (nil: it never does).
     let cameraErrorAfter: Int?
     /// When to switch to the second camera and microphone (colour `nextColor`, amplitude `nextVolume`).

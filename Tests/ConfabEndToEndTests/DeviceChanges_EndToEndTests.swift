@@ -8,6 +8,8 @@ import XCTest
 ///   speaker, as the app's Devices popover does; she stays 13 s;
 /// - carol (blue) joins with her camera off and turns it on 4 s in; her camera fails after 90
 ///   frames (about 3 s later), as one pulled out does;
+/// - dave has no camera and no microphone when he joins; 5 s in he plugs some in (magenta, the
+///   tone at 0.5) and picks them, in the same call;
 /// - bob (green) watches.
 /// Off must close the camera device (its light goes off) and stop the video for the others; on
 /// must bring it back quickly; a switch must reach the others without anyone leaving or joining.
@@ -20,6 +22,9 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
             "--switch-devices-after", "9", "--next-color", "FFFF00", "--next-volume", "0.125"]),
         MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "13", "--color", "00FF00", "--tone", "660"]),
+        MediaCall.Peer(user: "dave", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "11", "--join-without-devices",
+            "--switch-devices-after", "5", "--next-color", "FF00FF", "--next-volume", "0.5"]),
         MediaCall.Peer(user: "carol", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "12", "--color", "0000FF", "--tone", "880",
             "--join-camera-off", "--camera-on-after", "4", "--camera-error-after", "90"]),
@@ -113,6 +118,20 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
         let readingsAtSwitch = try XCTUnwrap(fromBob.audioReadings(at: switchedAt))
         XCTAssertGreaterThan(fromBob.framesReceived - framesAtSwitch, 30, "alice decoded few frames from bob after switching speakers")
         XCTAssertGreaterThan(fromBob.audioReadings - readingsAtSwitch, 10, "alice heard bob little after switching speakers")
+    }
+
+    // MARK: Devices plugged in after joining
+
+    func test_devicesPluggedInAfterJoining_areUsedInTheSameCall() throws {
+        let switchedAt = try XCTUnwrap(reports["dave"]?.media?.devicesSwitchedAt, "dave never picked his new devices")
+        let received = try bobsView(of: "dave")
+        XCTAssertLessThanOrEqual(received.frames(at: switchedAt) ?? 0, 0, "bob received video from dave before dave had a camera")
+        XCTAssertGreaterThan(received.framesReceived, 40, "bob decoded few frames from dave's new camera")
+        let color = try XCTUnwrap(received.centerPixel, "bob never saw dave's new camera")
+        XCTAssertTrue(color.matches(hex: "FF00FF", tolerance: 24), "bob saw dave's camera as \(color), expected magenta")
+        let level = try XCTUnwrap(received.audioLevelLast, "bob never heard dave's new microphone")
+        XCTAssertEqual(level, -9.03, accuracy: 3, "bob hears dave at \(level) dBFS")
+        XCTAssertEqual(reports["bob"]?.media?.remote.filter { $0.userID == "dave" }.count, 1, "dave's feed was replaced")
     }
 
     // MARK: Helpers
