@@ -22,6 +22,8 @@ final class CallDevicesPopover {
         selectors.view.setSizeRequest(width: 360, height: -1)
         button = MenuButton(iconName: "audio-speakers-symbolic", accessibleLabel: "Devices", content: selectors.view)
         button.addCSSClass("circular")
+        // Cameras and headsets come and go during a call: list what is plugged in now.
+        button.onOpen { [weak self] in self?.refresh() }
         refresh()
     }
 
