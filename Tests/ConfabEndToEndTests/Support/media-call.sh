@@ -31,6 +31,16 @@ for _ in $(seq 300); do
 done
 [ -n "$url" ] || { echo "confab-server did not start within 15 s" >&2; exit 1; }
 
+# An optional controller (e.g. the host's recording and broadcast controls) runs beside the
+# peers, started with them (its delays count from the same moment as theirs):
+# MEDIA_CALL_CONTROLLER is run with the server's URL and OUT (and MEDIA_CALL_SERVER_PID in its
+# environment); it writes OUT/controller.log.
+if [ -n "${MEDIA_CALL_CONTROLLER:-}" ]; then
+  # shellcheck disable=SC2086 # the command and its arguments are words
+  MEDIA_CALL_SERVER_PID=$server_pid $MEDIA_CALL_CONTROLLER "$url" "$out" >"$out/controller.log" 2>&1 &
+  peer_pids+=($!)
+fi
+
 start_ms=$(date +%s%3N)
 for spec in "$@"; do
   read -r delay user args <<<"$spec"
@@ -42,15 +52,6 @@ for spec in "$@"; do
       2>"$out/$user.log"; echo $? >"$out/$user.status" ) &
   peer_pids+=($!)
 done
-
-# An optional controller (e.g. the host's recording and broadcast controls) runs beside the
-# peers: MEDIA_CALL_CONTROLLER is run with the server's URL and OUT (and MEDIA_CALL_SERVER_PID in
-# its environment); it writes OUT/controller.log.
-if [ -n "${MEDIA_CALL_CONTROLLER:-}" ]; then
-  # shellcheck disable=SC2086 # the command and its arguments are words
-  MEDIA_CALL_SERVER_PID=$server_pid $MEDIA_CALL_CONTROLLER "$url" "$out" >"$out/controller.log" 2>&1 &
-  peer_pids+=($!)
-fi
 
 status=0
 for pid in "${peer_pids[@]}"; do wait "$pid" || status=1; done
