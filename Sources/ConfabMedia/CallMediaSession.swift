@@ -217,6 +217,7 @@ public final class CallMediaSession {
 
     /// Once a second: frame rates, stale video/audio, connection quality from statistics.
     private func refreshFeeds() {
+        publisher?.checkCamera()
         for (feedID, subscriber) in subscribers {
             let frames = remoteFeeds[feedID]?.framesReceived ?? 0
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)

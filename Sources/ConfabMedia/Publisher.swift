@@ -32,6 +32,12 @@ final class Publisher {
     private var microphone: MediaDevice?
     private var isVideoOn = true
     private var isAudioOn = true
+    /// When the camera input was attached, and its last frame: a camera that opens but gives no
+    /// picture (stuck, or taken by another program) is noticed by `checkCamera`.
+    private var cameraAttachedAt: ContinuousClock.Instant?
+    private var lastCameraFrameAt: ContinuousClock.Instant?
+    /// How long a camera that is on may give no picture before it counts as failed.
+    static let cameraSilenceLimit: Duration = .seconds(4)
     private var handle: JanusHandle?
     /// Janus's private id for our publisher; rooms require it from our subscribers (require_pvtid),
     /// so only someone admitted with a token can watch.
@@ -71,7 +77,10 @@ final class Publisher {
         // Transceivers exist once the payloaders are linked: video, then audio.
         for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
-        pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in self?.onLocalFrame?(frame) }
+        pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in
+            self?.lastCameraFrameAt = .now
+            self?.onLocalFrame?(frame)
+        }
         pipeline.watchBus { [weak self] message in
             switch message {
             case .level(let reading):
@@ -99,6 +108,18 @@ final class Publisher {
         let decode = device.isTest ? "" : " ! decodebin"
         try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription(source.fragment(named: "camera-source") + decode),
                                  sources: ["camera-source": source], to: "camera-tee")
+        cameraAttachedAt = .now
+        lastCameraFrameAt = nil
+    }
+
+    /// Called now and then (once a second): a camera that is on but has given no picture for
+    /// `cameraSilenceLimit` is taken out and reported as failed, like one that errors.
+    func checkCamera(now: ContinuousClock.Instant = .now) {
+        guard isVideoOn, isCameraOpen, let camera, let attached = cameraAttachedAt else { return }
+        guard now - (lastCameraFrameAt ?? attached) > Self.cameraSilenceLimit else { return }
+        pipeline.detachInput(named: Self.cameraInput)
+        cameraAttachedAt = nil
+        onInputFailed?(camera, "it gives no picture")
     }
 
     /// Mono at 48 kHz whatever the microphone gives, so one can replace another while Opus runs.

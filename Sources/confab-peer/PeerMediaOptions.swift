@@ -47,6 +47,9 @@ struct PeerMediaOptions: ParsableArguments {
           help: "Join with no camera and no microphone (as if none were plugged in); --switch-devices-after plugs some in.")
     var joinWithoutDevices = false
 
+    @Flag(name: .customLong("camera-stuck"), help: "Make the test camera open but never give a picture, as a stuck camera does.")
+    var cameraStuck = false
+
     @Option(name: .customLong("camera-error-after"),
             help: "Make the test camera fail after this many frames, as an unplugged camera does.")
     var cameraErrorAfter: Int?
@@ -124,7 +127,7 @@ struct PeerMediaOptions: ParsableArguments {
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
-                                 joinCameraOff: joinCameraOff, joinWithoutDevices: joinWithoutDevices, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
+                                 joinCameraOff: joinCameraOff, joinWithoutDevices: joinWithoutDevices, cameraStuck: cameraStuck, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
                                  nextColor: PeerMediaSettings.rgb(fromHex: nextColor) ?? rgb, nextVolume: nextVolume,
                                  screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
@@ -143,6 +146,7 @@ struct PeerMediaSettings: Sendable {
     let cameraOnAfter: Duration?
     let joinCameraOff: Bool
     let joinWithoutDevices: Bool
+    let cameraStuck: Bool
     /// Frames before the test camera fails (nil: it never does).
     let cameraErrorAfter: Int?
     /// When to switch to the second camera and microphone (colour `nextColor`, amplitude `nextVolume`).
@@ -158,6 +162,7 @@ struct PeerMediaSettings: Sendable {
     var cameraSource: String {
         // identity's error-after makes the stream fail the way a camera pulled out does.
         Self.cameraSource(color) + (cameraErrorAfter.map { " ! identity error-after=\($0)" } ?? "")
+            + (cameraStuck ? " ! identity drop-probability=1.0" : "")
     }
     var nextCameraSource: String { Self.cameraSource(nextColor) }
 

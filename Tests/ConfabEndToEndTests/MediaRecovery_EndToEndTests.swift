@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
 
-/// The media server dies in the middle of a call: alice (red) and bob (green) are in a call
-/// through confab-server's managed Janus, which is killed 5 s in (as a crash would). The server
-/// starts a new Janus; each app asks for a new media endpoint and connects again by itself,
-/// and they see and hear each other again — the call itself never ended.
+/// Broken parts do not break the call. The media server dies in the middle of it: alice (red)
+/// and bob (green) are in a call through confab-server's managed Janus, which is killed 5 s in
+/// (as a crash would). The server starts a new Janus; each app asks for a new media endpoint
+/// and connects again by itself, and they see and hear each other again — the call itself never
+/// ended. Later carol joins with a camera that opens but gives no picture: she is told (her
+/// camera shows off), and the others hear her all the same.
 final class MediaRecovery_EndToEndTests: XCTestCase {
     private static let call = "default:recovery-e2e"
     private static let killAfter = 5.0
@@ -13,6 +15,8 @@ final class MediaRecovery_EndToEndTests: XCTestCase {
             "join", call, "--create", "--duration", "17", "--color", "FF0000", "--tone", "440"]),
         MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "17", "--color", "00FF00", "--tone", "660"]),
+        MediaCall.Peer(user: "carol", joinsAfter: 8, arguments: [
+            "join", call, "--create", "--duration", "8", "--color", "0000FF", "--tone", "880", "--camera-stuck"]),
     ]
     nonisolated(unsafe) private static var outcome: Result<(reports: [String: MediaPeerReport], killedAt: Date), any Error>?
 
@@ -67,9 +71,17 @@ final class MediaRecovery_EndToEndTests: XCTestCase {
         }
     }
 
+    func test_stuckCamera_carolIsTold_andIsHeardWithoutVideo() throws {
+        let messages = try XCTUnwrap(reports["carol"]?.media?.messages)
+        XCTAssertTrue(messages.contains { $0.hasPrefix("Your camera") && $0.contains("stopped working") }, "carol was not told: \(messages)")
+        let heard = try XCTUnwrap(reports["bob"]?.received(from: "carol"), "bob received nothing from carol")
+        XCTAssertGreaterThan(heard.audioReadings, 10, "bob did not hear carol")
+        XCTAssertEqual(heard.framesReceived, 0, "bob decoded frames from a camera that gives no picture")
+    }
+
     func test_theCallItselfGoesOn_nobodyLeft() throws {
         for user in ["alice", "bob"] {
-            let left = try XCTUnwrap(reports[user]?.participants).filter { $0.leftAt != nil && $0.leftAt! < killedAt.addingTimeInterval(10) }
+            let left = try XCTUnwrap(reports[user]?.participants).filter { $0.leftAt != nil && $0.leftAt! < killedAt.addingTimeInterval(8) }
             XCTAssertTrue(left.isEmpty, "\(user) saw participants leave when only the media server restarted: \(left.map(\.user))")
         }
     }
