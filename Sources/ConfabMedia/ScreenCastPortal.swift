@@ -66,10 +66,10 @@ final class ScreenCastPortal {
                   let nodeID = UInt32(exactly: node) else {
                 throw portalError("it started no stream")
             }
-            let size = stream.count > 1 ? stream[1].dictionary["size"]?.children.compactMap(\.integer) : nil
+            let sizes = stream.count > 1 ? stream[1].dictionary["size"]?.children.compactMap(\.integer) ?? [] : []
+            let size = sizes.count == 2 ? (width: Int(sizes[0]), height: Int(sizes[1])) : nil
             let descriptor = try await openPipeWireRemote(session: session)
-            return ScreenCastSession(proxy: proxy, path: session, nodeID: nodeID, pipeWireDescriptor: descriptor,
-                                     size: size?.count == 2 ? (Int(size![0]), Int(size![1])) : nil)
+            return ScreenCastSession(proxy: proxy, path: session, nodeID: nodeID, pipeWireDescriptor: descriptor, size: size)
         } catch {
             ScreenCastSession.close(path: session)
             throw error
@@ -87,10 +87,10 @@ final class ScreenCastPortal {
         case .success(let (reply, descriptors)):
             let index = reply.children.first?.integer.map(Int.init) ?? -1
             guard descriptors.indices.contains(index) else {
-                descriptors.forEach(closeDescriptor)
+                descriptors.forEach(closeFileDescriptor)
                 throw portalError("it gave no PipeWire connection")
             }
-            for (position, descriptor) in descriptors.enumerated() where position != index { closeDescriptor(descriptor) }
+            for (position, descriptor) in descriptors.enumerated() where position != index { closeFileDescriptor(descriptor) }
             return descriptors[index]
         case .failure(let error):
             throw portalError(error.description)
@@ -150,57 +150,3 @@ final class ScreenCastPortal {
         CallError("The desktop’s screen-sharing portal could not share your screen (\(detail)).")
     }
 }
-
-/// One screen cast the user chose in the portal's dialog: the PipeWire node to read and the
-/// connection to read it through. It lasts until `close()` or until the desktop ends it (the
-/// user pressed stop in the desktop's sharing indicator): then `onClosed` runs.
-@MainActor
-final class ScreenCastSession {
-    let nodeID: UInt32
-    /// The stream's size in pixels, when the portal says.
-    let size: (width: Int, height: Int)?
-    /// The PipeWire connection for `pipewiresrc fd=…`; it stays ours (pipewiresrc duplicates it)
-    /// and is closed with the session.
-    let pipeWireDescriptor: Int32
-    var onClosed: (@MainActor () -> Void)?
-
-    private let proxy: DBusProxy
-    private let path: String
-    private var closedSubscription: UInt32?
-
-    fileprivate init(proxy: DBusProxy, path: String, nodeID: UInt32, pipeWireDescriptor: Int32, size: (Int, Int)?) {
-        self.proxy = proxy
-        self.path = path
-        self.nodeID = nodeID
-        self.pipeWireDescriptor = pipeWireDescriptor
-        self.size = size
-        closedSubscription = proxy.subscribe(interface: "org.freedesktop.portal.Session", member: "Closed", path: path) { [weak self] _ in
-            self?.endedByDesktop()
-        }
-    }
-
-    /// Ends the screen cast (the desktop's sharing indicator goes away) and releases the connection.
-    func close() {
-        guard let subscription = closedSubscription else { return }
-        closedSubscription = nil
-        proxy.unsubscribe(subscription)
-        closeDescriptor(pipeWireDescriptor)
-        Self.close(path: path)
-    }
-
-    private func endedByDesktop() {
-        guard closedSubscription != nil else { return }
-        close()
-        onClosed?()
-    }
-
-    /// Asks the portal to close the session at `path` (fire and forget: nothing to do if it fails).
-    static func close(path: String) {
-        DBusProxy.connect(name: ScreenCastPortal.busName, path: path, interface: "org.freedesktop.portal.Session") { proxy in
-            proxy?.call("Close") { _ in withExtendedLifetime(proxy) {} }
-        }
-    }
-}
-
-/// `close(2)`, named apart from `ScreenCastSession.close()`.
-private func closeDescriptor(_ descriptor: Int32) { _ = Glibc.close(descriptor) }
