@@ -1,8 +1,8 @@
 import ConfabCore
 import GLibBridge
 
-/// The lobby's camera preview: the chosen camera, scaled in GStreamer to the size shown and
-/// delivered to the main loop frame by frame (never queued: see VideoFrameMailbox).
+/// The lobby's camera preview: the chosen camera, mirrored, scaled in GStreamer to the size
+/// shown and delivered to the main loop frame by frame (never queued: see VideoFrameMailbox).
 @MainActor
 public final class CameraPreview: CameraPreviewSource {
     /// Pixel size the preview is scaled to before it reaches GTK (scaling there costs far more).
@@ -35,7 +35,8 @@ public final class CameraPreview: CameraPreviewSource {
         }
         // Real cameras may deliver MJPEG or raw video; decodebin takes either. Test sources are raw.
         let decode = camera.isTest ? "" : "decodebin ! "
-        let processing = "\(decode)videoconvert ! videoscale ! "
+        // Mirrored, as people expect to see themselves (what others receive is not).
+        let processing = "\(decode)videoconvert ! videoflip video-direction=horiz ! videoscale ! "
             + "video/x-raw,format=BGRA,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1 ! "
             + "appsink name=frames max-buffers=1 drop=true sync=true enable-last-sample=false"
         do {

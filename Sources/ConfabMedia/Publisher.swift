@@ -58,7 +58,8 @@ final class Publisher {
         // up): an input waiting there could not be taken out.
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
             + "tee name=camera-tee "
-            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoconvert ! video/x-raw,format=BGRA ! "
+            // The self-view is mirrored, as in the lobby; what is sent is not.
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
             + "camera-tee. ! queue leaky=downstream ! valve name=video-valve drop=false ! vp8enc deadline=1 cpu-used=8 keyframe-max-dist=\(configuration.videoFramerate * 2) "

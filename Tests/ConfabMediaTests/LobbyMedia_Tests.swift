@@ -55,6 +55,22 @@ final class LobbyMedia_Tests: XCTestCase {
         XCTAssertEqual(frames.count, 0, "frames kept coming after stopPreview()")
     } }
 
+    func test_preview_isMirrored() { onMain {
+        let devices = GStreamerDeviceSource(includeTestDevices: false)
+        // SMPTE bars run from white on the left to blue on the right.
+        let bars = devices.addSyntheticDevice(id: "test:bars", name: "Bars", kind: .camera, source: "videotestsrc is-live=true pattern=smpte")
+        let preview = CameraPreview(devices: devices, size: .init(width: 320, height: 240))
+        var last: VideoFrame?
+        preview.onFrame = { last = $0 }
+        preview.startPreview(bars) { XCTFail($0) }
+        defer { preview.stopPreview() }
+        XCTAssertTrue(runLoop(until: { last != nil }), "no frames arrived")
+        let left = try? XCTUnwrap(last?.pixel(x: 4, y: 20)), right = try? XCTUnwrap(last?.pixel(x: 315, y: 20))
+        XCTAssertGreaterThan(Int(left?.blue ?? 0), Int(left?.red ?? 0) + 100, "the left edge should show the blue bar: \(String(describing: left))")
+        XCTAssertGreaterThan(Int(right?.red ?? 0), 150, "the right edge should show the white bar: \(String(describing: right))")
+        XCTAssertGreaterThan(Int(right?.green ?? 0), 150)
+    } }
+
     func test_toneAtHalfAmplitude_metersAboutMinus9dB() { onMain {
         let levels = meter(TestDevice.toneMicrophone.device, readings: 8)
         // A 0.5-amplitude sine has RMS 0.354 → 20·log10(0.354) = −9.03 dBFS. Skip the first reading (start-up).
