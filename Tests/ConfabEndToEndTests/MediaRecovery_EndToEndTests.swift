@@ -18,32 +18,14 @@ final class MediaRecovery_EndToEndTests: XCTestCase {
         MediaCall.Peer(user: "carol", joinsAfter: 8, arguments: [
             "join", call, "--create", "--duration", "8", "--color", "0000FF", "--tone", "880", "--camera-stuck"]),
     ]
-    nonisolated(unsafe) private static var outcome: Result<(reports: [String: MediaPeerReport], killedAt: Date), any Error>?
 
     private var reports: [String: MediaPeerReport] = [:]
     private var killedAt = Date.distantPast
 
     override func setUp() async throws {
-        if let reason = MediaCall.namespaceUnavailableReason() {
-            throw XCTSkip("media recovery end-to-end tests need a network namespace: \(reason)")
-        }
-        if Self.outcome == nil {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-recovery-\(UUID().uuidString.prefix(8))")
-            let script = MediaCall.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/kill-janus.sh").path
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let reports = try await MediaCall(peers: Self.peers, controller: [script, "\(Self.killAfter)"], outputDirectory: directory)
-                    .run(timeout: .seconds(60))
-                let stamp = try String(contentsOf: directory.appendingPathComponent("janus-killed-at"), encoding: .utf8)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-                let killedAt = try Date(stamp, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-                Self.outcome = .success((reports, killedAt))
-                try? FileManager.default.removeItem(at: directory)
-            } catch {
-                Self.outcome = .failure(error)
-            }
-        }
-        (reports, killedAt) = try XCTUnwrap(Self.outcome).get()
+        (reports, killedAt) = try await MediaCall.reports(for: "media recovery", peers: Self.peers,
+                                                       controller: [MediaCall.supportScript("kill-janus.sh"), "\(Self.killAfter)"],
+                                                       stampFile: "janus-killed-at")
     }
 
     func test_bothAreToldAndReconnect_byThemselves() throws {

@@ -14,32 +14,14 @@ final class ServerRestart_EndToEndTests: XCTestCase {
         MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "18", "--color", "00FF00", "--tone", "660"]),
     ]
-    nonisolated(unsafe) private static var outcome: Result<(reports: [String: MediaPeerReport], backAt: Date), any Error>?
 
     private var reports: [String: MediaPeerReport] = [:]
     private var backAt = Date.distantPast
 
     override func setUp() async throws {
-        if let reason = MediaCall.namespaceUnavailableReason() {
-            throw XCTSkip("server restart end-to-end tests need a network namespace: \(reason)")
-        }
-        if Self.outcome == nil {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-restart-\(UUID().uuidString.prefix(8))")
-            let script = MediaCall.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/restart-server.sh").path
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let reports = try await MediaCall(peers: Self.peers, controller: [script, "5", "16"], outputDirectory: directory)
-                    .run(timeout: .seconds(60))
-                let stamp = try String(contentsOf: directory.appendingPathComponent("server-back-at"), encoding: .utf8)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-                let backAt = try Date(stamp, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-                Self.outcome = .success((reports, backAt))
-                try? FileManager.default.removeItem(at: directory)
-            } catch {
-                Self.outcome = .failure(error)
-            }
-        }
-        (reports, backAt) = try XCTUnwrap(Self.outcome).get()
+        (reports, backAt) = try await MediaCall.reports(for: "server restart", peers: Self.peers,
+                                                       controller: [MediaCall.supportScript("restart-server.sh"), "5", "16"],
+                                                       stampFile: "server-back-at")
     }
 
     func test_bothReconnectAndRejoin_byThemselves() throws {

@@ -116,3 +116,37 @@ extension MediaCall {
         return try XCTUnwrap(outcomes[suite]).get()
     }
 }
+
+extension MediaCall {
+    nonisolated(unsafe) private static var stampedOutcomes: [String: Result<(reports: [String: MediaPeerReport], stamp: Date), any Error>] = [:]
+
+    /// Like `reports(for:peers:)`, for a call with a controller (see media-call.sh) that writes
+    /// the moment it acted (an ISO 8601 time) to `stampFile` in the call's folder: the reports,
+    /// and that moment.
+    static func reports(for suite: String, peers: [Peer], controller: [String], stampFile: String)
+        async throws -> (reports: [String: MediaPeerReport], stamp: Date) {
+        if let reason = namespaceUnavailableReason() {
+            throw XCTSkip("\(suite) end-to-end tests need a network namespace: \(reason)")
+        }
+        if stampedOutcomes[suite] == nil {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-\(UUID().uuidString.prefix(8))")
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory).run(timeout: .seconds(60))
+                let text = try String(contentsOf: directory.appendingPathComponent(stampFile), encoding: .utf8)
+                let stamp = try Date(text.trimmingCharacters(in: .whitespacesAndNewlines),
+                                     strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+                stampedOutcomes[suite] = .success((reports, stamp))
+                try? FileManager.default.removeItem(at: directory)
+            } catch {
+                stampedOutcomes[suite] = .failure(error)
+            }
+        }
+        return try XCTUnwrap(stampedOutcomes[suite]).get()
+    }
+
+    /// A script in Support/, for `controller`.
+    static func supportScript(_ name: String) -> String {
+        repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/\(name)").path
+    }
+}
