@@ -75,13 +75,7 @@ private struct AnswerPlan: Sendable {
         case .accept:
             try await session.client.acceptCall(call)
             session.conclude("accepted")
-            session.enter("joining")
-            try await session.join(call, create: false)
-            if await session.stay(in: call, until: .now + duration) != nil {
-                session.enter("idle")
-            } else {
-                try await session.leave(call)
-            }
+            try await session.spend(duration, in: call, create: false)
         }
     }
 

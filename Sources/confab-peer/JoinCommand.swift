@@ -42,14 +42,7 @@ private struct JoinPlan: Sendable {
             session.record(try await session.client.getOrCreateCall(call, memberIDs: members, ring: ring, video: video))
             if ring { session.enter("outgoing") }
         }
-        session.enter("joining")
-        try await session.join(call, create: create)
-        if let reason = await session.stay(in: call, until: .now + duration) {
-            session.conclude("ended: \(reason)")
-            session.enter("idle")
-        } else {
-            try await session.leave(call)
-            session.conclude("left")
-        }
+        let endedEarly = try await session.spend(duration, in: call, create: create)
+        session.conclude(endedEarly.map { "ended: \($0)" } ?? "left")
     }
 }

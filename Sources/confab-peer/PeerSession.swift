@@ -180,6 +180,20 @@ final class PeerSession {
         return nil
     }
 
+    /// Joins `call`, stays `duration` (or until the call ends for this device), then leaves;
+    /// returns why the call ended first, nil when the peer left at the end of `duration`.
+    @discardableResult
+    func spend(_ duration: Duration, in call: ConfabCore.CallID, create: Bool) async throws -> String? {
+        enter("joining")
+        try await join(call, create: create)
+        if let reason = await stay(in: call, until: .now + duration) {
+            enter("idle")
+            return reason
+        }
+        try await leave(call)
+        return nil
+    }
+
     /// Leaves the call; a call that already ended needs no leave.
     func leave(_ call: ConfabCore.CallID) async throws {
         let ownSession = client.sessionID(in: call)

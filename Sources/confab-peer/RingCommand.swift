@@ -64,13 +64,7 @@ private struct RingPlan: Sendable {
             switch event {
             case .accepted(let cid, let userID, _) where cid == call && userID != session.user:
                 session.conclude("accepted by \(userID)")
-                session.enter("joining")
-                try await session.join(call, create: false)
-                if await session.stay(in: call, until: .now + duration) != nil {
-                    session.enter("idle")
-                } else {
-                    try await session.leave(call)
-                }
+                try await session.spend(duration, in: call, create: false)
                 return
             case .rejected(let cid, let userID, let reason, _, _) where cid == call && userID != session.user:
                 rejections.append("\(reason.rawValue) by \(userID)")

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 import pyatspi
 
@@ -59,31 +60,30 @@ class Xvfb:
         self.process = None
 
 
-class App:
-    """One running `confab` process with its own config directory."""
+def app_environment(xvfb, config_home, extra=None):
+    """The environment a confab under test runs in: the private X server, the accessibility
+    bus, its own config folder, and criticals made fatal."""
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": xvfb.display,
+        "GTK_A11Y": "atspi",
+        "GSK_RENDERER": "cairo",       # llvmpipe GL dominates CPU under Xvfb
+        "G_DEBUG": "fatal-criticals",  # a GLib/GTK critical is a bug, not noise
+        "XDG_CONFIG_HOME": config_home,
+        "NO_AT_BRIDGE": "0",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    env.update(extra or {})
+    return env
 
-    def __init__(self, xvfb, args, extra_env=None, device_preferences=None):
-        self.config_home = tempfile.mkdtemp(prefix="confab-ui-")
-        if device_preferences is not None:
-            # Choices remembered from an earlier run, in the app's own file format.
-            os.makedirs(os.path.join(self.config_home, "confab"))
-            with open(os.path.join(self.config_home, "confab", "devices.json"), "w") as file:
-                json.dump(device_preferences, file)
-        env = dict(os.environ)
-        env.update({
-            "DISPLAY": xvfb.display,
-            "GTK_A11Y": "atspi",
-            "GSK_RENDERER": "cairo",       # llvmpipe GL dominates CPU under Xvfb
-            "G_DEBUG": "fatal-criticals",  # a GLib/GTK critical is a bug, not noise
-            "XDG_CONFIG_HOME": self.config_home,
-            "NO_AT_BRIDGE": "0",
-        })
-        env.pop("WAYLAND_DISPLAY", None)
-        env.update(extra_env or {})
-        self.log_path = os.path.join(self.config_home, "confab.log")
-        self.log = open(self.log_path, "w")
-        self.started = time.monotonic()
-        self.process = subprocess.Popen([confab_binary(), *args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+class ConfabProcess:
+    """One running confab, its output kept in a log file."""
+
+    def __init__(self, command, env, log_path):
+        self.log_path = log_path
+        self.log = open(log_path, "w")
+        self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     def output(self):
         self.log.flush()
@@ -102,7 +102,36 @@ class App:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+
+
+class App(ConfabProcess):
+    """The built `confab` with its own config directory."""
+
+    def __init__(self, xvfb, args, extra_env=None, device_preferences=None):
+        self.config_home = tempfile.mkdtemp(prefix="confab-ui-")
+        if device_preferences is not None:
+            # Choices remembered from an earlier run, in the app's own file format.
+            os.makedirs(os.path.join(self.config_home, "confab"))
+            with open(os.path.join(self.config_home, "confab", "devices.json"), "w") as file:
+                json.dump(device_preferences, file)
+        super().__init__([confab_binary(), *args], app_environment(xvfb, self.config_home, extra_env),
+                         os.path.join(self.config_home, "confab.log"))
+
+    def stop(self):
+        super().stop()
         shutil.rmtree(self.config_home, ignore_errors=True)
+
+
+class XvfbTestCase(unittest.TestCase):
+    """Tests sharing one private X server per class."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.xvfb = Xvfb()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
 
 
 def wait_for(condition, timeout=15, interval=0.1, what="condition"):
@@ -321,7 +350,7 @@ def top_level_window(app, name=None, name_contains=None):
 MEDIA_ADDRESS = os.environ.get("CONFAB_MEDIA_ADDRESS")
 
 
-class MediaCallTestCase(__import__("unittest").TestCase):
+class MediaCallTestCase(XvfbTestCase):
     """The app signed in as ada against a real server with managed Janus, inside the network
     namespace that `meson-helpers/netns-run` made (Janus ignores loopback). Subclasses skip
     themselves, saying why, when run outside one."""
@@ -329,12 +358,8 @@ class MediaCallTestCase(__import__("unittest").TestCase):
     @classmethod
     def setUpClass(cls):
         if not MEDIA_ADDRESS:
-            raise __import__("unittest").SkipTest("needs a network namespace: run the UI suites through meson-helpers/netns-run")
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
+            raise unittest.SkipTest("needs a network namespace: run the UI suites through meson-helpers/netns-run")
+        super().setUpClass()
 
     def setUp(self):
         self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)

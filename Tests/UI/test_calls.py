@@ -2,19 +2,11 @@
 import json
 import unittest
 
-from confab_ui import (App, Peer, Server, Xvfb, application, click, find, press_keys, screenshot, top_level_window,
+from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
 
 
-class CallsTestCase(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
-
+class CallsTestCase(XvfbTestCase):
     def setUp(self):
         self.server = Server()
         self.peers = []

@@ -15,8 +15,8 @@ import tempfile
 import time
 import unittest
 
-from confab_ui import (ROOT, Peer, Server, Xvfb, application, click, confab_binary, find, is_checked, top_level_window,
-                       type_text, wait_for)
+from confab_ui import (ROOT, ConfabProcess, Peer, Server, XvfbTestCase, app_environment, application, click, confab_binary,
+                       find, is_checked, top_level_window, type_text, wait_for)
 
 APP_ID = "org.confab.Confab"
 PREFIX = None
@@ -117,54 +117,25 @@ class StandIn:
             os.remove(self.record_path)
 
 
-class InstalledApp:
+class InstalledApp(ConfabProcess):
     """The installed `confab`, with its settings in a keyfile under a temporary config home."""
 
     def __init__(self, xvfb, config_home, args):
-        self.env = dict(os.environ)
-        self.env.update({
-            "DISPLAY": xvfb.display, "GTK_A11Y": "atspi", "GSK_RENDERER": "cairo", "G_DEBUG": "fatal-criticals",
-            "NO_AT_BRIDGE": "0", "XDG_CONFIG_HOME": config_home,
+        env = app_environment(xvfb, config_home, {
             # The installed schema, stored in a file we can read (never the developer's dconf).
             "XDG_DATA_DIRS": f"{installed('share')}:/usr/local/share:/usr/share",
             "GSETTINGS_BACKEND": "keyfile",
         })
-        self.env.pop("WAYLAND_DISPLAY", None)
-        self.env.pop("CONFAB_DATA_DIR", None)
-        self.log_path = os.path.join(config_home, f"confab-{time.monotonic_ns()}.log")
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen([installed("bin", "confab"), *args], env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-
-    def output(self):
-        self.log.flush()
-        with open(self.log_path) as log:
-            return log.read()
+        env.pop("CONFAB_DATA_DIR", None)
+        super().__init__([installed("bin", "confab"), *args], env, os.path.join(config_home, f"confab-{time.monotonic_ns()}.log"))
 
     def activate_action(self, name):
         """Triggers an application action over D-Bus, as GNOME Shell's menus and notifications do."""
         run(["gdbus", "call", "--session", "--dest", APP_ID, "--object-path", "/org/confab/Confab",
              "--method", "org.gtk.Actions.Activate", name, "[]", "{}"])
 
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
 
-
-class DesktopTestCase(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
-
+class DesktopTestCase(XvfbTestCase):
     def setUp(self):
         self.stand_in = StandIn()
         self.server = Server()

@@ -1,28 +1,20 @@
-"""UI tests of the lobby: the real `confab` under Xvfb, driven through AT-SPI."""
+"""UI tests of the lobby: the real `confab` under XvfbTestCase, driven through AT-SPI."""
 import time
 import unittest
 
 import pyatspi
 
-from confab_ui import App, Xvfb, application, click, find, is_checked, press_keys, screenshot, top_level_window, wait_for
+from confab_ui import App, XvfbTestCase, application, click, find, is_checked, press_keys, screenshot, top_level_window, wait_for
 
 # Nothing listens on the discard port: the lobby must cope with an unreachable server.
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
 LOBBY_TITLE = "lobby-test – Confab"
 
 
-class LobbyTestCase(unittest.TestCase):
+class LobbyTestCase(XvfbTestCase):
     app_args = ["--test-devices", "--call", "default:lobby-test", "--server", UNREACHABLE_SERVER]
     extra_env = {}
     device_preferences = None
-
-    @classmethod
-    def setUpClass(cls):
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
 
     def setUp(self):
         self.app = App(self.xvfb, self.app_args, self.extra_env, self.device_preferences)

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import unittest
 
-from confab_ui import App, Peer, Server, Xvfb, application, click, find, screenshot, top_level_window, type_text, wait_for
+from confab_ui import App, Peer, Server, XvfbTestCase, application, click, find, screenshot, top_level_window, type_text, wait_for
 
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
 CAMERA = "Camera access required"
@@ -30,19 +30,11 @@ def has_privacy_schema():
 
 
 @unittest.skipUnless(shutil.which("gsettings") and has_privacy_schema(), "needs gsettings-desktop-schemas")
-class PermissionsBannerTestCase(unittest.TestCase):
+class PermissionsBannerTestCase(XvfbTestCase):
     app_args = ["--test-devices", "--call", "default:permissions-test", "--server", UNREACHABLE_SERVER]
     stand_in_status = 0
     desktop = "GNOME"
     device_preferences = None
-
-    @classmethod
-    def setUpClass(cls):
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
 
     def app_arguments(self):
         return self.app_args
