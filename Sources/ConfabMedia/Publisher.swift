@@ -31,7 +31,6 @@ final class Publisher {
     private var camera: MediaDevice?
     private var microphone: MediaDevice?
     private var isVideoOn = true
-    private var isAudioOn = true
     /// When the camera input was attached, and its last frame: a camera that opens but gives no
     /// picture (stuck, or taken by another program) is noticed by `checkCamera`.
     private var cameraAttachedAt: ContinuousClock.Instant?
@@ -192,7 +191,6 @@ final class Publisher {
     /// is tried again when turned on.
     func setSending(audio: Bool? = nil, video: Bool? = nil) {
         if let audio {
-            isAudioOn = audio
             pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve")
             if audio, !pipeline.hasElement(named: Self.microphoneInput), let microphone { attach(microphone, kind: .microphone) }
         }

@@ -8,13 +8,10 @@ import GLibBridge
 final class ScreenCapture {
     /// The gst-launch fragment that captures the screen.
     let description: String
-    /// Where the frames come from in the end (never `.automatic`).
-    let source: ScreenshareSource
     private let portalSession: ScreenCastSession?
 
-    private init(description: String, source: ScreenshareSource, portalSession: ScreenCastSession? = nil) {
+    private init(description: String, portalSession: ScreenCastSession? = nil) {
         self.description = description
-        self.source = source
         self.portalSession = portalSession
     }
 
@@ -33,8 +30,7 @@ final class ScreenCapture {
         switch source {
         case .test:
             // A standard test pattern with a moving corner, at a typical laptop screen size.
-            return ScreenCapture(description: "videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! video/x-raw,width=1280,height=720",
-                                 source: .test)
+            return ScreenCapture(description: "videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! video/x-raw,width=1280,height=720")
         case .x11:
             guard let display else { throw CallError("There is no X display to share (DISPLAY is not set).") }
             return x11(display: display)
@@ -58,8 +54,7 @@ final class ScreenCapture {
 
     /// use-damage=false: with XDamage, ximagesrc sends only changed regions over a stale frame.
     private static func x11(display: String) -> ScreenCapture {
-        ScreenCapture(description: "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true",
-                      source: .x11)
+        ScreenCapture(description: "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true")
     }
 
     /// The user's choice in the portal's dialog, read from PipeWire. keepalive-time repeats the
@@ -71,7 +66,6 @@ final class ScreenCapture {
         }
         let session = try await portal.openSession()
         return ScreenCapture(description: "pipewiresrc fd=\(session.pipeWireDescriptor) path=\(session.nodeID) client-name=Confab "
-                                + "always-copy=true do-timestamp=true keepalive-time=1000",
-                             source: .portal, portalSession: session)
+                                + "always-copy=true do-timestamp=true keepalive-time=1000", portalSession: session)
     }
 }

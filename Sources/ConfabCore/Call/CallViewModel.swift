@@ -69,7 +69,6 @@ public final class CallViewModel {
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
     /// The call our media runs in, set from the start of the media connection until it stops.
     @ObservationIgnored private(set) var mediaCall: CallID?
-    @ObservationIgnored private var lastMediaSnapshot: CallSnapshot?
     /// Counts media connection attempts, so a late answer from an older one is ignored.
     @ObservationIgnored private var mediaAttempt = 0
     @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
@@ -432,18 +431,10 @@ public final class CallViewModel {
 
     // MARK: Media
 
-    /// Restarts our media connection from scratch with the same endpoint.
-    public func reconnectMedia() {
-        guard let call = mediaCall, let snapshot = lastMediaSnapshot else { return }
-        stopMedia()
-        startMedia(call, snapshot: snapshot)
-    }
-
     private func startMedia(_ call: CallID, snapshot: CallSnapshot) {
         // After a coordinator reconnect the media connection is still up: keep it.
         guard mediaEngine != nil, mediaCall == nil, snapshot.media != nil, snapshot.ownSessionID != nil else { return }
         mediaCall = call
-        lastMediaSnapshot = snapshot
         Task { await connectMedia(call, snapshot: snapshot, isRecovery: false) }
     }
 
@@ -496,7 +487,6 @@ public final class CallViewModel {
                 try? await Task.sleep(for: delay)
                 guard let self, !Task.isCancelled, self.mediaCall == call, self.isInCallSession, let service = self.callService else { return }
                 if let snapshot = try? await service.renewMedia(in: call), self.mediaCall == call, !Task.isCancelled {
-                    self.lastMediaSnapshot = snapshot
                     if await self.connectMedia(call, snapshot: snapshot, isRecovery: true) {
                         self.show("Audio and video are back.")
                         return

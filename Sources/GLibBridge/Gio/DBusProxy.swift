@@ -54,10 +54,10 @@ public final class DBusProxy: GObjectReference {
     /// Calls `method` with `arguments` in GVariant text form (e.g. `("devices", "camera")`).
     public func call(_ method: String, arguments: String = "()", timeoutMilliseconds: Int32 = 10_000,
                      completion: @escaping @MainActor (Result<DBusValue, CallError>) -> Void) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let parameters = g_variant_parse(nil, arguments, nil, nil, &error) else {
-            completion(.failure(CallError(description: takeErrorMessage(error) ?? "bad arguments \(arguments)")))
-            return
+        let parameters: OpaquePointer
+        switch Self.parse(arguments) {
+        case .success(let parsed): parameters = parsed
+        case .failure(let error): return completion(.failure(error))
         }
         defer { g_variant_unref(parameters) }
         let box = CallbackBox<@MainActor (Result<DBusValue, CallError>) -> Void>(completion)
@@ -69,15 +69,24 @@ public final class DBusProxy: GObjectReference {
     /// `h` values index into `descriptors`). The caller owns the descriptors and must close them.
     public func callReturningFileDescriptors(_ method: String, arguments: String = "()", timeoutMilliseconds: Int32 = 10_000,
                                              completion: @escaping @MainActor (Result<(DBusValue, descriptors: [Int32]), CallError>) -> Void) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let parameters = g_variant_parse(nil, arguments, nil, nil, &error) else {
-            completion(.failure(CallError(description: takeErrorMessage(error) ?? "bad arguments \(arguments)")))
-            return
+        let parameters: OpaquePointer
+        switch Self.parse(arguments) {
+        case .success(let parsed): parameters = parsed
+        case .failure(let error): return completion(.failure(error))
         }
         defer { g_variant_unref(parameters) }
         let box = CallbackBox<@MainActor (Result<(DBusValue, descriptors: [Int32]), CallError>) -> Void>(completion)
         g_dbus_proxy_call_with_unix_fd_list(c(), method, parameters, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, nil,
                                             fileDescriptorCallFinishedThunk, box.retainedPointer())
+    }
+
+    /// GVariant text form → a GVariant the caller unrefs.
+    private static func parse(_ arguments: String) -> Result<OpaquePointer, CallError> {
+        var error: UnsafeMutablePointer<GError>?
+        guard let parameters = g_variant_parse(nil, arguments, nil, nil, &error) else {
+            return .failure(CallError(description: takeErrorMessage(error) ?? "bad arguments \(arguments)"))
+        }
+        return .success(parameters)
     }
 
     /// Runs `body` with the parameters of every `member` signal of `interface` emitted at `path`
