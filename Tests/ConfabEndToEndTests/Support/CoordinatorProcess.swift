@@ -42,19 +42,6 @@ final class CoordinatorProcess {
     }
 }
 
-/// `--no-media` when the server has it: these tests are about signalling, and a managed Janus
-/// per test costs start-up and ~3 s of shutdown. Servers from before the Janus integration have
-/// neither the flag nor a Janus.
-let signallingOnlyArguments: [String] = {
-    guard let binary = try? builtExecutable("confab-server") else { return [] }
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["serve", "--help"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return [] }
-    let help = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return help.contains("--no-media") ? ["--no-media"] : []
-}()
+/// These tests are about signalling: no managed Janus (one per test costs start-up and ~3 s of
+/// shutdown).
+let signallingOnlyArguments = ["--no-media"]
