@@ -1,4 +1,5 @@
 import Foundation
+import GLibBridge
 
 /// The `media` section of the report: what this peer sent, when it joined, and per remote
 /// participant what it received. Times are absolute (the peers of a test share a clock), so
@@ -53,7 +54,7 @@ struct MediaReport: Encodable {
     }
 
     /// What this peer received from one other participant session.
-    struct Remote: Encodable {
+    struct Remote: Encodable, ReceivedVideo {
         let userID: String
         let sessionID: String
         let feedID: UInt64
@@ -104,7 +105,7 @@ struct MediaReport: Encodable {
     }
 
     /// A shared screen received from one participant session, kept apart from their camera (`remote`).
-    struct RemoteScreen: Encodable {
+    struct RemoteScreen: Encodable, ReceivedVideo {
         let userID: String
         let sessionID: String
         let feedID: UInt64
@@ -149,4 +150,36 @@ struct MediaReport: Encodable {
     /// Screens received, one entry per screen feed (a participant who shares twice appears twice).
     var remoteScreens: [RemoteScreen] = []
     var screensharingChanges: [ScreensharingChange] = []
+}
+
+/// What a report keeps about one received video stream, a camera or a shared screen.
+protocol ReceivedVideo {
+    var framesReceived: Int { get set }
+    var firstFrameAt: Date? { get set }
+    var lastFrameAt: Date? { get set }
+    /// Frames per second between the first and the last frame.
+    var averageFPS: Double? { get set }
+    var videoSize: MediaReport.Size? { get set }
+    /// The centre pixel of the last frame.
+    var centerPixel: MediaReport.Color? { get set }
+}
+
+extension ReceivedVideo {
+    /// Counts `frame`, received at `now`; true when it is the first.
+    @discardableResult
+    mutating func record(_ frame: VideoFrame, at now: Date) -> Bool {
+        framesReceived += 1
+        let isFirst = firstFrameAt == nil
+        if isFirst { firstFrameAt = now }
+        lastFrameAt = now
+        videoSize = MediaReport.Size(width: frame.width, height: frame.height)
+        if let pixel = frame.pixel(x: frame.width / 2, y: frame.height / 2) {
+            centerPixel = MediaReport.Color(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue))
+        }
+        if let first = firstFrameAt, framesReceived > 1 {
+            let span = now.timeIntervalSince(first)
+            if span > 0 { averageFPS = Double(framesReceived - 1) / span }
+        }
+        return isFirst
+    }
 }

@@ -60,19 +60,8 @@ final class RemoteMediaRecorder {
     private func receivedScreen(_ frame: VideoFrame, from feed: RemoteFeed) {
         let now = Date()
         var record = screenRecord(for: feed, at: now)
-        record.framesReceived += 1
-        if record.firstFrameAt == nil {
-            record.firstFrameAt = now
+        if record.record(frame, at: now) {
             PeerSession.say("first screen frame from \(feed.userID): \(frame.width)x\(frame.height)")
-        }
-        record.lastFrameAt = now
-        record.videoSize = MediaReport.Size(width: frame.width, height: frame.height)
-        if let pixel = frame.pixel(x: frame.width / 2, y: frame.height / 2) {
-            record.centerPixel = MediaReport.Color(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue))
-        }
-        if let first = record.firstFrameAt, record.framesReceived > 1 {
-            let span = now.timeIntervalSince(first)
-            if span > 0 { record.averageFPS = Double(record.framesReceived - 1) / span }
         }
         screens[feed.id] = record
     }
@@ -110,20 +99,9 @@ final class RemoteMediaRecorder {
     private func received(_ frame: VideoFrame, from feed: RemoteFeed) {
         let now = Date()
         var record = self.record(for: feed, at: now)
-        record.framesReceived += 1
-        if record.firstFrameAt == nil {
-            record.firstFrameAt = now
+        if record.record(frame, at: now) {
             record.firstFrameAfterJoinSeconds = now.timeIntervalSince(joinRequestedAt)
             PeerSession.say("first frame from \(feed.userID) after \(String(format: "%.3f", now.timeIntervalSince(joinRequestedAt))) s")
-        }
-        record.lastFrameAt = now
-        if let pixel = frame.pixel(x: frame.width / 2, y: frame.height / 2) {
-            record.centerPixel = MediaReport.Color(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue))
-        }
-        record.videoSize = MediaReport.Size(width: frame.width, height: frame.height)
-        if let first = record.firstFrameAt, record.framesReceived > 1 {
-            let span = now.timeIntervalSince(first)
-            if span > 0 { record.averageFPS = Double(record.framesReceived - 1) / span }
         }
         remote[feed.sessionID] = record
     }
