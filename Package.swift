@@ -56,7 +56,7 @@ let package = Package(
         ),
 
         // MARK: Client modules
-        .target(name: "ConfabCore"),
+        .target(name: "ConfabCore", dependencies: ["ConfabProtocol"]),
         .target(name: "ConfabMedia", dependencies: ["ConfabCore", "ConfabClient", "GLibBridge"]),
         .target(
             name: "ConfabClient",
@@ -105,6 +105,7 @@ let package = Package(
         .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge"], swiftSettings: testSettings),
         .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge"], swiftSettings: testSettings),
         .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient"], swiftSettings: testSettings),
+        .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh"], swiftSettings: testSettings),

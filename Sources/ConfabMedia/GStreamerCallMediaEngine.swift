@@ -7,12 +7,14 @@ import Logging
 /// view model by participant session, its frames to whoever shows them.
 @MainActor
 public final class GStreamerCallMediaEngine: CallMediaEngine {
-    /// Remote camera frames by participant session id (the call window's tiles).
-    public var onRemoteFrame: (@MainActor (String, VideoFrame) -> Void)?
-    /// Remote shared-screen frames by participant session id (the share layout's large view).
-    public var onRemoteScreenshareFrame: (@MainActor (String, VideoFrame) -> Void)?
+    /// Remote camera frames with the participant session that sends them. Any number of views
+    /// watch at once (the call window's tiles, the minimized window), each for as long as it
+    /// keeps its subscription.
+    public let remoteFrames = Listeners<RemoteVideoFrame>()
+    /// Remote shared-screen frames (the share layout's large view).
+    public let remoteScreenshareFrames = Listeners<RemoteVideoFrame>()
     /// Our own camera (the self-view).
-    public var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    public let localFrames = Listeners<VideoFrame>()
     /// Our microphone's level while in a call, muted or not (dBFS).
     public var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     /// A camera or microphone stopped working during the call; another one took over when the
@@ -48,13 +50,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         self.session = session
         session.onRemoteFrame = { [weak self, weak session] feed, frame in
             guard let self, let remote = session?.remoteFeeds[feed] else { return }
-            if remote.isScreenshare {
-                self.onRemoteScreenshareFrame?(remote.sessionID, frame)
-            } else {
-                self.onRemoteFrame?(remote.sessionID, frame)
-            }
+            let received = RemoteVideoFrame(sessionID: remote.sessionID, frame: frame)
+            (remote.isScreenshare ? self.remoteScreenshareFrames : self.remoteFrames).send(received)
         }
-        session.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        session.onLocalFrame = { [weak self] frame in self?.localFrames.send(frame) }
         session.onInputFailed = { [weak self, weak session] device, detail in
             guard let self, let session else { return }
             self.inputFailed(device, detail: detail, in: session)
@@ -131,4 +130,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
         return media
     }
+}
+
+/// A video frame received from a participant session.
+public struct RemoteVideoFrame {
+    public let sessionID: String
+    public let frame: VideoFrame
 }

@@ -154,12 +154,12 @@ final class PeerMedia {
         let start = ContinuousClock.now
         screenSchedule = Task { [weak self] in
             try? await Task.sleep(until: start + (self?.settings.screenAfter ?? .zero))
-            while let self, !Task.isCancelled, !self.viewModel.isMediaConnected {
+            while let self, !Task.isCancelled, self.viewModel.activeCall?.isMediaConnected != true {
                 try? await Task.sleep(for: .milliseconds(50))
             }
-            guard let self, !Task.isCancelled, self.viewModel.callingState == .inCall else { return }
-            await self.viewModel.startScreensharing(source: source)
-            guard self.viewModel.isCurrentUserScreensharing else {
+            guard let self, !Task.isCancelled, self.viewModel.callingState == .inCall, let call = self.viewModel.activeCall else { return }
+            await call.startScreensharing(source: source)
+            guard call.isCurrentUserScreensharing else {
                 self.report.screenshare?.error = self.viewModel.toast?.message ?? "could not share the screen"
                 PeerSession.say("screen sharing failed: \(self.report.screenshare?.error ?? "")")
                 return
@@ -168,10 +168,10 @@ final class PeerMedia {
             PeerSession.say("sharing the screen (\(source.rawValue))")
             guard let stopAfter = self.settings.stopScreenAfter else { return }
             try? await Task.sleep(until: start + stopAfter)
-            guard !Task.isCancelled, self.viewModel.isCurrentUserScreensharing else { return }
+            guard !Task.isCancelled, call.isCurrentUserScreensharing else { return }
             // When the user asked to stop: others may see the feed go before leaving returns.
             self.report.screenshare?.stoppedAt = Date()
-            await self.viewModel.stopScreensharing()
+            await call.stopScreensharing()
             PeerSession.say("stopped sharing the screen")
         }
     }
@@ -185,7 +185,7 @@ final class PeerMedia {
 
     /// Notes when media came up and every message the view model showed.
     private func watchViewModel() {
-        if report.connectedAt == nil, viewModel.isMediaConnected {
+        if report.connectedAt == nil, viewModel.activeCall?.isMediaConnected == true {
             report.connectedAt = Date()
             report.cameraOpenWhenConnected = engine.isCameraOpen
             PeerSession.say("media connected")

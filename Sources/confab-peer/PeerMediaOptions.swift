@@ -18,6 +18,9 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(help: "The test camera's colour, RRGGBB.")
     var color: String = "3366CC"
 
+    @Option(help: "The test camera's picture: solid (the colour) or ball (a white ball moving over the colour).")
+    var pattern: CameraPattern = .solid
+
     @Option(help: "The test microphone's tone, Hz.")
     var tone: Double = 440
 
@@ -124,7 +127,7 @@ struct PeerMediaOptions: ParsableArguments {
     var settings: PeerMediaSettings? {
         guard media == .test, let rgb = PeerMediaSettings.rgb(fromHex: color) else { return nil }
         let address = mediaAddress ?? ProcessInfo.processInfo.environment["CONFAB_MEDIA_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
-        return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
+        return PeerMediaSettings(color: rgb, pattern: pattern, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
                                  joinCameraOff: joinCameraOff, joinWithoutDevices: joinWithoutDevices, cameraStuck: cameraStuck, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
@@ -134,9 +137,18 @@ struct PeerMediaOptions: ParsableArguments {
     }
 }
 
+/// What the test camera shows.
+enum CameraPattern: String, ExpressibleByArgument, Sendable {
+    /// One colour: easy to check at any pixel.
+    case solid
+    /// A ball moving over the colour: the picture changes every frame, so a frozen picture shows.
+    case ball
+}
+
 /// What `PeerMediaOptions` parsed, for the main actor.
 struct PeerMediaSettings: Sendable {
     let color: (red: UInt8, green: UInt8, blue: UInt8)
+    let pattern: CameraPattern
     let tone: Double
     let volume: Double
     let mediaAddress: String?
@@ -161,18 +173,21 @@ struct PeerMediaSettings: Sendable {
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {
         // identity's error-after makes the stream fail the way a camera pulled out does.
-        Self.cameraSource(color) + (cameraErrorAfter.map { " ! identity error-after=\($0)" } ?? "")
+        Self.cameraSource(color, pattern: pattern) + (cameraErrorAfter.map { " ! identity error-after=\($0)" } ?? "")
             + (cameraStuck ? " ! identity drop-probability=1.0" : "")
     }
-    var nextCameraSource: String { Self.cameraSource(nextColor) }
+    var nextCameraSource: String { Self.cameraSource(nextColor, pattern: pattern) }
 
     /// The test microphone: a sine at `volume` amplitude (RMS is amplitude/√2, so 0.5 → −9 dBFS).
     var microphoneSource: String { microphoneSource(volume: volume) }
     var nextMicrophoneSource: String { microphoneSource(volume: nextVolume) }
 
-    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8)) -> String {
+    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8), pattern: CameraPattern) -> String {
         let argb = 0xFF00_0000 | UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
-        return "videotestsrc is-live=true pattern=solid-color foreground-color=0x\(String(argb, radix: 16))"
+        switch pattern {
+        case .solid: return "videotestsrc is-live=true pattern=solid-color foreground-color=0x\(String(argb, radix: 16))"
+        case .ball: return "videotestsrc is-live=true pattern=ball motion=sweep background-color=0x\(String(argb, radix: 16))"
+        }
     }
 
     private func microphoneSource(volume: Double) -> String {

@@ -98,7 +98,7 @@ struct PeerReport: Encodable {
             left(session: participant.sessionID, at: now)
         case .callUpdated(let call):
             var event = Event(type: "callUpdated", at: now, call: call.id.description)
-            event.recordingState = call.recordingState
+            event.recordingState = call.recordingState.rawValue
             event.hlsPlaylistUrl = call.hlsPlaylistUrl
             event.recordings = call.recordings.count
             events.append(event)

@@ -20,6 +20,7 @@ final class RemoteMediaRecorder {
     private(set) var screensharingChanges: [MediaReport.ScreensharingChange] = []
     private var shownSharing: [String: Bool] = [:]
     private var timer: RepeatingTimer?
+    private var frameSubscriptions: [Subscription] = []
     private var ticks = 0
     private let joinRequestedAt: Date
 
@@ -28,19 +29,21 @@ final class RemoteMediaRecorder {
     }
 
     func start(engine: GStreamerCallMediaEngine, viewModel: CallViewModel) {
-        engine.onRemoteFrame = { [weak self, weak engine] sessionID, frame in
-            guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == sessionID && !$0.isScreenshare })
-            else { return }
-            self.received(frame, from: feed)
-        }
-        engine.onRemoteScreenshareFrame = { [weak self, weak engine] sessionID, frame in
-            guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == sessionID && $0.isScreenshare })
-            else { return }
-            self.receivedScreen(frame, from: feed)
-        }
+        frameSubscriptions = [
+            engine.remoteFrames.subscribe { [weak self, weak engine] received in
+                guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == received.sessionID && !$0.isScreenshare })
+                else { return }
+                self.received(received.frame, from: feed)
+            },
+            engine.remoteScreenshareFrames.subscribe { [weak self, weak engine] received in
+                guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == received.sessionID && $0.isScreenshare })
+                else { return }
+                self.receivedScreen(received.frame, from: feed)
+            },
+        ]
         timer = RepeatingTimer(interval: 0.1) { [weak self, weak engine, weak viewModel] in
             guard let self, let engine, let viewModel else { return }
-            self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.callParticipants)
+            self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.activeCall?.participants ?? [:])
         }
     }
 
@@ -49,9 +52,8 @@ final class RemoteMediaRecorder {
         guard let timer else { return }
         timer.cancel()
         self.timer = nil
-        engine.onRemoteFrame = nil
-        engine.onRemoteScreenshareFrame = nil
-        sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.callParticipants, final: true)
+        frameSubscriptions = []
+        sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.activeCall?.participants ?? [:], final: true)
     }
 
     var report: [MediaReport.Remote] { order.compactMap { remote[$0] } }

@@ -124,7 +124,7 @@ final class CallEventTranslator_Tests: XCTestCase {
         let updated = try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState(members: ["alice", "bob", "carol"]))}"#))
         guard case .callUpdated(let call) = subject.translate(updated).first else { return XCTFail() }
         XCTAssertEqual(call.members.map(\.user.id), ["alice", "bob", "carol"])
-        XCTAssertEqual(call.ownCapabilities, ["joinCall", "sendAudio", "endCall"])
+        XCTAssertEqual(call.ownCapabilities, [.joinCall, .sendAudio, .endCall])
     }
 
     func test_pinnedForEveryone_translated_marksThatSessionPinnedInTheSnapshot() throws {

@@ -59,10 +59,10 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
             try await waitFor(bob, "inCall")
             try await waitFor(alice, "inCall")
             let deadline = ContinuousClock.now + .seconds(5)
-            while Set(alice.callParticipants.values.map(\.user.id)) != ["alice", "bob"], ContinuousClock.now < deadline {
+            while Set((alice.activeCall?.participants ?? [:]).values.map(\.user.id)) != ["alice", "bob"], ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            XCTAssertEqual(Set(alice.callParticipants.values.map(\.user.id)), ["alice", "bob"])
+            XCTAssertEqual(Set((alice.activeCall?.participants ?? [:]).values.map(\.user.id)), ["alice", "bob"])
         }
     }
 

@@ -88,8 +88,8 @@ final class CoordinatorClient_Tests: XCTestCase {
             XCTAssertEqual(snapshot.id, call)
             XCTAssertEqual(snapshot.createdBy, "alice")
             XCTAssertEqual(Set(snapshot.members.map(\.user.id)), ["alice", "bob"])
-            XCTAssertTrue(snapshot.ownCapabilities.contains("joinCall"))
-            XCTAssertTrue(snapshot.ownCapabilities.contains("endCall"))
+            XCTAssertTrue(snapshot.ownCapabilities.contains(.joinCall))
+            XCTAssertTrue(snapshot.ownCapabilities.contains(.endCall))
             XCTAssertFalse(snapshot.isEnded)
             await alice.disconnect()
         }

@@ -30,13 +30,13 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
         let (subject, service) = inCall()
         service.send(.participantJoined(standup, participant("bob", 1)))
         service.send(.participantJoined(standup, participant("cy", 2)))
-        XCTAssertEqual(subject.spotlightParticipant?.user.id, "bob", "first to join")
+        XCTAssertEqual(subject.activeCall?.spotlightParticipant?.user.id, "bob", "first to join")
         service.send(.participantJoined(standup, participant("cy", 2, pinned: true)))
-        XCTAssertEqual(subject.spotlightParticipant?.user.id, "cy", "pinned for everyone")
-        subject.toggleLocalPin(sessionID: "s-bob")
-        XCTAssertEqual(subject.spotlightParticipant?.user.id, "bob", "pinned here wins")
-        subject.toggleLocalPin(sessionID: "s-bob")
-        XCTAssertTrue(subject.locallyPinned.isEmpty)
+        XCTAssertEqual(subject.activeCall?.spotlightParticipant?.user.id, "cy", "pinned for everyone")
+        subject.activeCall?.toggleLocalPin(sessionID: "s-bob")
+        XCTAssertEqual(subject.activeCall?.spotlightParticipant?.user.id, "bob", "pinned here wins")
+        subject.activeCall?.toggleLocalPin(sessionID: "s-bob")
+        XCTAssertEqual(subject.activeCall?.locallyPinned.isEmpty, true)
     } }
 
     func test_layout_update() { onMain {
@@ -108,8 +108,8 @@ final class CallViewModelRecording_Tests: XCTestCase {
         var snapshot = CallSnapshot(id: standup, createdBy: "ada", participants: [CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(), isPinned: true)])
         snapshot.isRecording = true
         service.send(.callUpdated(snapshot))
-        XCTAssertTrue(subject.isRecording)
-        XCTAssertEqual(subject.callParticipants["s-bob"]?.isPinned, true)
+        XCTAssertEqual(subject.activeCall?.isRecording, true)
+        XCTAssertEqual(subject.activeCall?.participants["s-bob"]?.isPinned, true)
     } }
 }
 
@@ -121,20 +121,20 @@ final class CallViewModelProduction_Tests: XCTestCase {
         Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
         waitUntil { done }
         var snapshot = CallSnapshot(id: CallID(type: "default", id: "standup"), createdBy: "ada")
-        snapshot.recordingState = "recording"
+        snapshot.recordingState = .recording
         snapshot.isRecording = true
         snapshot.broadcasting = true
         snapshot.hlsPlaylistUrl = "http://127.0.0.1:8630/live/abc/playlist.m3u8"
         snapshot.recordings = [CallRecordingInfo(participant: "bob", start: Date(), duration: 5, size: 1000, downloadURL: "http://x/rec.mkv")]
         service.send(.callUpdated(snapshot))
-        XCTAssertEqual(subject.recordingState, "recording")
-        XCTAssertTrue(subject.isBroadcasting)
-        XCTAssertEqual(subject.hlsPlaylistUrl, "http://127.0.0.1:8630/live/abc/playlist.m3u8")
-        XCTAssertEqual(subject.recordings.map(\.participant), ["bob"])
+        XCTAssertEqual(subject.activeCall?.recordingState, .recording)
+        XCTAssertEqual(subject.activeCall?.isBroadcasting, true)
+        XCTAssertEqual(subject.activeCall?.hlsPlaylistUrl, "http://127.0.0.1:8630/live/abc/playlist.m3u8")
+        XCTAssertEqual(subject.activeCall?.recordings.map(\.participant), ["bob"])
 
         // The fake has no recording: its refusal reaches the user.
         var stopped = false
-        Task { await subject.toggleRecording(); stopped = true }
+        Task { await subject.activeCall?.toggleRecording(); stopped = true }
         waitUntil { stopped }
         XCTAssertEqual(subject.toast?.message, "Couldn’t stop recording: This call service cannot record.")
     } }

@@ -21,7 +21,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_joinWithMediaEndpoint_startsMediaWithEndpointSessionAndSettings() { onMain {
         let (subject, _, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         XCTAssertEqual(engine.started.first?.0, standup)
         XCTAssertEqual(engine.started.first?.1, endpoint)
         XCTAssertEqual(engine.started.first?.2, "s-self")
@@ -32,12 +32,12 @@ final class CallViewModelMedia_Tests: XCTestCase {
         let (subject, _, engine) = joined(media: nil)
         settle()
         XCTAssertTrue(engine.started.isEmpty)
-        XCTAssertFalse(subject.isMediaConnected)
+        XCTAssertNotEqual(subject.activeCall?.isMediaConnected, true)
     } }
 
     func test_inCall_togglesReachTheEngine() { onMain {
         let (subject, _, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         subject.toggleMicrophoneEnabled()
         subject.toggleCameraEnabled()
         XCTAssertEqual(engine.audioEnabled.last, false)
@@ -46,7 +46,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_mutedByAHost_microphoneTurnsOffHere_andTheUserIsToldByWhom() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         let alice = CallParticipant(user: User(id: "alice", name: "Alice Liddell"), sessionID: "s-alice", role: "host", joinedAt: Date())
         service.send(.participantJoined(standup, alice))
         service.send(.mutedByModerator(standup, byUserID: "alice", tracks: .microphone))
@@ -58,7 +58,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_mutedByAHost_microphoneAndCamera_bothOff_oneMessage() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         service.send(.mutedByModerator(standup, byUserID: "alice", tracks: [.microphone, .camera]))
         XCTAssertFalse(subject.callSettings.audioOn)
         XCTAssertFalse(subject.callSettings.videoOn)
@@ -68,7 +68,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_mutedByAHost_whileHoldingPushToTalk_microphoneOffAndPushToTalkEnds() { onMain {
         let (subject, service, _) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         subject.toggleMicrophoneEnabled()
         subject.startPushToTalk()
         XCTAssertTrue(subject.callSettings.audioOn)
@@ -79,7 +79,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_mutedByAHost_alreadyMutedOrAnotherCall_nothingChangesAndNothingIsSaid() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         service.send(.mutedByModerator(CallID(type: "default", id: "other"), byUserID: "alice", tracks: .microphone))
         XCTAssertTrue(subject.callSettings.audioOn, "a mute for another call muted this one")
         subject.toggleMicrophoneEnabled()
@@ -91,7 +91,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_deviceFailsWithAReplacement_userIsToldWhichTookOver_stateUnchanged() { onMain {
         let (subject, _, _) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         let headset = MediaDevice(id: "usb", name: "USB Headset", kind: .microphone)
         let builtIn = MediaDevice(id: "pci", name: "Built-in Audio", kind: .microphone)
         subject.mediaDeviceFailed(MediaDeviceFailure(device: headset, replacement: builtIn, detail: "device gone"))
@@ -101,7 +101,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_cameraFailsWithoutReplacement_cameraShowsOff_andTheUserIsTold() { onMain {
         let (subject, _, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         let webcam = MediaDevice(id: "v4l2", name: "HD Webcam", kind: .camera)
         subject.mediaDeviceFailed(MediaDeviceFailure(device: webcam, replacement: nil, detail: "device gone"))
         XCTAssertFalse(subject.callSettings.videoOn, "the camera still shows as on though nothing is sent")
@@ -112,27 +112,27 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     func test_mediaLost_renewsTheEndpointAndReconnects_theCallGoesOn() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         let renewed = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-2")
         service.renewedMedia = renewed
         service.renewalsFailing = 1
         engine.fail("Lost the connection to the media server: gone")
-        XCTAssertFalse(subject.isMediaConnected)
-        XCTAssertTrue(subject.isReconnectingMedia)
+        XCTAssertNotEqual(subject.activeCall?.isMediaConnected, true)
+        XCTAssertEqual(subject.activeCall?.isReconnectingMedia, true)
         XCTAssertEqual(subject.callingState, .inCall, "the call goes on while media reconnects")
         XCTAssertEqual(subject.toast?.message, "Lost the connection to the media server: gone. Reconnecting audio and video…")
         // First renewal refused (Janus still restarting), the next one (2 s later) works.
-        waitUntil(timeout: 6) { subject.isMediaConnected }
+        waitUntil(timeout: 6) { subject.activeCall?.isMediaConnected == true }
         XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, 2)
         XCTAssertEqual(engine.started.last?.1, renewed, "media restarted on the renewed endpoint")
         XCTAssertEqual(engine.started.last?.2, "s-self", "same session")
-        XCTAssertFalse(subject.isReconnectingMedia)
+        XCTAssertNotEqual(subject.activeCall?.isReconnectingMedia, true)
         XCTAssertEqual(subject.toast?.message, "Audio and video are back.")
     } }
 
     func test_mediaLost_thenHangUp_stopsTryingToReconnect() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         service.renewalsFailing = 100
         engine.fail("Lost the connection to the media server: gone")
         var done = false
@@ -141,37 +141,37 @@ final class CallViewModelMedia_Tests: XCTestCase {
         let renewals = service.requests.filter { $0.hasPrefix("renew media") }.count
         settle(seconds: 2.5)
         XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, renewals, "still renewing after hanging up")
-        XCTAssertFalse(subject.isReconnectingMedia)
+        XCTAssertNotEqual(subject.activeCall?.isReconnectingMedia, true)
     } }
 
     func test_mediaUpdate_showsOnParticipant_evenIfItArrivedBeforeTheJoinEvent() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         engine.update(["s-bob": ParticipantMedia(hasVideo: true, hasAudio: true, isSpeaking: true, connectionQuality: .good)])
         service.send(.participantJoined(standup, bob))
-        let participant = subject.callParticipants["s-bob"]
+        let participant = subject.activeCall?.participants["s-bob"]
         XCTAssertEqual(participant?.hasVideo, true)
         XCTAssertEqual(participant?.connectionQuality, .good)
         engine.update(["s-bob": ParticipantMedia(hasVideo: false, hasAudio: true, isSpeaking: true)])
-        XCTAssertEqual(subject.callParticipants["s-bob"]?.hasVideo, false, "a stopped camera shows on the tile")
+        XCTAssertEqual(subject.activeCall?.participants["s-bob"]?.hasVideo, false, "a stopped camera shows on the tile")
     } }
 
     func test_speakingParticipant_becomesDominantSpeaker() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         service.send(.participantJoined(standup, bob))
-        XCTAssertNil(subject.dominantSpeaker)
+        XCTAssertNil(subject.activeCall?.dominantSpeaker)
         engine.update(["s-bob": ParticipantMedia(hasAudio: true, isSpeaking: true)])
-        XCTAssertEqual(subject.dominantSpeaker?.sessionID, "s-bob")
+        XCTAssertEqual(subject.activeCall?.dominantSpeaker?.sessionID, "s-bob")
     } }
 
     func test_hangUp_stopsMedia() { onMain {
         let (subject, _, engine) = joined(media: endpoint)
-        waitUntil { subject.isMediaConnected }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
         var done = false
         Task { await subject.hangUp(); done = true }
         waitUntil { done && engine.stopCount == 1 }
-        XCTAssertFalse(subject.isMediaConnected)
+        XCTAssertNotEqual(subject.activeCall?.isMediaConnected, true)
     } }
 
     func test_mediaFailsToStart_callGoesOnAndUserIsTold() { onMain {

@@ -40,7 +40,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
         service.send(.accepted(standup, userID: "bob", byThisDevice: false))
         waitUntil { subject.callingState == .inCall }
-        XCTAssertEqual(subject.callParticipants["s-bob"]?.user, bob)
+        XCTAssertEqual(subject.activeCall?.participants["s-bob"]?.user, bob)
         XCTAssertEqual(service.joined.map(\.0), [standup])
     } }
 
@@ -223,11 +223,11 @@ final class CallViewModelRinging_Tests: XCTestCase {
         run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
         let participant = CallParticipant(user: bob, sessionID: "s1", role: "user", joinedAt: Date())
         service.send(.participantJoined(standup, participant))
-        XCTAssertEqual(subject.callParticipants.count, 1)
+        XCTAssertEqual((subject.activeCall?.participants.count ?? 0), 1)
         service.send(.participantJoined(CallID(type: "default", id: "elsewhere"), participant))
-        XCTAssertEqual(subject.callParticipants.count, 1, "events of other calls are ignored")
+        XCTAssertEqual((subject.activeCall?.participants.count ?? 0), 1, "events of other calls are ignored")
         service.send(.participantLeft(standup, participant))
-        XCTAssertTrue(subject.callParticipants.isEmpty)
+        XCTAssertTrue((subject.activeCall?.participants.isEmpty ?? true))
     } }
 
     func test_inCall_hangUp_leavesAndIsIdle() { onMain {

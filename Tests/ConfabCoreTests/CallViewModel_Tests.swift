@@ -46,12 +46,6 @@ final class CallViewModel_Tests: XCTestCase {
         XCTAssertEqual(subject.callSettings, CallSettings(audioOn: false, videoOn: false, speakerOn: false))
     } }
 
-    func test_selectCamera_keepsOtherSettings() { onMain {
-        let subject = CallViewModel(currentUser: ada, callSettings: CallSettings(audioOn: false))
-        subject.selectCamera(id: "/dev/video2")
-        XCTAssertEqual(subject.callSettings, CallSettings(audioOn: false, cameraID: "/dev/video2"))
-    } }
-
     func test_lobby_joinWithoutServer_staysInLobbyAndSaysWhy() { onMain {
         let subject = CallViewModel(currentUser: ada)
         subject.enterLobby(callType: "default", callId: "standup", members: [])
@@ -111,8 +105,8 @@ final class CallingModels_Tests: XCTestCase {
     }
 
     func test_callSettings_updatesKeepOtherFields() {
-        let settings = CallSettings(audioOn: false, videoOn: true, speakerOn: false, cameraID: "c")
-        XCTAssertEqual(settings.withUpdatedVideoState(false), CallSettings(audioOn: false, videoOn: false, speakerOn: false, cameraID: "c"))
+        let settings = CallSettings(audioOn: false, videoOn: true, speakerOn: false)
+        XCTAssertEqual(settings.withUpdatedVideoState(false), CallSettings(audioOn: false, videoOn: false, speakerOn: false))
         XCTAssertFalse(CallSettings(audioOn: false, videoOn: false).shouldPublish)
         XCTAssertTrue(settings.shouldPublish)
     }

@@ -59,7 +59,7 @@ final class PermissionsPrompt_Tests: XCTestCase {
 
     func test_inCall_onlyDevicesTheCapabilitiesNeed() { onMain {
         let (prompt, source, call, service) = makePrompt()
-        service.capabilities = ["sendAudio"]
+        service.capabilities = [.sendAudio]
         join(call)
         XCTAssertEqual(call.callingState, .inCall)
         source.report(.camera, .denied(.privacySetting))

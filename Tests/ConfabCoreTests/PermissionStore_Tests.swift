@@ -142,7 +142,7 @@ final class FakePermissionSource: PermissionSource {
 @MainActor
 final class CapabilitiesCallService: CallService {
     let currentUserID = "ada"
-    var capabilities: Set<String> = ["sendAudio", "sendVideo"]
+    var capabilities: Set<OwnCapability> = [.sendAudio, .sendVideo]
     func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void) {}
     func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
         CallSnapshot(id: call, createdBy: currentUserID)

@@ -150,7 +150,7 @@ final class FakeCallService: CallService {
     }
 
     var participantsOnJoin: [CallParticipant] = []
-    var capabilitiesOnJoin: Set<String> = []
+    var capabilitiesOnJoin: Set<OwnCapability> = []
     var mediaOnJoin: MediaEndpointInfo?
 
     func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }

@@ -66,14 +66,17 @@ class AppRingsPeer(CallsTestCase):
         wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="back home after hanging up")
         bob.stop()
 
-    def test_bobLeaves_adaSeesWaitingForOthers(self):
+    def test_bobHangsUpAOneToOneCall_itEndsForAdaToo(self):
         bob = self.peer("bob", "ring", "default:ui-ended", "--members", "ada", "--timeout", "20", "--duration", "2")
         incoming = self.window("bob is calling")
         click(find(incoming, role="push button", name="Accept"))
         call_window = self.window("ui-ended – Confab")
         self.wait_for_tile(call_window, "bob")
-        bob.report()  # bob stays 2 s, then leaves
-        wait_for(lambda: find(call_window, role="label", name="Waiting for others to join…"), what="alone again after bob left")
+        bob.report()  # bob stays 2 s, then hangs up
+        # Not left alone in "Waiting for others to join…": the call is over, and says why.
+        ended = self.window("Call ended – Confab")
+        wait_for(lambda: find(ended, name_contains="bob hung up"), what="the reason on the call-ended page")
+        self.assertIsNone(top_level_window(self.accessible, name="ui-ended – Confab"), "the call window is still open")
 
 
 class HostActions(CallsTestCase):

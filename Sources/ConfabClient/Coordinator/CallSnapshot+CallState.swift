@@ -11,12 +11,12 @@ extension CallSnapshot {
             members: state.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) },
             participants: state.session.participants.map(ConfabCore.CallParticipant.init),
             blockedUserIDs: state.blockedUsers,
-            ownCapabilities: Set(state.ownCapabilities.map(\.rawValue)),
+            ownCapabilities: Set(state.ownCapabilities),
             ringingMemberIDs: state.session.ringing?.memberIds ?? [],
             rejectedBy: state.session.rejectedBy.mapValues(RejectionReason.init),
             isEnded: state.endedAt != nil)
         isRecording = state.recording
-        recordingState = state.recordingState.rawValue
+        recordingState = state.recordingState
         recordings = state.recordings.map {
             CallRecordingInfo(participant: $0.participant, start: $0.start, duration: $0.duration, size: $0.size, downloadURL: $0.downloadURL)
         }

@@ -110,8 +110,8 @@ public struct CallSnapshot: Sendable, Equatable {
     public var members: [Member]
     public var participants: [CallParticipant]
     public var blockedUserIDs: [String]
-    /// What the current user may do ("sendAudio", "muteUsers" …), as the coordinator computed it.
-    public var ownCapabilities: Set<String>
+    /// What the current user may do (sendAudio, muteUsers …), as the coordinator computed it.
+    public var ownCapabilities: Set<OwnCapability>
     /// Members being rung now (empty when no ring is in progress).
     public var ringingMemberIDs: [String]
     public var rejectedBy: [String: RejectionReason]
@@ -121,8 +121,8 @@ public struct CallSnapshot: Sendable, Equatable {
     public var ownSessionID: String?
     /// The call is being recorded (everyone must be able to see it).
     public var isRecording = false
-    /// The seed's `recordingState`: "noRecording", "requested" (asked, not yet confirmed) or "recording".
-    public var recordingState = "noRecording"
+    /// The seed's `recordingState`: asked for (`requested`), confirmed (`recording`) or neither.
+    public var recordingState: RecordingState = .noRecording
     /// Finished recordings, one file per participant.
     public var recordings: [CallRecordingInfo] = []
     /// Recordings that could not be made or converted, in words.
@@ -134,7 +134,7 @@ public struct CallSnapshot: Sendable, Equatable {
     public var hlsPlaylistUrl: String?
 
     public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
-                blockedUserIDs: [String] = [], ownCapabilities: Set<String> = [], ringingMemberIDs: [String] = [],
+                blockedUserIDs: [String] = [], ownCapabilities: Set<OwnCapability> = [], ringingMemberIDs: [String] = [],
                 rejectedBy: [String: RejectionReason] = [:], isEnded: Bool = false,
                 media: MediaEndpointInfo? = nil, ownSessionID: String? = nil) {
         self.id = id
@@ -216,12 +216,19 @@ public struct Toast: Equatable, Sendable, Identifiable {
     public let id: Int
     public let message: String
     public let createdAt: Date
+    /// The call the message is about ("dave left"); nil for the app as a whole.
+    public let call: CallID?
 
-    public init(id: Int, message: String, createdAt: Date = Date()) {
+    public init(id: Int, message: String, createdAt: Date = Date(), call: CallID? = nil) {
         self.id = id
         self.message = message
         self.createdAt = createdAt
+        self.call = call
     }
+
+    /// Whether a window showing `call` (nil: no call) should show this message: a message
+    /// about one call never shows in another call's windows.
+    public func belongs(to call: CallID?) -> Bool { self.call == nil || self.call == call }
 
     /// Still worth showing in a window that opens now (a screen change often follows the message).
     public var isRecent: Bool { Date().timeIntervalSince(createdAt) < 3 }

@@ -4,34 +4,30 @@ public struct CallSettings: Equatable, Sendable, Codable {
     public let audioOn: Bool
     public let videoOn: Bool
     public let speakerOn: Bool
-    /// The chosen camera's device id; nil means the system default.
-    public let cameraID: String?
+    // Which camera, microphone and speaker: the device preferences own those choices (the
+    // lobby and the Devices popover write them; the media engine reads them when it starts).
 
-    public init(audioOn: Bool = true, videoOn: Bool = true, speakerOn: Bool = true, cameraID: String? = nil) {
+    public init(audioOn: Bool = true, videoOn: Bool = true, speakerOn: Bool = true) {
         self.audioOn = audioOn
         self.videoOn = videoOn
         self.speakerOn = speakerOn
-        self.cameraID = cameraID
     }
 
-    /// Everything on, default camera.
+    /// Everything on.
     public static let `default` = CallSettings()
 
     public func withUpdatedAudioState(_ audioOn: Bool) -> CallSettings {
-        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn, cameraID: cameraID)
+        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn)
     }
 
     public func withUpdatedVideoState(_ videoOn: Bool) -> CallSettings {
-        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn, cameraID: cameraID)
+        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn)
     }
 
     public func withUpdatedSpeakerState(_ speakerOn: Bool) -> CallSettings {
-        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn, cameraID: cameraID)
+        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn)
     }
 
-    public func withUpdatedCamera(_ cameraID: String?) -> CallSettings {
-        CallSettings(audioOn: audioOn, videoOn: videoOn, speakerOn: speakerOn, cameraID: cameraID)
-    }
 
     /// Whether anything needs publishing when joining.
     public var shouldPublish: Bool { audioOn || videoOn }

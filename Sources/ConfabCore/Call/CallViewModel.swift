@@ -19,61 +19,28 @@ public final class CallViewModel {
     /// The latest message for the user, if any.
     public private(set) var toast: Toast?
     public let currentUser: User
-    /// The call we are ringing, joining or in.
-    public private(set) var activeCall: CallID?
+    /// The call we are ringing, joining or in, and everything that lives as long as it does.
+    public private(set) var activeCall: ActiveCall?
     /// Who we are ringing (outgoing page).
     public private(set) var outgoingCallMembers: [Member] = []
-    /// Everyone in the active call's session, by session id (a user on two devices appears twice).
-    public private(set) var callParticipants: [String: CallParticipant] = [:]
-    public private(set) var blockedUsers: [User] = []
-    /// What the current user may do in the active call ("sendVideo", "muteUsers" …).
-    public private(set) var ownCapabilities: Set<String> = []
     /// Why the last call ended, for the call-ended page ("Bob declined", "Connection lost").
     public private(set) var lastCallEndReason: String?
-    /// The participant speaking now (kept while they go on speaking, so the spotlight does not flicker).
-    public private(set) var dominantSpeaker: CallParticipant?
-    /// Whether our media is flowing to and from the media server.
-    public private(set) var isMediaConnected = false
-    /// The call is being recorded: the call window shows it to everyone.
-    public private(set) var isRecording = false
-    /// The seed's recordingState: "noRecording", "requested" or "recording".
-    public private(set) var recordingState = "noRecording"
-    /// The call's finished recordings, one file per participant, and conversions that failed.
-    public private(set) var recordings: [CallRecordingInfo] = []
-    public private(set) var recordingErrors: [String] = []
-    /// Live to viewers over HLS; the viewer link while it is.
-    public private(set) var isBroadcasting = false
-    public private(set) var hlsPlaylistUrl: String?
-    /// Only hosts may join while in backstage; going live ends it.
-    public private(set) var isBackstage = false
-    /// We publish our screen now (the sharing banner; see CallViewModel+Screensharing).
-    public internal(set) var isCurrentUserScreensharing = false
     /// The user is talking into a muted microphone (the call window says so).
     public private(set) var isSpeakingWhileMuted = false
     @ObservationIgnored private var speakingWhileMutedDetector = SpeakingWhileMutedDetector()
-    /// How the call window arranges participants.
+    /// How the call window arranges participants (kept from call to call).
     public private(set) var participantsLayout: ParticipantsLayout = .grid
     /// The call is shown in the small minimized window instead of the full one.
     public var isMinimized = false
-    /// Participants pinned on this device only (tile menu), by session id.
-    public private(set) var locallyPinned: Set<String> = []
     /// The call that just ended and why, until the user goes back (the call-ended page).
     public private(set) var endedCall: EndedCall?
     /// The sound to loop now (ringing in or out), derived from the calling state.
     public var callSound: CallSound? { CallSound.forState(callingState) }
+    /// While muted, holding the push-to-talk key opens the microphone until it is released.
+    public private(set) var isPushToTalkActive = false
 
     @ObservationIgnored let callService: CallService?
     @ObservationIgnored let mediaEngine: CallMediaEngine?
-    /// Media state by session id; kept apart so a media update that arrives before the
-    /// coordinator's "participant joined" is not lost.
-    @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
-    /// The call our media runs in, set from the start of the media connection until it stops.
-    @ObservationIgnored private(set) var mediaCall: CallID?
-    /// Counts media connection attempts, so a late answer from an older one is ignored.
-    @ObservationIgnored private var mediaAttempt = 0
-    @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
-    /// The media connection broke and is being made again (the call goes on meanwhile).
-    public private(set) var isReconnectingMedia = false
     @ObservationIgnored private var toastCounter = 0
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
     /// Set while getOrCreateCall is in flight, so a hang-up then can cancel the ring when it returns.
@@ -95,6 +62,8 @@ public final class CallViewModel {
     /// Opens the lobby of a call so the user can check their devices before joining.
     public func enterLobby(callType: String, callId: String, members: [Member]) {
         endedCall = nil
+        // A message about an earlier call does not belong over this call's Join button.
+        toast = nil
         callingState = .lobby(LobbyInfo(callId: callId, callType: callType, participants: members))
         guard let callService else { return }
         let call = CallID(type: callType, id: callId)
@@ -125,7 +94,7 @@ public final class CallViewModel {
             show(CallError.notConnected.message)
             return
         }
-        await join(CallID(type: callType, id: callId), fallback: callingState)
+        await join(begin(CallID(type: callType, id: callId), isRingCall: false), fallback: callingState)
     }
 
     // MARK: Outgoing
@@ -134,11 +103,13 @@ public final class CallViewModel {
     /// without it we join at once.
     public func startCall(callType: String, callId: String, members: [String], ring: Bool = true) async {
         guard let callService else { return show(CallError.notConnected.message) }
-        guard callingState == .idle || callingState.name == "lobby" else { return }
-        let call = CallID(type: callType, id: callId)
+        switch callingState {
+        case .idle, .lobby: break
+        default: return
+        }
         let callees = members.filter { $0 != currentUser.id }
         endedCall = nil
-        activeCall = call
+        let call = begin(CallID(type: callType, id: callId), isRingCall: ring)
         outgoingRejections = [:]
         outgoingCallMembers = callees.map { Member(user: User(id: $0)) }
         callingState = ring ? .outgoing : .joining
@@ -146,20 +117,20 @@ public final class CallViewModel {
         hangUpRequestedDuringCreate = false
         let snapshot: CallSnapshot
         do {
-            snapshot = try await callService.getOrCreateCall(call, memberIDs: callees, ring: ring, video: callSettings.videoOn)
+            snapshot = try await callService.getOrCreateCall(call.id, memberIDs: callees, ring: ring, video: callSettings.videoOn)
         } catch {
             isCreatingCall = false
-            guard activeCall == call else { return }
+            guard activeCall === call else { return }
             return finishCall(reason: Self.explain(error, whileTrying: "start the call"))
         }
         isCreatingCall = false
         if hangUpRequestedDuringCreate {
             // The user hung up while the call was being created: cancel the ring it started.
-            try? await callService.rejectCall(call, reason: .cancel)
+            try? await callService.rejectCall(call.id, reason: .cancel)
             return
         }
-        guard activeCall == call else { return }
-        apply(snapshot)
+        guard activeCall === call else { return }
+        call.apply(snapshot)
         outgoingCallMembers = snapshot.members.filter { callees.contains($0.user.id) }
         if !ring { await join(call, fallback: .idle) }
     }
@@ -171,14 +142,14 @@ public final class CallViewModel {
         guard let callService, case .incoming(let incoming) = callingState, incoming.cid == CallID(type: callType, id: callId) else { return }
         incomingTimeout?.cancel()
         if !video { callSettings = callSettings.withUpdatedVideoState(false) }
-        activeCall = incoming.cid
+        let call = begin(incoming.cid, isRingCall: true)
         callingState = .joining
         do {
             try await callService.acceptCall(incoming.cid)
         } catch {
             return finishCall(reason: Self.explain(error, whileTrying: "answer"))
         }
-        await join(incoming.cid, fallback: .idle)
+        await join(call, fallback: .idle)
     }
 
     /// Declines the ringing call.
@@ -193,7 +164,7 @@ public final class CallViewModel {
 
     /// Hangs up whatever is going on: cancels an outgoing ring, declines an incoming one, leaves a call.
     public func hangUp() async {
-        let call = activeCall
+        let call = activeCall?.id
         switch callingState {
         case .outgoing:
             if isCreatingCall { hangUpRequestedDuringCreate = true }
@@ -213,15 +184,15 @@ public final class CallViewModel {
 
     public func toggleMicrophoneEnabled() {
         callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn)
-        if mediaCall != nil { mediaEngine?.setAudioEnabled(callSettings.audioOn) }
+        activeCall?.setAudioEnabled(callSettings.audioOn)
     }
 
     public func toggleCameraEnabled() {
         callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
-        if mediaCall != nil { mediaEngine?.setVideoEnabled(callSettings.videoOn) }
+        activeCall?.setVideoEnabled(callSettings.videoOn)
     }
+
     public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
-    public func selectCamera(id: String?) { callSettings = callSettings.withUpdatedCamera(id) }
 
     /// A camera or microphone stopped working in the call. With another device taking over,
     /// the user is told which; without one, the camera or microphone shows as off (turning it
@@ -249,9 +220,6 @@ public final class CallViewModel {
 
     // MARK: Push to talk
 
-    /// While muted, holding the push-to-talk key opens the microphone until it is released.
-    public private(set) var isPushToTalkActive = false
-
     public func startPushToTalk() {
         guard !callSettings.audioOn, !isPushToTalkActive, isInCallSession else { return }
         isPushToTalkActive = true
@@ -264,31 +232,43 @@ public final class CallViewModel {
         if callSettings.audioOn { toggleMicrophoneEnabled() }
     }
 
-    // MARK: Layout and pins
+    /// A moderator turned off our microphone, camera and/or screen share: turn them off here
+    /// (the coordinator only relays the request; each device mutes itself) and say who did.
+    /// The user may turn them on again, as in the Stream SDK.
+    func mutedByModerator(_ moderatorID: String, tracks: ModeratedTracks, in call: ActiveCall) {
+        var turnedOff: [String] = []
+        if tracks.contains(.microphone), callSettings.audioOn {
+            // Holding push-to-talk does not keep the microphone open against a moderator.
+            if isPushToTalkActive { endPushToTalk() } else { toggleMicrophoneEnabled() }
+            turnedOff.append("microphone")
+        }
+        if tracks.contains(.camera), callSettings.videoOn {
+            toggleCameraEnabled()
+            turnedOff.append("camera")
+        }
+        if tracks.contains(.screenshare), call.isCurrentUserScreensharing {
+            Task { await call.stopScreensharing() }
+            turnedOff.append("screen sharing")
+        }
+        guard let last = turnedOff.last else { return }
+        let moderator = call.participants.values.first { $0.user.id == moderatorID }?.name ?? moderatorID
+        let list = turnedOff.count == 1 ? last : turnedOff.dropLast().joined(separator: ", ") + " and " + last
+        show("\(moderator) turned off your \(list)", in: call.id)
+    }
+
+    // MARK: Layout
 
     public func update(participantsLayout: ParticipantsLayout) { self.participantsLayout = participantsLayout }
-
-    /// Pins or unpins a participant on this device only.
-    public func toggleLocalPin(sessionID: String) {
-        if locallyPinned.contains(sessionID) { locallyPinned.remove(sessionID) } else { locallyPinned = [sessionID] }
-    }
-
-    /// The participant to show large: pinned here, else pinned for everyone, else the dominant
-    /// speaker, else the first to join.
-    public var spotlightParticipant: CallParticipant? {
-        let others = callParticipants.values.sorted { $0.joinedAt < $1.joinedAt }
-        return others.first { locallyPinned.contains($0.sessionID) } ?? others.first(where: \.isPinned)
-            ?? dominantSpeaker.flatMap { callParticipants[$0.sessionID] } ?? others.first
-    }
 
     /// Leaves the call-ended page.
     public func dismissEndedCall() { endedCall = nil }
 
     // MARK: Messages
 
-    public func show(_ message: String) {
+    /// Shows a message; one about a call (`in:`) is shown only in that call's windows.
+    public func show(_ message: String, in call: CallID? = nil) {
         toastCounter += 1
-        toast = Toast(id: toastCounter, message: message)
+        toast = Toast(id: toastCounter, message: message, call: call)
     }
 
     // MARK: Coordinator events
@@ -304,33 +284,26 @@ public final class CallViewModel {
         case .missed(let call):
             if isRinging(call) { finishCall(reason: callingState == .outgoing ? "No answer" : missedCallMessage()) }
         case .ended(let call, let reason):
-            if call == activeCall || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
-        case .participantJoined(let call, var participant):
-            if call == activeCall {
-                participant.media = mediaBySession[participant.sessionID] ?? participant.media
-                let isNew = callParticipants[participant.sessionID] == nil
-                callParticipants[participant.sessionID] = participant
-                if isNew, callingState == .inCall, participant.user.id != currentUser.id, callParticipants.count < 25 {
-                    show("\(participant.name) joined")
-                }
+            if call == activeCall?.id || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
+        case .participantJoined(let call, let participant):
+            if let active = activeCall, active.id == call, active.participantJoined(participant),
+               callingState == .inCall, participant.user.id != currentUser.id, active.participants.count < 25 {
+                show("\(participant.name) joined", in: call)
             }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
         case .participantLeft(let call, let participant):
-            if call == activeCall, callParticipants.removeValue(forKey: participant.sessionID) != nil {
-                locallyPinned.remove(participant.sessionID)
-                if callingState == .inCall, participant.user.id != currentUser.id, callParticipants.count < 25 {
-                    show("\(participant.name) left")
-                }
+            if let active = activeCall, active.id == call, active.participantLeft(participant) {
+                participantLeft(participant, in: active)
             }
             updateLobbyParticipants(of: call) { $0.filter { $0.user.id != participant.user.id } }
         case .callUpdated(let snapshot):
-            guard snapshot.id == activeCall else { return }
-            apply(snapshot)
+            guard let active = activeCall, snapshot.id == active.id else { return }
+            active.apply(snapshot)
             if snapshot.blockedUserIDs.contains(currentUser.id), isInCallSession {
                 finishCall(reason: "You were removed from the call")
             }
         case .mutedByModerator(let call, let moderator, let tracks):
-            if call == activeCall, isInCallSession { mutedByModerator(moderator, tracks: tracks) }
+            if let active = activeCall, active.id == call, isInCallSession { mutedByModerator(moderator, tracks: tracks, in: active) }
         case .connectionLost:
             if callingState == .inCall { callingState = .reconnecting }
         case .connectionRestored:
@@ -340,13 +313,26 @@ public final class CallViewModel {
         }
     }
 
+    /// Someone left the call we are in. A rung call (1:1 or a small group) is over for us once
+    /// everyone else has hung up: staying alone in "Waiting for others" is not what a phone-like
+    /// call does (the Stream SDK ends ringing calls the same way).
+    private func participantLeft(_ participant: CallParticipant, in call: ActiveCall) {
+        guard callingState == .inCall, participant.user.id != currentUser.id else { return }
+        if call.isRingCall, call.hadOthers, call.others.isEmpty {
+            finishCall(reason: "\(participant.name) hung up")
+            Task { try? await callService?.leaveCall(call.id) }
+        } else if call.participants.count < 25 {
+            show("\(participant.name) left", in: call.id)
+        }
+    }
+
     private func ringing(_ incoming: IncomingCall) {
         guard incoming.caller.id != currentUser.id else { return }
         // After a reconnect the coordinator sends rings still waiting again: same call, same ring.
         if case .incoming(let current) = callingState, current.cid == incoming.cid { return }
         guard callingState == .idle else {
             // Already busy (in or starting another call): say so instead of ringing over it.
-            if incoming.cid != activeCall {
+            if incoming.cid != activeCall?.id {
                 Task { try? await callService?.rejectCall(incoming.cid, reason: .busy) }
             }
             return
@@ -364,8 +350,8 @@ public final class CallViewModel {
     }
 
     private func accepted(_ call: CallID, by userID: String, byThisDevice: Bool) {
-        if callingState == .outgoing, call == activeCall, userID != currentUser.id {
-            Task { await join(call, fallback: .idle) }
+        if callingState == .outgoing, let active = activeCall, active.id == call, userID != currentUser.id {
+            Task { await join(active, fallback: .idle) }
         } else if case .incoming(let incoming) = callingState, incoming.cid == call, userID == currentUser.id, !byThisDevice {
             finishCall(reason: "Answered on another device")
         }
@@ -379,7 +365,7 @@ public final class CallViewModel {
                 finishCall(reason: "Declined on another device")
             }
             // A rejection by another callee keeps our ring going.
-        } else if callingState == .outgoing, call == activeCall, userID != currentUser.id {
+        } else if callingState == .outgoing, call == activeCall?.id, userID != currentUser.id {
             outgoingRejections[userID] = reason
             let callees = Set(outgoingCallMembers.map(\.user.id))
             if !callees.isEmpty, callees.isSubset(of: outgoingRejections.keys) {
@@ -390,20 +376,29 @@ public final class CallViewModel {
 
     // MARK: Helpers
 
-    private func join(_ call: CallID, fallback: CallingState, rejoining: Bool = false) async {
-        guard let callService else { return }
+    /// Makes `call` the active call, ending whatever call was active before.
+    private func begin(_ id: CallID, isRingCall: Bool) -> ActiveCall {
+        activeCall?.end()
+        let call = ActiveCall(id: id, currentUserID: currentUser.id, isRingCall: isRingCall, callService: callService,
+                              mediaEngine: mediaEngine, settings: { [unowned self] in self.callSettings },
+                              report: { [weak self] message in self?.show(message, in: id) })
         activeCall = call
+        return call
+    }
+
+    private func join(_ call: ActiveCall, fallback: CallingState, rejoining: Bool = false) async {
+        guard let callService else { return }
         if !rejoining { callingState = .joining }
         do {
-            let snapshot = try await callService.joinCall(call, settings: callSettings)
-            guard activeCall == call, callingState == .joining || callingState == .reconnecting else { return }
-            apply(snapshot)
-            callParticipants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
+            let snapshot = try await callService.joinCall(call.id, settings: callSettings)
+            guard activeCall === call, callingState == .joining || callingState == .reconnecting else { return }
+            call.joined(snapshot)
             callingState = .inCall
-            startMedia(call, snapshot: snapshot)
+            call.startMedia(snapshot)
         } catch {
-            guard activeCall == call else { return }
+            guard activeCall === call else { return }
             if case .lobby = fallback {
+                call.end()
                 activeCall = nil
                 callingState = fallback
                 show(Self.explain(error, whileTrying: "join the call"))
@@ -413,139 +408,20 @@ public final class CallViewModel {
         }
     }
 
-    private func apply(_ snapshot: CallSnapshot) {
-        isRecording = snapshot.isRecording
-        recordingState = snapshot.recordingState
-        recordings = snapshot.recordings
-        recordingErrors = snapshot.recordingErrors
-        isBroadcasting = snapshot.broadcasting
-        hlsPlaylistUrl = snapshot.hlsPlaylistUrl
-        isBackstage = snapshot.backstage
-        // Pins for everyone come with the call state; participants' media stays as measured.
-        for participant in snapshot.participants where callParticipants[participant.sessionID]?.isPinned != participant.isPinned {
-            callParticipants[participant.sessionID]?.isPinned = participant.isPinned
-        }
-        blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
-        ownCapabilities = snapshot.ownCapabilities
-    }
-
-    // MARK: Media
-
-    private func startMedia(_ call: CallID, snapshot: CallSnapshot) {
-        // After a coordinator reconnect the media connection is still up: keep it.
-        guard mediaEngine != nil, mediaCall == nil, snapshot.media != nil, snapshot.ownSessionID != nil else { return }
-        mediaCall = call
-        Task { await connectMedia(call, snapshot: snapshot, isRecovery: false) }
-    }
-
-    /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
-    /// that fails gives up and says why; recovery attempts stay quiet (the loop tries again).
-    @discardableResult
-    private func connectMedia(_ call: CallID, snapshot: CallSnapshot, isRecovery: Bool) async -> Bool {
-        guard let mediaEngine, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return false }
-        mediaAttempt += 1
-        let attempt = mediaAttempt
-        do {
-            try await mediaEngine.start(call: call, endpoint: endpoint, sessionID: sessionID, settings: callSettings,
-                                        onUpdate: { [weak self] media in self?.mediaUpdated(media, in: call) },
-                                        onFailure: { [weak self] reason in
-                                            guard let self, self.mediaCall == call, self.mediaAttempt == attempt else { return }
-                                            self.mediaLost(in: call, reason: reason)
-                                        })
-            guard mediaCall == call else {
-                await mediaEngine.stop()
-                return false
-            }
-            guard mediaAttempt == attempt else { return false }
-            isMediaConnected = true
-            isReconnectingMedia = false
-            // The user may have toggled while media was starting.
-            mediaEngine.setAudioEnabled(callSettings.audioOn)
-            mediaEngine.setVideoEnabled(callSettings.videoOn)
-            return true
-        } catch {
-            guard mediaCall == call, mediaAttempt == attempt, !isRecovery else { return false }
-            mediaCall = nil
-            show("Couldn’t connect audio and video: \(error)")
-            return false
-        }
-    }
-
-    /// The media connection broke during the call (the media server restarted or went away):
-    /// ask the coordinator for a new endpoint and connect again, backing off up to 8 s between
-    /// tries, until it works or the call ends. The call itself goes on meanwhile.
-    private func mediaLost(in call: CallID, reason: String) {
-        isMediaConnected = false
-        isReconnectingMedia = true
-        // A shared screen went with the connection.
-        isCurrentUserScreensharing = false
-        show("\(reason). Reconnecting audio and video…")
-        mediaRecovery?.cancel()
-        mediaRecovery = Task { [weak self] in
-            var delay: Duration = .seconds(1)
-            while !Task.isCancelled {
-                try? await Task.sleep(for: delay)
-                guard let self, !Task.isCancelled, self.mediaCall == call, self.isInCallSession, let service = self.callService else { return }
-                if let snapshot = try? await service.renewMedia(in: call), self.mediaCall == call, !Task.isCancelled {
-                    if await self.connectMedia(call, snapshot: snapshot, isRecovery: true) {
-                        self.show("Audio and video are back.")
-                        return
-                    }
-                }
-                delay = min(delay * 2, .seconds(8))
-            }
-        }
-    }
-
-    private func mediaUpdated(_ media: [String: ParticipantMedia], in call: CallID) {
-        guard mediaCall == call else { return }
-        mediaBySession = media
-        for sessionID in callParticipants.keys {
-            let updated = media[sessionID] ?? ParticipantMedia()
-            if callParticipants[sessionID]?.media != updated { callParticipants[sessionID]?.media = updated }
-        }
-        updateDominantSpeaker()
-    }
-
-    private func updateDominantSpeaker() {
-        if let current = dominantSpeaker, let latest = callParticipants[current.sessionID], latest.isSpeaking {
-            if latest != current { dominantSpeaker = latest }
-            return
-        }
-        let speaker = callParticipants.values.filter(\.isSpeaking).sorted { $0.joinedAt < $1.joinedAt }.first
-        if speaker != nil || dominantSpeaker.map({ callParticipants[$0.sessionID] == nil }) == true { dominantSpeaker = speaker }
-    }
-
-    private func stopMedia() {
-        mediaRecovery?.cancel()
-        mediaRecovery = nil
-        isReconnectingMedia = false
-        guard let mediaEngine, mediaCall != nil else { return }
-        mediaCall = nil
-        mediaBySession = [:]
-        isMediaConnected = false
-        isCurrentUserScreensharing = false
-        Task { await mediaEngine.stop() }
-    }
-
-    /// Back to idle, forgetting the call; `reason` is shown to the user.
+    /// Back to idle, dropping the call and everything it owned; `reason` is shown to the user.
     private func finishCall(reason: String?) {
-        let call = activeCall
-        stopMedia()
-        dominantSpeaker = nil
+        let call = activeCall?.id
+        activeCall?.end()
+        activeCall = nil
+        if isPushToTalkActive { isPushToTalkActive = false }
+        if isSpeakingWhileMuted { isSpeakingWhileMuted = false }
+        speakingWhileMutedDetector = SpeakingWhileMutedDetector()
         isMinimized = false
-        isRecording = false
-        recordingState = "noRecording"
-        isBroadcasting = false
-        hlsPlaylistUrl = nil
-        locallyPinned = []
         endedCall = reason.map { EndedCall(call: call, reason: $0) }
         incomingTimeout?.cancel()
         incomingTimeout = nil
-        activeCall = nil
         outgoingCallMembers = []
         outgoingRejections = [:]
-        callParticipants = [:]
         lastCallEndReason = reason
         callingState = .idle
         if let reason { show(reason) }
@@ -553,10 +429,10 @@ public final class CallViewModel {
 
     private func isRinging(_ call: CallID) -> Bool {
         if case .incoming(let incoming) = callingState { return incoming.cid == call }
-        return callingState == .outgoing && call == activeCall
+        return callingState == .outgoing && call == activeCall?.id
     }
 
-    private var isInCallSession: Bool {
+    var isInCallSession: Bool {
         [.joining, .inCall, .reconnecting].contains(callingState)
     }
 

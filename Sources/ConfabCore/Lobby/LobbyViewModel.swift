@@ -105,7 +105,6 @@ public final class LobbyViewModel {
         switch device.kind {
         case .camera:
             selectedCamera = device
-            callViewModel.selectCamera(id: device.id)
         case .microphone:
             selectedMicrophone = device
         case .speaker:
@@ -134,9 +133,6 @@ public final class LobbyViewModel {
         selectedCamera = choose(from: cameras, current: selectedCamera, kind: .camera)
         selectedMicrophone = choose(from: microphones, current: selectedMicrophone, kind: .microphone)
         selectedSpeaker = choose(from: speakers, current: selectedSpeaker, kind: .speaker)
-        if callViewModel.callSettings.cameraID != selectedCamera?.id {
-            callViewModel.selectCamera(id: selectedCamera?.id)
-        }
         applyMediaState()
     }
 

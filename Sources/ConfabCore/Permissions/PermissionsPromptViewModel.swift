@@ -25,8 +25,8 @@ public final class PermissionsPromptViewModel {
         forgetDismissalWhenTheCallEnds()
     }
 
-    public var requiresCamera: Bool { requires("sendVideo") }
-    public var requiresMicrophone: Bool { requires("sendAudio") }
+    public var requiresCamera: Bool { requires(.sendVideo) }
+    public var requiresMicrophone: Bool { requires(.sendAudio) }
 
     public var isMissingCameraPermission: Bool { requiresCamera && store.cameraState.isDenied }
     public var isMissingMicrophonePermission: Bool { requiresMicrophone && store.microphoneState.isDenied }
@@ -86,7 +86,7 @@ public final class PermissionsPromptViewModel {
     private var currentCall: String? {
         switch callViewModel.callingState {
         case .lobby(let info): info.cid
-        case .joining, .inCall, .reconnecting: callViewModel.activeCall?.description
+        case .joining, .inCall, .reconnecting: callViewModel.activeCall?.id.description
         case .idle, .incoming, .outgoing: nil
         }
     }
@@ -100,10 +100,10 @@ public final class PermissionsPromptViewModel {
         if dismissedCall != nil, dismissedCall != current { dismissedCall = nil }
     }
 
-    private func requires(_ capability: String) -> Bool {
+    private func requires(_ capability: OwnCapability) -> Bool {
         switch callViewModel.callingState {
         case .lobby, .joining: true
-        case .inCall, .reconnecting: callViewModel.ownCapabilities.contains(capability)
+        case .inCall, .reconnecting: callViewModel.activeCall?.can(capability) == true
         case .idle, .incoming, .outgoing: false
         }
     }

@@ -36,8 +36,8 @@ final class AppRouter {
         let lobby: @MainActor (LobbyInfo) -> ScreenWindow
         let outgoing: @MainActor () -> ScreenWindow
         let incoming: @MainActor (IncomingCall) -> ScreenWindow
-        let call: @MainActor (CallID) -> ScreenWindow
-        let minimized: @MainActor (CallID) -> ScreenWindow
+        let call: @MainActor (ActiveCall) -> ScreenWindow
+        let minimized: @MainActor (ActiveCall) -> ScreenWindow
         let ended: @MainActor (EndedCall) -> ScreenWindow
     }
 
@@ -89,8 +89,8 @@ final class AppRouter {
         }
     }
 
-    private func route(_ state: CallingState, activeCall: CallID?, isMinimized: Bool, ended: EndedCall?) {
-        let next = Self.screen(for: state, activeCall: activeCall, isMinimized: isMinimized, ended: ended, current: screen)
+    private func route(_ state: CallingState, activeCall: ActiveCall?, isMinimized: Bool, ended: EndedCall?) {
+        let next = Self.screen(for: state, activeCall: activeCall?.id, isMinimized: isMinimized, ended: ended, current: screen)
         guard next != screen else { return }
         let previous = window
         let newWindow: ScreenWindow
@@ -98,8 +98,8 @@ final class AppRouter {
         case (.lobby, .lobby(let info)): newWindow = factory.lobby(info)
         case (.incoming, .incoming(let call)): newWindow = factory.incoming(call)
         case (.outgoing, _): newWindow = factory.outgoing()
-        case (.call(let call), _): newWindow = factory.call(call)
-        case (.minimized(let call), _): newWindow = factory.minimized(call)
+        case (.call, _): newWindow = activeCall.map(factory.call) ?? factory.home()
+        case (.minimized, _): newWindow = activeCall.map(factory.minimized) ?? factory.home()
         case (.ended, _): newWindow = ended.map(factory.ended) ?? factory.home()
         default: newWindow = factory.home()
         }

@@ -24,7 +24,6 @@ public final class ConfabApplication {
     private var preferencesWindow: AppPreferencesWindow?
     private var inhibitCookie: UInt32?
     private var bindings: [ObservationBinding] = []
-    private var participantsPanel: ParticipantsPanel?
     private var ringNotificationShown = false
     private static let ringNotificationID = "incoming-call"
 
@@ -96,8 +95,7 @@ public final class ConfabApplication {
             call: { [unowned self] call in
                 let window = InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
                              devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
-                                                         onChange: { [unowned self] in self.mediaEngine.devicesChanged() }),
-                             showParticipants: { [unowned self] in self.showParticipants() })
+                                                         onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
                 // The call window opens at the size it had last time.
                 if let size = self.preferences.windowSize, size.width > 0, size.height > 0 { window.window.defaultSize = size }
                 window.onClose = { [weak self] width, height in self?.preferences.rememberWindowSize(width: width, height: height) }
@@ -228,12 +226,6 @@ public final class ConfabApplication {
         guard callViewModel.callingState != .idle, preferencesWindow?.isCheckingDevices == true else { return }
         preferencesWindow?.close()
         preferencesWindow = nil
-    }
-
-    private func showParticipants() {
-        let panel = participantsPanel ?? ParticipantsPanel(application: application, callViewModel: callViewModel)
-        participantsPanel = panel
-        panel.present()
     }
 
     /// Signs in to the coordinator and keeps trying while it is unreachable: an idle app that is

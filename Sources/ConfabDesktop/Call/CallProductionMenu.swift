@@ -13,10 +13,10 @@ final class CallProductionMenu {
     private let viewerLink = Label("", cssClasses: ["caption"])
     private let recordingsList = Box(.vertical, spacing: 4)
 
-    init(callViewModel: CallViewModel) {
-        record.onClicked { [weak callViewModel] in Task { await callViewModel?.toggleRecording() } }
-        live.onClicked { [weak callViewModel] in Task { await callViewModel?.toggleLive() } }
-        broadcast.onClicked { [weak callViewModel] in Task { await callViewModel?.toggleBroadcasting() } }
+    init(call: ActiveCall) {
+        record.onClicked { [weak call] in Task { await call?.toggleRecording() } }
+        live.onClicked { [weak call] in Task { await call?.toggleLive() } }
+        broadcast.onClicked { [weak call] in Task { await call?.toggleBroadcasting() } }
         viewerLink.wrap()
         viewerLink.makeSelectable()
         for child in [record, live, broadcast, viewerLink, recordingsList] as [Widget] { content.append(child) }
@@ -26,9 +26,9 @@ final class CallProductionMenu {
         button.addCSSClass("circular")
     }
 
-    func update(_ vm: CallViewModel) {
-        let recording = vm.isRecording || vm.recordingState == "requested"
-        record.label = vm.recordingState == "requested" ? "Starting recording…" : (recording ? "Stop recording" : "Record")
+    func update(_ vm: ActiveCall) {
+        let recording = vm.isRecording || vm.recordingState == .requested
+        record.label = vm.recordingState == .requested ? "Starting recording…" : (recording ? "Stop recording" : "Record")
         record.isVisible = vm.canRecord
         live.label = vm.isBackstage ? "Go live" : "Back to backstage"
         live.isVisible = vm.canGoLive

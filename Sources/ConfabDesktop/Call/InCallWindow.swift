@@ -24,29 +24,31 @@ final class InCallWindow {
     private var controls: CallControlBar!
     private let toasts: ToastOverlay
     private var bindings: [ObservationBinding] = []
+    private var toastForwarder: ToastForwarder?
+    /// Refreshes the duration once a second; the duration itself belongs to the call.
     private var timer: RepeatingTimer?
-    private var secondsInCall = 0
-    private var lastToastID: Int?
-    private weak var media: GStreamerCallMediaEngine?
-    private let showParticipants: @MainActor () -> Void
+    /// This window's watches on the video streams; they end when the window closes.
+    private var frameSubscriptions: [Subscription] = []
+    private let call: ActiveCall
+    private let application: Application
+    /// The participants panel this window opened, while it is open.
+    private var participantsPanel: ParticipantsPanel?
     /// Kept here: the popover's pickers report choices only while it lives.
     private let devices: CallDevicesPopover?
 
-    init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?,
-         devices: CallDevicesPopover? = nil,
-         showParticipants: @escaping @MainActor () -> Void) {
+    init(application: Application, callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?,
+         devices: CallDevicesPopover? = nil) {
         self.callViewModel = callViewModel
-        production = CallProductionMenu(callViewModel: callViewModel)
-        self.media = media
-        self.showParticipants = showParticipants
+        self.call = call
+        self.application = application
+        production = CallProductionMenu(call: call)
         self.devices = devices
-        lastToastID = callViewModel.toast?.id
-        window = Window(application: application, title: "\(call.id) – Confab", width: 960, height: 700)
-        area = ParticipantsArea { [weak callViewModel] session in callViewModel?.toggleLocalPin(sessionID: session) }
+        window = Window(application: application, title: "\(call.id.id) – Confab", width: 960, height: 700)
+        area = ParticipantsArea { [weak call] session in call?.toggleLocalPin(sessionID: session) }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
         let stopSharing = Button(label: "Stop sharing")
-        stopSharing.onClicked { [weak callViewModel] in Task { await callViewModel?.stopScreensharing() } }
+        stopSharing.onClicked { [weak call] in Task { await call?.stopScreensharing() } }
         let sharingLabel = Label("You are sharing your screen")
         sharingLabel.expand(horizontally: true, vertically: false)
         sharingLabel.align(horizontal: .start)
@@ -57,15 +59,15 @@ final class InCallWindow {
         let column = Box(.vertical, spacing: 12)
         toasts = ToastOverlay(child: column)
         toasts.expand()
-        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id, subtitle: "\(call.type) call"), PermissionsPrompt.banner(in: .call, toasts: toasts), toasts].compactMap { $0 }))
+        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id.id, subtitle: "\(call.id.type) call"), PermissionsPrompt.banner(in: .call, toasts: toasts), toasts].compactMap { $0 }))
         controls = CallControlBar(actions: .init(
             toggleMicrophone: { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() },
             toggleCamera: { [weak callViewModel] in callViewModel?.toggleCameraEnabled() },
             chooseLayout: { [weak callViewModel] layout in callViewModel?.update(participantsLayout: layout) },
-            showParticipants: showParticipants,
+            showParticipants: { [weak self] in self?.toggleParticipants() },
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
-            toggleScreenshare: { [weak callViewModel] in callViewModel.map(Self.toggleScreenshare) }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
+            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
         mutedHint.isVisible = false
         for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
@@ -75,21 +77,19 @@ final class InCallWindow {
             callViewModel?.isMinimized = true
             return true
         }
-        timer = RepeatingTimer(interval: 1) { [weak self] in
-            guard let self else { return }
-            self.secondsInCall += 1
-            self.updateStatus()
+        timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }
+        if let media {
+            frameSubscriptions = [
+                media.remoteFrames.subscribe { [weak self] received in self?.area.tiles[received.sessionID]?.show(received.frame) },
+                media.localFrames.subscribe { [weak self] frame in self?.area.selfTile.show(frame) },
+                media.remoteScreenshareFrames.subscribe { [weak self] received in
+                    guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
+                    view.show(received.frame)
+                },
+            ]
         }
-        media?.onRemoteFrame = { [weak self] session, frame in self?.area.tiles[session]?.show(frame) }
-        media?.onLocalFrame = { [weak self] frame in self?.area.selfTile.show(frame) }
-        media?.onRemoteScreenshareFrame = { [weak self] session, frame in
-            guard let view = self?.area.screenshareView, view.sharingSession == session else { return }
-            view.show(frame)
-        }
-        bindings = [
-            ObservationBinding { [weak self] in self?.update() },
-            ObservationBinding { [weak self] in self?.updateToast() },
-        ]
+        toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: call.id)
+        bindings = [ObservationBinding { [weak self] in self?.update() }]
     }
 
     func present() { window.present() }
@@ -100,18 +100,32 @@ final class InCallWindow {
     func close() {
         let size = window.defaultSize
         onClose?(size.width, size.height)
-        media?.onRemoteFrame = nil
-        media?.onLocalFrame = nil
-        media?.onRemoteScreenshareFrame = nil
+        frameSubscriptions = []
         timer?.cancel()
         bindings.forEach { $0.cancel() }
+        toastForwarder?.cancel()
+        participantsPanel?.close()
         window.close()
     }
 
+    /// Ctrl+P and the Participants button: open the panel, or close it when it is open.
+    private func toggleParticipants() {
+        if let participantsPanel {
+            participantsPanel.close()
+            return
+        }
+        let panel = ParticipantsPanel(application: application, callViewModel: callViewModel, call: call)
+        panel.onClosed = { [weak self, weak panel] in
+            if self?.participantsPanel === panel { self?.participantsPanel = nil }
+        }
+        participantsPanel = panel
+        panel.present()
+    }
+
     /// Share screen / Stop sharing (the control bar's button and Ctrl+Shift+E).
-    private static func toggleScreenshare(_ vm: CallViewModel) {
+    private static func toggleScreenshare(_ call: ActiveCall) {
         Task {
-            if vm.isCurrentUserScreensharing { await vm.stopScreensharing() } else { await vm.startScreensharing() }
+            if call.isCurrentUserScreensharing { await call.stopScreensharing() } else { await call.startScreensharing() }
         }
     }
 
@@ -120,14 +134,14 @@ final class InCallWindow {
         window.addShortcut("<Control><Shift>h") { [weak vm] in Task { await vm?.hangUp() } }
         window.addShortcut("<Control>d") { [weak vm] in vm?.toggleMicrophoneEnabled() }
         window.addShortcut("<Control>e") { [weak vm] in vm?.toggleCameraEnabled() }
-        window.addShortcut("<Control><Shift>e") { [weak vm] in vm.map(Self.toggleScreenshare) }
+        window.addShortcut("<Control><Shift>e") { [weak call] in call.map(Self.toggleScreenshare) }
         window.addShortcut("<Control>l") { [weak vm] in
             guard let vm else { return }
             let all = ParticipantsLayout.allCases
             let next = all[((all.firstIndex(of: vm.participantsLayout) ?? 0) + 1) % all.count]
             vm.update(participantsLayout: next)
         }
-        window.addShortcut("<Control>p", showParticipants)
+        window.addShortcut("<Control>p") { [weak self] in self?.toggleParticipants() }
         window.addShortcut("<Control>m") { [weak vm] in vm?.isMinimized = true }
         window.addShortcut("F11") { [weak window] in window?.toggleFullscreen() }
         window.addShortcut("<Control>question") { [weak window] in ShortcutsHelp.present(over: window) }
@@ -140,39 +154,31 @@ final class InCallWindow {
     }
 
     private func update() {
-        let vm = callViewModel
-        let others = vm.callParticipants.values
-            .filter { $0.user.id != vm.currentUser.id }
-            .sorted { $0.joinedAt < $1.joinedAt }
-        reconnectingLabel.isVisible = vm.callingState == .reconnecting || vm.isReconnectingMedia
+        let vm = callViewModel, call = call
+        let others = call.others
+        reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia
         reconnectingLabel.text = vm.callingState == .reconnecting
             ? "Connection lost. Reconnecting…" : "Audio and video lost. Reconnecting…"
         mutedHint.isVisible = vm.isSpeakingWhileMuted
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
         // Our own share is never shown back to us: a placeholder stands in for it.
-        let sharedScreen: SharedScreen? = vm.isCurrentUserScreensharing ? .ours : vm.screensharingParticipant.map { .participant($0) }
-        sharingBanner.isVisible = vm.isCurrentUserScreensharing
-        area.update(others: others, layout: vm.participantsLayout, spotlight: vm.spotlightParticipant?.sessionID,
-                    pinnedHere: vm.locallyPinned, selfHasVideo: vm.callSettings.videoOn && vm.isMediaConnected,
+        let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }
+        sharingBanner.isVisible = call.isCurrentUserScreensharing
+        area.update(others: others, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
+                    pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
                     selfHasAudio: vm.callSettings.audioOn, sharedScreen: sharedScreen)
-        production.update(vm)
+        production.update(call)
         controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
-                        canScreenshare: vm.canScreenshare && vm.isMediaConnected, isScreensharing: vm.isCurrentUserScreensharing)
+                        canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing)
         updateStatus()
     }
 
     private func updateStatus() {
-        let duration = callViewModel.callingState == .joining ? "Joining…" : formatElapsed(seconds: secondsInCall)
+        let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? "Joining…"
         // Everyone must know when a call is recorded.
-        let live = callViewModel.isBroadcasting ? "Live · " : ""
-        statusLabel.text = live + (callViewModel.isRecording ? "● Recording · \(duration)" : duration)
-        statusLabel.setCSSClass("recording", callViewModel.isRecording)
-        statusLabel.setAccessibleLabel(callViewModel.isRecording ? "Recording. Call duration \(duration)" : "Call duration \(duration)")
-    }
-
-    private func updateToast() {
-        guard let toast = callViewModel.toast, toast.id != lastToastID else { return }
-        lastToastID = toast.id
-        toasts.showToast(toast.message)
+        let live = call.isBroadcasting ? "Live · " : ""
+        statusLabel.text = live + (call.isRecording ? "● Recording · \(duration)" : duration)
+        statusLabel.setCSSClass("recording", call.isRecording)
+        statusLabel.setAccessibleLabel(call.isRecording ? "Recording. Call duration \(duration)" : "Call duration \(duration)")
     }
 }

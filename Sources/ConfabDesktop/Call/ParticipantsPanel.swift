@@ -2,35 +2,65 @@ import ConfabCore
 import GLibBridge
 
 /// Everyone in the call, with the host actions the user's capabilities allow (mute, pin for
-/// everyone, block, remove) and the blocked users with Unblock.
+/// everyone, block, remove) and the blocked users with Unblock. Belongs to the call window that
+/// opened it: it closes with that window, and a closed panel is never shown again (the next
+/// Ctrl+P makes a new one).
 @MainActor
 final class ParticipantsPanel {
     let window: Window
     private let callViewModel: CallViewModel
+    private weak var call: ActiveCall?
     private let list = Box(.vertical, spacing: 12)
     private var binding: ObservationBinding?
     private var shownRows: [String] = []
+    /// Called once when the panel's window goes (closed by the user, Escape, or its owner).
+    var onClosed: (@MainActor () -> Void)?
+    private(set) var isClosed = false
 
-    init(application: Application, callViewModel: CallViewModel) {
+    init(application: Application, callViewModel: CallViewModel, call: ActiveCall) {
         self.callViewModel = callViewModel
+        self.call = call
         window = Window(application: application, title: "Participants – Confab", width: 420, height: 520)
         list.setMargins(18)
         let scroller = ScrolledWindow(child: list)
         scroller.expand()
         window.setContent(Box(.vertical, children: [HeaderBar(title: "Participants"), scroller]))
-        window.addShortcut("Escape") { [weak window] in window?.close() }
+        window.addShortcut("Escape") { [weak self] in self?.close() }
+        // GTK destroys a window whose close button was pressed: forget it then, so the next
+        // Ctrl+P opens a live panel instead of presenting a destroyed one.
+        window.onCloseRequest { [weak self] in
+            self?.forget()
+            return false
+        }
         binding = ObservationBinding { [weak self] in self?.update() }
     }
 
     func present() { window.present() }
 
+    func close() {
+        guard !isClosed else { return }
+        forget()
+        window.close()
+    }
+
+    /// Ends the panel's bindings and tells its owner; the window itself goes (or went) with GTK.
+    private func forget() {
+        guard !isClosed else { return }
+        isClosed = true
+        binding?.cancel()
+        binding = nil
+        onClosed?()
+        onClosed = nil
+    }
+
     private func update() {
+        guard let call else { return }
         let vm = callViewModel
-        let participants = vm.callParticipants.values.filter { $0.user.id != vm.currentUser.id }.sorted { $0.joinedAt < $1.joinedAt }
-        let blocked = vm.blockedUsers
+        let participants = call.others
+        let blocked = call.blockedUsers
         // Rebuild only when what is listed (or allowed) changes; not on every speaking update.
         let signature = participants.map { "\($0.sessionID):\($0.isPinned):\($0.hasAudio)" } + blocked.map(\.id)
-            + vm.ownCapabilities.sorted()
+            + call.ownCapabilities.sorted().map(\.rawValue) + ["self-audio:\(vm.callSettings.audioOn)"]
         guard signature != shownRows else { return }
         shownRows = signature
         list.removeAll()
@@ -39,17 +69,15 @@ final class ParticipantsPanel {
         people.add(row(name: "\(vm.currentUser.name) (you)", avatarName: vm.currentUser.name,
                        detail: vm.callSettings.audioOn ? nil : "microphone off", actions: []))
         for participant in participants {
-            people.add(row(name: participant.name, detail: describe(participant), actions: actions(for: participant)))
+            people.add(row(name: participant.name, detail: describe(participant), actions: actions(for: participant, in: call)))
         }
         list.append(people)
 
         if !blocked.isEmpty {
             let group = PreferencesGroup(title: "Blocked")
             for user in blocked {
-                var actions: [(String, @MainActor () -> Void)] = []
-                if vm.canModerate("blockUsers") {
-                    actions.append(("Unblock", { [weak vm] in unblockLater(vm, user) }))
-                }
+                let actions = call.can(.blockUsers)
+                    ? [HostAction(title: "Unblock", isDestructive: false) { [weak call] in Task { await call?.unblock(user) } }] : []
                 group.add(row(name: user.name, detail: "blocked from this call", actions: actions))
             }
             list.append(group)
@@ -63,25 +91,33 @@ final class ParticipantsPanel {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
-    private func actions(for participant: CallParticipant) -> [(String, @MainActor () -> Void)] {
-        let vm = callViewModel
-        var actions: [(String, @MainActor () -> Void)] = []
-        if vm.canModerate("muteUsers"), participant.hasAudio {
-            actions.append(("Mute", { [weak vm] in Task { await vm?.mute(participant) } }))
+    /// A host action on one row: its title, whether it removes someone, and what it does.
+    private struct HostAction {
+        let title: String
+        let isDestructive: Bool
+        let perform: @MainActor () -> Void
+    }
+
+    private func actions(for participant: CallParticipant, in call: ActiveCall) -> [HostAction] {
+        var actions: [HostAction] = []
+        if call.can(.muteUsers), participant.hasAudio {
+            actions.append(HostAction(title: "Mute", isDestructive: false) { [weak call] in Task { await call?.mute(participant) } })
         }
-        if vm.canModerate("pinForEveryone") {
-            actions.append((participant.isPinned ? "Unpin for everyone" : "Pin for everyone", { [weak vm] in Task { await vm?.togglePinForEveryone(participant) } }))
+        if call.can(.pinForEveryone) {
+            actions.append(HostAction(title: participant.isPinned ? "Unpin for everyone" : "Pin for everyone", isDestructive: false) {
+                [weak call] in Task { await call?.togglePinForEveryone(participant) }
+            })
         }
-        if vm.canModerate("blockUsers") {
-            actions.append(("Block", { [weak vm] in Task { await vm?.block(participant) } }))
+        if call.can(.blockUsers) {
+            actions.append(HostAction(title: "Block", isDestructive: true) { [weak call] in Task { await call?.block(participant) } })
         }
-        if vm.canModerate("kickUser") {
-            actions.append(("Remove", { [weak vm] in Task { await vm?.kick(participant) } }))
+        if call.can(.kickUser) {
+            actions.append(HostAction(title: "Remove", isDestructive: true) { [weak call] in Task { await call?.kick(participant) } })
         }
         return actions
     }
 
-    private func row(name: String, avatarName: String? = nil, detail: String?, actions: [(String, @MainActor () -> Void)]) -> Box {
+    private func row(name: String, avatarName: String? = nil, detail: String?, actions: [HostAction]) -> Box {
         let avatar = Avatar(size: 32, name: avatarName ?? name)
         let nameLabel = Label(name, cssClasses: ["heading"])
         nameLabel.align(horizontal: .start)
@@ -93,20 +129,15 @@ final class ParticipantsPanel {
         }
         text.expand(horizontally: true, vertically: false)
         let row = Box(.horizontal, spacing: 12, children: [avatar, text])
-        for (title, action) in actions {
-            let button = Button(label: title)
-            button.setAccessibleLabel("\(title) \(name)")
-            if title == "Remove" || title == "Block" { button.addCSSClass("destructive-action") }
-            button.onClicked(action)
+        for action in actions {
+            let button = Button(label: action.title)
+            button.setAccessibleLabel("\(action.title) \(name)")
+            if action.isDestructive { button.addCSSClass("destructive-action") }
+            button.onClicked(action.perform)
             row.append(button)
         }
         row.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         row.setAccessibleLabel([name, detail].compactMap { $0 }.joined(separator: ", "))
         return row
     }
-}
-
-@MainActor
-private func unblockLater(_ callViewModel: CallViewModel?, _ user: User) {
-    Task { await callViewModel?.unblock(user) }
 }

@@ -10,13 +10,10 @@ final class HomeWindow {
     private let people = Entry(placeholder: "Who to call, e.g. bob, carol")
     private let toasts: ToastOverlay
     private weak var callViewModel: CallViewModel?
-    private var bindings: [ObservationBinding] = []
-    private var lastToastID: Int?
+    private var toastForwarder: ToastForwarder?
 
     init(application: Application, callViewModel: CallViewModel) {
         self.callViewModel = callViewModel
-        // A message from just before this window opened (e.g. "Bob declined") is shown here.
-        if let toast = callViewModel.toast, !toast.isRecent { lastToastID = toast.id }
         window = Window(application: application, title: "Confab", width: 560, height: 760)
         callName.setAccessibleLabel("Call name")
         people.setAccessibleLabel("People to call")
@@ -55,7 +52,8 @@ final class HomeWindow {
         ringButton.onClicked { [weak self] in self?.ring() }
         people.onActivate { [weak self] in self?.ring() }
         // The reason the last call ended (declined, missed …) shows here, where the user lands.
-        bindings = [ObservationBinding { [weak self] in self?.updateToast() }]
+        // A message from just before this window opened (e.g. "Bob declined") is shown here.
+        toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: nil)
     }
 
     func present() {
@@ -64,7 +62,7 @@ final class HomeWindow {
     }
 
     func close() {
-        bindings.forEach { $0.cancel() }
+        toastForwarder?.cancel()
         window.close()
     }
 
@@ -86,9 +84,4 @@ final class HomeWindow {
         Task { await callViewModel?.startCall(callType: call.type, callId: call.id, members: members) }
     }
 
-    private func updateToast() {
-        guard let toast = callViewModel?.toast, toast.id != lastToastID else { return }
-        lastToastID = toast.id
-        toasts.showToast(toast.message)
-    }
 }

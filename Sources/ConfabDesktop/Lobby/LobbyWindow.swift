@@ -23,7 +23,7 @@ final class LobbyWindow {
     private let toasts: ToastOverlay
     private var bindings: [ObservationBinding] = []
     private var previewHasFrame = false
-    private var lastToastID: Int?
+    private var toastForwarder: ToastForwarder?
     private let statistics = PreviewStatistics()
 
     init(application: Application, callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
@@ -82,6 +82,7 @@ final class LobbyWindow {
     /// Stops the lobby's media and closes the window.
     func close() {
         bindings.forEach { $0.cancel() }
+        toastForwarder?.cancel()
         lobby.stop()
         window.close()
     }
@@ -106,13 +107,13 @@ final class LobbyWindow {
     // MARK: Bindings: each widget group follows the state it shows
 
     private func bind() {
+        toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: CallID(type: lobby.info.callType, id: lobby.info.callId))
         bindings = [
             ObservationBinding { [weak self] in self?.updatePreview() },
             ObservationBinding { [weak self] in self?.updateMicrophone() },
             ObservationBinding { [weak self] in self?.updateControls() },
             ObservationBinding { [weak self] in self?.updateDevices() },
             ObservationBinding { [weak self] in self?.updateConnection() },
-            ObservationBinding { [weak self] in self?.updateToast() },
         ]
     }
 
@@ -158,11 +159,6 @@ final class LobbyWindow {
         connectionWarning.isVisible = lobby.showsConnectionWarning
     }
 
-    private func updateToast() {
-        guard let toast = callViewModel.toast, toast.id != lastToastID else { return }
-        lastToastID = toast.id
-        toasts.showToast(toast.message)
-    }
 
     /// "Bob is in the call." / "Bob and Carol are in the call." / "Bob, Carol and 3 others are in the call."
     static func describe(_ participants: [Member]) -> String {

@@ -2,22 +2,27 @@ import ConfabCore
 import ConfabMedia
 import GLibBridge
 
-/// The call in a small window: the person in the spotlight (dominant speaker or pinned),
-/// microphone, hang up, and restore. Restoring shows the full window as it was.
+/// The call in a small window: the person in the spotlight (pinned, else the dominant speaker)
+/// with their live video, the call's duration, microphone, hang up, and restore. Restoring
+/// shows the full window as it was.
 @MainActor
 final class MinimizedCallWindow {
     let window: Window
     private let callViewModel: CallViewModel
+    private let call: ActiveCall
     private let tile = ParticipantTile(name: "")
+    private let durationLabel = Label("", cssClasses: ["dim-label", "numeric"])
     private let microphone: MediaToggle
     private var bindings: [ObservationBinding] = []
-    private weak var media: GStreamerCallMediaEngine?
+    /// This window's watch on the remote video; it ends when the window closes.
+    private var frameSubscription: Subscription?
+    private var timer: RepeatingTimer?
     private var shownSession: String?
 
-    init(application: Application, callViewModel: CallViewModel, call: CallID, media: GStreamerCallMediaEngine?) {
+    init(application: Application, callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?) {
         self.callViewModel = callViewModel
-        self.media = media
-        window = Window(application: application, title: "\(call.id) (minimized) – Confab", width: 360, height: 300)
+        self.call = call
+        window = Window(application: application, title: "\(call.id.id) (minimized) – Confab", width: 360, height: 300)
         microphone = MediaToggle(.microphone) { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
         let restore = Button(iconName: "view-restore-symbolic", accessibleLabel: "Restore call window")
         restore.addCSSClass("circular")
@@ -28,7 +33,7 @@ final class MinimizedCallWindow {
         hangUp.onClicked { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
         let controls = Box(.horizontal, spacing: 12, children: [microphone.button, restore, hangUp])
         controls.align(horizontal: .center)
-        let column = Box(.vertical, spacing: 8, children: [tile.view, controls])
+        let column = Box(.vertical, spacing: 8, children: [tile.view, durationLabel, controls])
         column.setMargins(8)
         window.setContent(column)
         window.addShortcut("<Control>m") { [weak callViewModel] in callViewModel?.isMinimized = false }
@@ -38,23 +43,27 @@ final class MinimizedCallWindow {
             callViewModel?.isMinimized = false
             return true
         }
-        media?.onRemoteFrame = { [weak self] session, frame in
-            if session == self?.shownSession { self?.tile.show(frame) }
+        frameSubscription = media?.remoteFrames.subscribe { [weak self] received in
+            guard let self, received.sessionID == self.shownSession else { return }
+            self.tile.show(received.frame)
         }
+        timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateDuration() }
         bindings = [ObservationBinding { [weak self] in self?.update() }]
     }
 
     func present() { window.present() }
 
     func close() {
-        media?.onRemoteFrame = nil
+        frameSubscription = nil
+        timer?.cancel()
         bindings.forEach { $0.cancel() }
         window.close()
     }
 
     private func update() {
         microphone.update(isOn: callViewModel.callSettings.audioOn)
-        guard let speaker = callViewModel.spotlightParticipant else {
+        updateDuration()
+        guard let speaker = call.spotlightParticipant else {
             shownSession = nil
             tile.update(name: "Waiting for others…", hasVideo: false, hasAudio: true, isSpeaking: false, quality: .unknown, isSelf: true)
             return
@@ -62,5 +71,11 @@ final class MinimizedCallWindow {
         shownSession = speaker.sessionID
         tile.update(name: speaker.name, hasVideo: speaker.hasVideo, hasAudio: speaker.hasAudio, isSpeaking: speaker.isSpeaking,
                     quality: speaker.connectionQuality)
+    }
+
+    private func updateDuration() {
+        let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? "Joining…"
+        durationLabel.text = duration
+        durationLabel.setAccessibleLabel("Call duration \(duration)")
     }
 }

@@ -1,0 +1,377 @@
+import Foundation
+import Observation
+
+/// The one owner of everything that lives as long as one call: who is in it and what we receive
+/// from them, our media connection and its recovery, recording/broadcast/backstage, moderation,
+/// our shared screen, typed capabilities, local pins, the dominant speaker and the call's
+/// duration. `CallViewModel` holds it from ringing or joining until the call ends; leaving is
+/// `end()` and dropping it, so nothing of one call can leak into the next.
+@Observable
+@MainActor
+public final class ActiveCall {
+    public let id: CallID
+    /// Everyone in the call's session, by session id (a user on two devices appears twice).
+    public private(set) var participants: [String: CallParticipant] = [:]
+    public private(set) var blockedUsers: [User] = []
+    /// What the current user may do in this call, as the coordinator computed it.
+    public private(set) var ownCapabilities: Set<OwnCapability> = []
+    /// The participant speaking now (kept while they go on speaking, so the spotlight does not flicker).
+    public private(set) var dominantSpeaker: CallParticipant?
+    /// The call is being recorded: the call window shows it to everyone.
+    public private(set) var isRecording = false
+    public private(set) var recordingState: RecordingState = .noRecording
+    /// The call's finished recordings, one file per participant, and conversions that failed.
+    public private(set) var recordings: [CallRecordingInfo] = []
+    public private(set) var recordingErrors: [String] = []
+    /// Live to viewers over HLS; the viewer link while it is.
+    public private(set) var isBroadcasting = false
+    public private(set) var hlsPlaylistUrl: String?
+    /// Only hosts may join while in backstage; going live ends it.
+    public private(set) var isBackstage = false
+    /// Participants pinned on this device only (tile menu), by session id.
+    public private(set) var locallyPinned: Set<String> = []
+    /// Whether our media is flowing to and from the media server.
+    public private(set) var isMediaConnected = false
+    /// The media connection broke and is being made again (the call goes on meanwhile).
+    public private(set) var isReconnectingMedia = false
+    /// We publish our screen now (the sharing banner).
+    public internal(set) var isCurrentUserScreensharing = false
+    /// When we joined the call's session: the call window and the minimized window count from
+    /// here, so the duration survives switching between them.
+    public private(set) var joinedAt: Date?
+    /// Someone other than us has been in the call since we joined (a 1:1 call ends here when
+    /// that person leaves; see `CallViewModel`).
+    public private(set) var hadOthers = false
+    /// The call was rung (outgoing or incoming) rather than joined from a lobby.
+    public let isRingCall: Bool
+
+    @ObservationIgnored let currentUserID: String
+    @ObservationIgnored private let callService: CallService?
+    @ObservationIgnored private let mediaEngine: CallMediaEngine?
+    /// The user's media choices now (the call view model owns them).
+    @ObservationIgnored private let settings: @MainActor () -> CallSettings
+    /// A sentence for the user (a toast scoped to this call).
+    @ObservationIgnored private let report: @MainActor (String) -> Void
+    /// Media state by session id; kept apart so a media update that arrives before the
+    /// coordinator's "participant joined" is not lost.
+    @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
+    /// Media has been asked to start (set until `end()`).
+    @ObservationIgnored private var isMediaStarted = false
+    /// Counts media connection attempts, so a late answer from an older one is ignored.
+    @ObservationIgnored private var mediaAttempt = 0
+    @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
+    /// Set by `end()`: late answers and callbacks for this call are ignored from then on.
+    @ObservationIgnored public private(set) var isEnded = false
+
+    init(id: CallID, currentUserID: String, isRingCall: Bool, callService: CallService?, mediaEngine: CallMediaEngine?,
+         settings: @escaping @MainActor () -> CallSettings, report: @escaping @MainActor (String) -> Void) {
+        self.id = id
+        self.currentUserID = currentUserID
+        self.isRingCall = isRingCall
+        self.callService = callService
+        self.mediaEngine = mediaEngine
+        self.settings = settings
+        self.report = report
+    }
+
+    // MARK: Who is in the call
+
+    /// Everyone but ourselves, in join order.
+    public var others: [CallParticipant] {
+        participants.values.filter { $0.user.id != currentUserID }.sorted { $0.joinedAt < $1.joinedAt }
+    }
+
+    public func can(_ capability: OwnCapability) -> Bool { ownCapabilities.contains(capability) }
+
+    /// The other participant to show large: pinned here, else pinned for everyone, else the
+    /// dominant speaker, else the first to join. Never ourselves: the self-view is apart.
+    public var spotlightParticipant: CallParticipant? {
+        let others = others
+        return others.first { locallyPinned.contains($0.sessionID) } ?? others.first(where: \.isPinned)
+            ?? dominantSpeaker.flatMap { speaker in others.first { $0.sessionID == speaker.sessionID } } ?? others.first
+    }
+
+    /// The participant whose shared screen the call window shows large: the earliest to join
+    /// among those sharing (our own share is never shown back to us).
+    public var screensharingParticipant: CallParticipant? {
+        participants.values.filter(\.isScreensharing).sorted { $0.joinedAt < $1.joinedAt }.first
+    }
+
+    /// Someone shares a screen (we or another participant): the call window uses the share layout.
+    public var isAnyoneScreensharing: Bool { isCurrentUserScreensharing || screensharingParticipant != nil }
+
+    /// Pins or unpins a participant on this device only.
+    public func toggleLocalPin(sessionID: String) {
+        if locallyPinned.contains(sessionID) { locallyPinned.remove(sessionID) } else { locallyPinned = [sessionID] }
+    }
+
+    /// Seconds since we joined, for the duration shown in the call windows.
+    public func duration(at now: Date = Date()) -> TimeInterval? {
+        joinedAt.map { max(0, now.timeIntervalSince($0)) }
+    }
+
+    // MARK: Coordinator state
+
+    /// We are in the call's session now, with these participants.
+    func joined(_ snapshot: CallSnapshot) {
+        apply(snapshot)
+        participants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
+        for sessionID in participants.keys { participants[sessionID]?.media = mediaBySession[sessionID] ?? ParticipantMedia() }
+        if joinedAt == nil { joinedAt = Date() }
+        noteOthers()
+    }
+
+    /// The call's state as the coordinator describes it now.
+    func apply(_ snapshot: CallSnapshot) {
+        isRecording = snapshot.isRecording
+        recordingState = snapshot.recordingState
+        recordings = snapshot.recordings
+        recordingErrors = snapshot.recordingErrors
+        isBroadcasting = snapshot.broadcasting
+        hlsPlaylistUrl = snapshot.hlsPlaylistUrl
+        isBackstage = snapshot.backstage
+        // Pins for everyone come with the call state; participants' media stays as measured.
+        for participant in snapshot.participants where participants[participant.sessionID]?.isPinned != participant.isPinned {
+            participants[participant.sessionID]?.isPinned = participant.isPinned
+        }
+        blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
+        ownCapabilities = snapshot.ownCapabilities
+    }
+
+    /// Adds a participant; true when they are new to the call.
+    @discardableResult
+    func participantJoined(_ participant: CallParticipant) -> Bool {
+        var participant = participant
+        participant.media = mediaBySession[participant.sessionID] ?? participant.media
+        let isNew = participants[participant.sessionID] == nil
+        participants[participant.sessionID] = participant
+        noteOthers()
+        return isNew
+    }
+
+    /// Removes a participant; true when they were in the call.
+    @discardableResult
+    func participantLeft(_ participant: CallParticipant) -> Bool {
+        guard participants.removeValue(forKey: participant.sessionID) != nil else { return false }
+        locallyPinned.remove(participant.sessionID)
+        updateDominantSpeaker()
+        return true
+    }
+
+    private func noteOthers() {
+        if !hadOthers, participants.values.contains(where: { $0.user.id != currentUserID }) { hadOthers = true }
+    }
+
+    // MARK: Media
+
+    /// Connects our media to the endpoint the join answer gave (once per call: after a
+    /// coordinator reconnect the media connection is still up and is kept).
+    func startMedia(_ snapshot: CallSnapshot) {
+        guard mediaEngine != nil, !isMediaStarted, !isEnded, snapshot.media != nil, snapshot.ownSessionID != nil else { return }
+        isMediaStarted = true
+        Task { await connectMedia(snapshot, isRecovery: false) }
+    }
+
+    func setAudioEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setAudioEnabled(enabled) } }
+    func setVideoEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setVideoEnabled(enabled) } }
+
+    /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
+    /// that fails gives up and says why; recovery attempts stay quiet (the loop tries again).
+    @discardableResult
+    private func connectMedia(_ snapshot: CallSnapshot, isRecovery: Bool) async -> Bool {
+        guard let mediaEngine, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return false }
+        mediaAttempt += 1
+        let attempt = mediaAttempt
+        do {
+            try await mediaEngine.start(call: id, endpoint: endpoint, sessionID: sessionID, settings: settings(),
+                                        onUpdate: { [weak self] media in self?.mediaUpdated(media) },
+                                        onFailure: { [weak self] reason in
+                                            guard let self, !self.isEnded, self.mediaAttempt == attempt else { return }
+                                            self.mediaLost(reason: reason)
+                                        })
+            guard !isEnded else {
+                await mediaEngine.stop()
+                return false
+            }
+            guard mediaAttempt == attempt else { return false }
+            isMediaConnected = true
+            isReconnectingMedia = false
+            // The user may have toggled while media was starting.
+            mediaEngine.setAudioEnabled(settings().audioOn)
+            mediaEngine.setVideoEnabled(settings().videoOn)
+            return true
+        } catch {
+            guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }
+            isMediaStarted = false
+            report("Couldn’t connect audio and video: \(error)")
+            return false
+        }
+    }
+
+    /// The media connection broke during the call (the media server restarted or went away):
+    /// ask the coordinator for a new endpoint and connect again, backing off up to 8 s between
+    /// tries, until it works or the call ends. The call itself goes on meanwhile.
+    private func mediaLost(reason: String) {
+        isMediaConnected = false
+        isReconnectingMedia = true
+        // A shared screen went with the connection.
+        isCurrentUserScreensharing = false
+        report("\(reason). Reconnecting audio and video…")
+        mediaRecovery?.cancel()
+        mediaRecovery = Task { [weak self] in
+            var delay: Duration = .seconds(1)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: delay)
+                guard let self, !Task.isCancelled, !self.isEnded, let service = self.callService else { return }
+                if let snapshot = try? await service.renewMedia(in: self.id), !self.isEnded, !Task.isCancelled {
+                    if await self.connectMedia(snapshot, isRecovery: true) {
+                        self.report("Audio and video are back.")
+                        return
+                    }
+                }
+                delay = min(delay * 2, .seconds(8))
+            }
+        }
+    }
+
+    /// Whether a media recovery loop is running (tests check it ends with the call).
+    var isRecoveringMedia: Bool { mediaRecovery != nil && !(mediaRecovery?.isCancelled ?? true) }
+
+    private func mediaUpdated(_ media: [String: ParticipantMedia]) {
+        guard !isEnded else { return }
+        mediaBySession = media
+        for sessionID in participants.keys {
+            let updated = media[sessionID] ?? ParticipantMedia()
+            if participants[sessionID]?.media != updated { participants[sessionID]?.media = updated }
+        }
+        updateDominantSpeaker()
+    }
+
+    private func updateDominantSpeaker() {
+        if let current = dominantSpeaker, let latest = participants[current.sessionID], latest.isSpeaking {
+            if latest != current { dominantSpeaker = latest }
+            return
+        }
+        let speaker = participants.values.filter(\.isSpeaking).sorted { $0.joinedAt < $1.joinedAt }.first
+        if speaker != nil || dominantSpeaker.map({ participants[$0.sessionID] == nil }) == true { dominantSpeaker = speaker }
+    }
+
+    /// Ends everything this call owns: the media connection, its recovery, a shared screen.
+    /// Idempotent; late callbacks for this call are ignored afterwards.
+    func end() {
+        guard !isEnded else { return }
+        isEnded = true
+        mediaRecovery?.cancel()
+        mediaRecovery = nil
+        isReconnectingMedia = false
+        isMediaConnected = false
+        isCurrentUserScreensharing = false
+        mediaBySession = [:]
+        guard isMediaStarted, let mediaEngine else { return }
+        isMediaStarted = false
+        Task { await mediaEngine.stop() }
+    }
+
+    // MARK: Screen sharing (capability `screenshare`)
+
+    /// Starts publishing our screen; refusals and capture failures are shown to the user.
+    public func startScreensharing(source: ScreenshareSource = .automatic) async {
+        guard !isCurrentUserScreensharing else { return }
+        guard can(.screenshare) else { return report("You don’t have permission to share your screen in this call.") }
+        guard let mediaEngine, isMediaConnected, !isEnded else {
+            return report("Screen sharing needs the call’s audio and video connection. Wait until it is connected and try again.")
+        }
+        isCurrentUserScreensharing = true
+        do {
+            try await mediaEngine.startScreenshare(source: source) { [weak self] reason in self?.screenshareEnded(reason: reason) }
+            // The call may have ended (or sharing been stopped) while the capture started.
+            if isEnded || !isCurrentUserScreensharing { await mediaEngine.stopScreenshare() }
+        } catch is ScreenshareCancelled {
+            // The user closed the desktop's dialog: they know, no message.
+            isCurrentUserScreensharing = false
+        } catch {
+            guard !isEnded else { return }
+            isCurrentUserScreensharing = false
+            report("Couldn’t share your screen: \(error)")
+        }
+    }
+
+    /// The share ended without us asking (the desktop's stop button, a capture failure): show
+    /// that we no longer share, and why.
+    private func screenshareEnded(reason: String) {
+        guard !isEnded, isCurrentUserScreensharing else { return }
+        isCurrentUserScreensharing = false
+        report(reason)
+        Task { await mediaEngine?.stopScreenshare() }
+    }
+
+    /// Stops publishing our screen.
+    public func stopScreensharing() async {
+        guard isCurrentUserScreensharing else { return }
+        isCurrentUserScreensharing = false
+        await mediaEngine?.stopScreenshare()
+    }
+
+    // MARK: Moderation (offered by capability; the coordinator checks again)
+
+    public func mute(_ participant: CallParticipant) async {
+        await request("mute \(participant.name)") { try await $0.muteUser(participant.user.id, in: $1) }
+    }
+
+    public func block(_ participant: CallParticipant) async {
+        await request("block \(participant.name)") { try await $0.blockUser(participant.user.id, in: $1) }
+    }
+
+    public func unblock(_ user: User) async {
+        await request("unblock \(user.name)") { try await $0.unblockUser(user.id, in: $1) }
+    }
+
+    public func kick(_ participant: CallParticipant) async {
+        await request("remove \(participant.name)") { try await $0.kickUser(participant.user.id, in: $1) }
+    }
+
+    /// Pins for everyone, or unpins if pinned already.
+    public func togglePinForEveryone(_ participant: CallParticipant) async {
+        if participant.isPinned {
+            await request("unpin \(participant.name)") { try await $0.unpinForEveryone(participant, in: $1) }
+        } else {
+            await request("pin \(participant.name)") { try await $0.pinForEveryone(participant, in: $1) }
+        }
+    }
+
+    // MARK: Recording, going live, broadcasting
+
+    public var canRecord: Bool { can(.startRecording) }
+    public var canBroadcast: Bool { can(.startBroadcasting) }
+    public var canGoLive: Bool { can(.goLive) }
+
+    public func toggleRecording() async {
+        let stopping = isRecording || recordingState == .requested
+        await request(stopping ? "stop recording" : "start recording") { service, call in
+            if stopping { try await service.stopRecording(in: call) } else { try await service.startRecording(in: call) }
+        }
+    }
+
+    public func toggleBroadcasting() async {
+        let stopping = isBroadcasting
+        await request(stopping ? "stop the broadcast" : "start the broadcast") { service, call in
+            if stopping { try await service.stopBroadcasting(in: call) } else { try await service.startBroadcasting(in: call) }
+        }
+    }
+
+    public func toggleLive() async {
+        let goingLive = isBackstage
+        await request(goingLive ? "go live" : "go back to backstage") { service, call in
+            if goingLive { try await service.goLive(in: call) } else { try await service.stopLive(in: call) }
+        }
+    }
+
+    private func request(_ what: String, _ action: @MainActor (CallService, CallID) async throws -> Void) async {
+        guard let callService, !isEnded else { return }
+        do {
+            try await action(callService, id)
+        } catch {
+            report(CallViewModel.explain(error, whileTrying: what))
+        }
+    }
+}

@@ -1,0 +1,148 @@
+"""What lives as long as a call, checked with real media the way a user sees it: the other
+person's video survives minimize and restore (pixels that move, not window titles), the small
+window shows their live picture, the call's duration keeps counting across windows, the
+participants panel opens and closes every time, and a message from one call never shows in the
+next call's lobby. Runs inside `meson-helpers/netns-run` (Janus ignores loopback)."""
+import re
+import subprocess
+import time
+import unittest
+
+import pyatspi
+
+from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, press_keys, screenshot, top_level_window,
+                       type_text, wait_for, MEDIA_ADDRESS)
+
+
+def box(node):
+    """A widget's rectangle on screen (x, y, width, height)."""
+    extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return extents.x, extents.y, extents.width, extents.height
+
+
+def crop(path, rectangle, inset=4):
+    x, y, width, height = rectangle
+    return f"{path}[{width - 2 * inset}x{height - 2 * inset}+{x + inset}+{y + inset}]"
+
+
+def changed_pixels(first, second, rectangle):
+    """How many pixels of `rectangle` differ between two screenshots (ImageMagick compare)."""
+    result = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", crop(first, rectangle), crop(second, rectangle), "null:"],
+                            capture_output=True, text=True)
+    return int(float(result.stderr.split()[0]))
+
+
+def mean_colour(path, rectangle):
+    """The average (r, g, b) of a rectangle of a screenshot."""
+    out = subprocess.run(["convert", crop(path, rectangle), "-resize", "1x1!", "-format",
+                          "%[fx:int(255*r)],%[fx:int(255*g)],%[fx:int(255*b)]", "info:"],
+                         check=True, capture_output=True, text=True).stdout
+    return tuple(int(v) for v in out.strip().split(","))
+
+
+def seconds(duration_label):
+    """“Call duration 1:05” → 65."""
+    match = re.search(r"(\d+):(\d\d)(?::(\d\d))?", duration_label)
+    assert match, f"no duration in {duration_label!r}"
+    parts = [int(p) for p in match.groups() if p is not None]
+    total = 0
+    for part in parts:
+        total = total * 60 + part
+    return total
+
+
+class MinimizeAndRestoreWithMedia(MediaCallTestCase):
+    def video_of_bob(self, window):
+        picture = wait_for(lambda: find(window, name="Video of bob"), what="bob's video")
+        wait_for(lambda: box(picture)[2] > 40 and box(picture)[3] > 40, what="bob's video laid out")
+        return picture
+
+    def assert_moving(self, picture, name):
+        """Two captures a second apart differ inside bob's picture: his video plays."""
+        rectangle = box(picture)
+        first = screenshot(self.xvfb.display, f"{name}-1.png")
+        time.sleep(1)
+        second = screenshot(self.xvfb.display, f"{name}-2.png")
+        changed = changed_pixels(first, second, rectangle)
+        self.assertGreater(changed, 200, f"{name}: bob's video is frozen ({changed} pixels changed in {rectangle})")
+        return second, rectangle
+
+    def duration(self, window):
+        label = wait_for(lambda: find(window, name_contains="Call duration"), what="the call duration")
+        return seconds(label.name)
+
+    def test_minimizeAndRestoreTwice_bobsVideoKeepsPlaying_andTheDurationKeepsCounting(self):
+        bob, call_window = self.call_bob("mini-ui", ["--duration", "60", "--pattern", "ball", "--color", "ff0000"],
+                                         tile="bob, ")
+        wait_for(lambda: "camera off" not in find(call_window, name_contains="bob, ").name, what="bob's camera shown")
+        self.assert_moving(self.video_of_bob(call_window), "call-before")
+        time.sleep(2)
+        last_duration = self.duration(call_window)
+        self.assertGreaterEqual(last_duration, 2)
+
+        for round_ in (1, 2):
+            press_keys(self.xvfb.display, "mini-ui – Confab", "ctrl+m")
+            minimized = wait_for(lambda: top_level_window(self.accessible, name="mini-ui (minimized) – Confab"),
+                                 what="the minimized window")
+            # The small window shows bob live, in his camera's colour (a white ball over red).
+            shot, rectangle = self.assert_moving(self.video_of_bob(minimized), f"minimized-{round_}")
+            red, green, blue = mean_colour(shot, rectangle)
+            self.assertTrue(red > 150 and green < 110 and blue < 110,
+                            f"the minimized window does not show bob's red camera: mean colour {(red, green, blue)}")
+            self.assertGreaterEqual(self.duration(minimized), last_duration, "the duration restarted in the small window")
+
+            click(find(minimized, role="push button", name="Restore call window"))
+            call_window = wait_for(lambda: top_level_window(self.accessible, name="mini-ui – Confab"), what="the call window again")
+            self.assert_moving(self.video_of_bob(call_window), f"restored-{round_}")
+            now = self.duration(call_window)
+            self.assertGreaterEqual(now, last_duration + 1, f"the duration restarted after restore ({last_duration} → {now})")
+            last_duration = now
+        bob.stop()
+
+    def test_participantsPanel_opensAndClosesEveryTime(self):
+        bob, call_window = self.call_bob("panel-ui", ["--duration", "40"], tile="bob, ")
+        for round_, how in ((1, "Escape"), (2, "close button"), (3, "Ctrl+P")):
+            press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
+            panel = wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab"),
+                             what=f"the participants panel (round {round_})")
+            wait_for(lambda: find(panel, name_contains="bob"), what="bob listed in the panel")
+            if how == "Escape":
+                press_keys(self.xvfb.display, "Participants – Confab", "Escape")
+            elif how == "close button":
+                click(wait_for(lambda: find(panel, role="push button", name="Close"), what="the panel's close button"))
+            else:
+                press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
+            wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab") is None,
+                     what=f"the panel closed by {how} (round {round_})")
+        # The panel does not outlive the call.
+        press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
+        wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab"), what="the panel, once more")
+        click(find(call_window, role="push button", name="Hang up"))
+        wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab") is None,
+                 what="the panel gone with the call")
+        bob.stop()
+
+    def test_aMessageFromOneCall_isNotShownInTheNextCallsLobby(self):
+        bob, call_window = self.call_bob("toast-a", ["--duration", "40"], tile="bob, ")
+        dave = Peer(self.server, "dave", ["join", "default:toast-a", "--duration", "3", "--media", "test",
+                                          "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(dave.stop)
+        wait_for(lambda: find(call_window, name_contains="dave, "), timeout=20, what="dave's tile")
+        dave.report(timeout=30)
+        wait_for(lambda: find(call_window, role="label", name="dave left"), what="“dave left” in call A")
+        click(find(call_window, role="push button", name="Hang up"))
+        home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home")
+        type_text(find(home, role="text", name="Call name"), "toast-b")
+        click(find(home, role="push button", name="Open lobby"))
+        lobby = wait_for(lambda: top_level_window(self.accessible, name="toast-b – Confab"), what="the lobby of call B")
+        wait_for(lambda: find(lobby, role="push button", name_contains="Join"), what="the Join button")
+        deadline = time.time() + 3
+        while time.time() < deadline:
+            self.assertIsNone(find(lobby, name_contains="dave left"), "“dave left” from call A shows in call B's lobby")
+            time.sleep(0.2)
+        screenshot(self.xvfb.display, "lobby-after-call.png")
+        bob.stop()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
