@@ -94,7 +94,7 @@ private struct AnswerPlan: Sendable {
     }
 
     /// The ring rules that end a ring before this device answers, as the outcome to report.
-    private func ringEnded(by event: CallServiceEvent, call: ConfabCore.CallID, caller: String, user: String) -> String? {
+    private func ringEnded(by event: CallServiceEvent, call: CallID, caller: String, user: String) -> String? {
         switch event {
         case .accepted(let cid, let userID, let here) where cid == call && userID == user && !here:
             "accepted on another device"

@@ -64,11 +64,12 @@ struct PeerSettings: Sendable {
 }
 
 /// Reads `type:id`, explaining what is wrong when it can't.
-func parseCallID(_ text: String) throws -> ConfabCore.CallID {
-    guard text.contains(":"), let cid = ConfabCore.CallID(parsing: text) else {
-        throw ValidationError("'\(text)' is not a call id of the form TYPE:ID (e.g. default:standup)")
+func parseCallID(_ text: String) throws -> CallID {
+    do {
+        return try CallID.parse(text)
+    } catch {
+        throw ValidationError("'\(text)' is not a call id of the form TYPE:ID (e.g. default:standup): \(error.description)")
     }
-    return cid
 }
 
 /// Splits "a,b" into user ids, dropping blanks.
@@ -84,7 +85,7 @@ func seconds(_ value: Double) -> Duration {
 /// Runs one peer session on the main actor: connects, runs `body`, writes the report, and
 /// turns failures into a message and a non-zero exit code.
 @MainActor
-func runPeer(_ options: PeerSettings, command: String, call: ConfabCore.CallID?,
+func runPeer(_ options: PeerSettings, command: String, call: CallID?,
              _ body: @MainActor (PeerSession) async throws -> Void) async throws {
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)

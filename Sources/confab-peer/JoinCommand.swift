@@ -29,7 +29,7 @@ struct JoinCommand: AsyncParsableCommand {
 
 /// What the join command was asked to do, as plain values.
 private struct JoinPlan: Sendable {
-    let call: ConfabCore.CallID
+    let call: CallID
     let create: Bool
     let members: [String]
     let ring: Bool

@@ -21,7 +21,7 @@ final class PeerSession {
 
     var user: String { client.currentUserID }
 
-    init(client: CoordinatorClient, command: String, call: ConfabCore.CallID?, media: PeerMedia? = nil) {
+    init(client: CoordinatorClient, command: String, call: CallID?, media: PeerMedia? = nil) {
         self.client = client
         self.media = media
         self.report = PeerReport(command: command, user: client.currentUserID, server: client.serverURL, call: call?.description)
@@ -62,10 +62,10 @@ final class PeerSession {
     }
 
     /// The call this peer is in (inCall or reconnecting).
-    private var activeCall: ConfabCore.CallID?
+    private var activeCall: CallID?
 
     /// Now in `call`; a dropped connection will rejoin it.
-    func enterCall(_ call: ConfabCore.CallID) {
+    func enterCall(_ call: CallID) {
         activeCall = call
         enter("inCall")
     }
@@ -97,7 +97,7 @@ final class PeerSession {
 
     /// Joins `call` (creating it if asked): through the call view model when sending media,
     /// so the media starts as in the app; else with the client alone.
-    func join(_ call: ConfabCore.CallID, create: Bool) async throws {
+    func join(_ call: CallID, create: Bool) async throws {
         if let media {
             try await media.join(call, create: create)
         } else {
@@ -113,7 +113,7 @@ final class PeerSession {
     }
 
     /// The call this run is about, once known (the answer command learns it from the ring).
-    func noteCall(_ call: ConfabCore.CallID) {
+    func noteCall(_ call: CallID) {
         report.call = call.description
     }
 
@@ -173,7 +173,7 @@ final class PeerSession {
 
     /// Stays in `call` until `deadline`, taking events as they come; returns early with the
     /// reason if the call ends or this device is removed from it.
-    func stay(in call: ConfabCore.CallID, until deadline: ContinuousClock.Instant) async -> String? {
+    func stay(in call: CallID, until deadline: ContinuousClock.Instant) async -> String? {
         while let event = await nextEvent(until: deadline) {
             if case .ended(let cid, let reason) = event, cid == call { return reason ?? "ended" }
         }
@@ -183,7 +183,7 @@ final class PeerSession {
     /// Joins `call`, stays `duration` (or until the call ends for this device), then leaves;
     /// returns why the call ended first, nil when the peer left at the end of `duration`.
     @discardableResult
-    func spend(_ duration: Duration, in call: ConfabCore.CallID, create: Bool) async throws -> String? {
+    func spend(_ duration: Duration, in call: CallID, create: Bool) async throws -> String? {
         enter("joining")
         try await join(call, create: create)
         if let reason = await stay(in: call, until: .now + duration) {
@@ -195,7 +195,7 @@ final class PeerSession {
     }
 
     /// Leaves the call; a call that already ended needs no leave.
-    func leave(_ call: ConfabCore.CallID) async throws {
+    func leave(_ call: CallID) async throws {
         let ownSession = client.sessionID(in: call)
         activeCall = nil
         if let media {

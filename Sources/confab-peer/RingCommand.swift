@@ -35,7 +35,7 @@ struct RingCommand: AsyncParsableCommand {
 
 /// What the ring command was asked to do, as plain values.
 private struct RingPlan: Sendable {
-    let call: ConfabCore.CallID
+    let call: CallID
     let members: [String]
     let video: Bool
     let giveUpAfter: Duration

@@ -39,8 +39,12 @@ struct ConfabApp: ParsableCommand {
     var previewSize: String = ProcessInfo.processInfo.environment["CONFAB_PREVIEW_SIZE"] ?? "640x360"
 
     func validate() throws {
-        if let call, CallID(parsing: call) == nil {
-            throw ValidationError("--call takes TYPE:ID, e.g. default:standup (letters, digits, - and _)")
+        if let call {
+            do {
+                _ = try CallID.parse(userInput: call)
+            } catch {
+                throw ValidationError("--call takes TYPE:ID, e.g. default:standup: \(error.description)")
+            }
         }
         if let bad = links.first(where: { CallLink($0) == nil }) {
             throw ValidationError("\(bad) is not a Confab link; links look like confab://join/default/standup")
@@ -67,7 +71,7 @@ struct ConfabApp: ParsableCommand {
                                      useTestDevices: testDevices || testDevicesFromEnvironment, mediaAddress: mediaAddress,
                                      previewWidth: size.0, previewHeight: size.1)
             // --call is a link like any other, so a running Confab opens it too.
-            options.links = links + (call.flatMap(CallID.init(parsing:)).map { ["confab://join/\($0.type)/\($0.id)"] } ?? [])
+            options.links = links + (call.flatMap { try? CallID.parse(userInput: $0) }.map { ["confab://join/\($0.type.rawValue)/\($0.id)"] } ?? [])
             options.runsInBackground = background
             // A user other than the one this desktop session belongs to runs as its own instance.
             let explicitUser = user ?? environment["CONFAB_USER"]

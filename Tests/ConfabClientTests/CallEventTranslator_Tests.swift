@@ -6,7 +6,7 @@ import XCTest
 
 /// Coordinator events → CallServiceEvents, from hand-written frames.
 final class CallEventTranslator_Tests: XCTestCase {
-    private let standup = ConfabCore.CallID(type: "default", id: "standup")
+    private let standup = CallID(type: .default, id: "standup")
     /// Ten seconds into a thirty-second ring.
     private let now = Date(timeIntervalSince1970: 1_767_261_610)
     private let ring = WireJSON.ringing(startedAt: "2026-01-01T10:00:00.000Z", autoCancelAt: "2026-01-01T10:00:30.000Z")
@@ -34,7 +34,7 @@ final class CallEventTranslator_Tests: XCTestCase {
         var subject = translator()
         let events = subject.translate(try ringEvent())
         XCTAssertEqual(events, [.ringing(IncomingCall(
-            id: "standup", caller: User(id: "alice"), type: "default",
+            id: "standup", caller: User(id: "alice"), type: .default,
             members: [Member(user: User(id: "alice"), role: "host"), Member(user: User(id: "bob"), role: "user")],
             timeout: .seconds(20), video: true))])
     }
@@ -110,13 +110,13 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(cid, standup)
         XCTAssertEqual(participant.user.id, "carol")
         XCTAssertEqual(participant.sessionID, "s1")
-        XCTAssertEqual(subject.knownCalls[WireCallID(type: .default, id: "standup")]?.participants.map(\.sessionID), ["s1"])
+        XCTAssertEqual(subject.knownCalls[CallID(type: .default, id: "standup")]?.participants.map(\.sessionID), ["s1"])
 
         let left = try event(WireJSON.event(
             "call.session_participant_left",
             #"{"cid":"default:standup","participant":\#(WireJSON.participant("carol", session: "s1")),"reason":"left"}"#))
         XCTAssertEqual(subject.translate(left).count, 1)
-        XCTAssertEqual(subject.knownCalls[WireCallID(type: .default, id: "standup")]?.participants, [])
+        XCTAssertEqual(subject.knownCalls[CallID(type: .default, id: "standup")]?.participants, [])
     }
 
     func test_callUpdated_translated_givesTheNewSnapshot() throws {

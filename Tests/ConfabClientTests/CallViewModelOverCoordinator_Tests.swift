@@ -49,13 +49,13 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
         try await onMain { [self] in
             let alice = try await signIn("alice", on: server)
             let bob = try await signIn("bob", on: server)
-            await alice.startCall(callType: "default", callId: "vm-accept", members: ["bob"])
+            await alice.startCall(CallID(type: .default, id: "vm-accept"), members: ["bob"])
             XCTAssertEqual(alice.callingState, .outgoing)
             try await waitFor(bob, "incoming")
             guard case .incoming(let incoming) = bob.callingState else { return XCTFail() }
             XCTAssertEqual(incoming.caller.id, "alice")
 
-            await bob.acceptCall(callType: "default", callId: "vm-accept")
+            await bob.acceptCall(CallID(type: .default, id: "vm-accept"))
             try await waitFor(bob, "inCall")
             try await waitFor(alice, "inCall")
             let deadline = ContinuousClock.now + .seconds(5)
@@ -72,9 +72,9 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
         try await onMain { [self] in
             let alice = try await signIn("alice", on: server)
             let bob = try await signIn("bob", on: server)
-            await alice.startCall(callType: "default", callId: "vm-decline", members: ["bob"])
+            await alice.startCall(CallID(type: .default, id: "vm-decline"), members: ["bob"])
             try await waitFor(bob, "incoming")
-            await bob.rejectCall(callType: "default", callId: "vm-decline")
+            await bob.rejectCall(CallID(type: .default, id: "vm-decline"))
             XCTAssertEqual(bob.callingState, .idle)
             try await waitFor(alice, "idle")
             XCTAssertEqual(alice.lastCallEndReason, "bob declined")
@@ -88,10 +88,10 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
             let alice = try await signIn("alice", on: server)
             let laptop = try await signIn("bob", on: server)
             let phone = try await signIn("bob", on: server)
-            await alice.startCall(callType: "default", callId: "vm-elsewhere", members: ["bob"])
+            await alice.startCall(CallID(type: .default, id: "vm-elsewhere"), members: ["bob"])
             try await waitFor(laptop, "incoming")
             try await waitFor(phone, "incoming")
-            await laptop.acceptCall(callType: "default", callId: "vm-elsewhere")
+            await laptop.acceptCall(CallID(type: .default, id: "vm-elsewhere"))
             try await waitFor(phone, "idle")
             XCTAssertEqual(phone.lastCallEndReason, "Answered on another device")
             try await waitFor(laptop, "inCall")
@@ -104,7 +104,7 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
         self.server = server
         try await onMain { [self] in
             let alice = try await signIn("alice", on: server)
-            await alice.startCall(callType: "default", callId: "vm-reconnect", members: [], ring: false)
+            await alice.startCall(CallID(type: .default, id: "vm-reconnect"), members: [], ring: false)
             try await waitFor(alice, "inCall")
             server.kill()
             try await waitFor(alice, "reconnecting")

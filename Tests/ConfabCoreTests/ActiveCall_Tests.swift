@@ -4,7 +4,7 @@ import XCTest
 
 /// The per-call owner: everything of one call goes with it, nothing leaks into the next.
 final class ActiveCall_Tests: XCTestCase {
-    private let standup = CallID(type: "default", id: "standup")
+    private let standup = CallID(type: .default, id: "standup")
     private let endpoint = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
     private let bob = User(id: "bob", name: "Bob")
     private let cy = User(id: "cy", name: "Cy")
@@ -25,7 +25,7 @@ final class ActiveCall_Tests: XCTestCase {
         service.participantsOnJoin = [participant(bob)]
         let engine = FakeMediaEngine()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         waitUntil { subject.activeCall?.isMediaConnected == true }
         return (subject, service, engine)
     }
@@ -54,9 +54,9 @@ final class ActiveCall_Tests: XCTestCase {
         run { await subject.hangUp() }
         // The next call has no media yet: the engine still holds the ended call's callback.
         service.mediaOnJoin = nil
-        run { await subject.startCall(callType: "default", callId: "retro", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "retro"), members: [], ring: false) }
         engine.update(["s-bob": ParticipantMedia(hasVideo: true)])
-        XCTAssertEqual(subject.activeCall?.id, CallID(type: "default", id: "retro"))
+        XCTAssertEqual(subject.activeCall?.id, CallID(type: .default, id: "retro"))
         XCTAssertNotEqual(subject.activeCall?.participants["s-bob"]?.hasVideo, true)
     } }
 
@@ -73,7 +73,7 @@ final class ActiveCall_Tests: XCTestCase {
 
         run { await subject.hangUp() }
         service.participantsOnJoin = []
-        run { await subject.startCall(callType: "default", callId: "retro", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "retro"), members: [], ring: false) }
         let next = subject.activeCall
         XCTAssertEqual(next?.isRecording, false)
         XCTAssertEqual(next?.recordingState, .noRecording)
@@ -108,8 +108,8 @@ final class ActiveCall_Tests: XCTestCase {
         let service = FakeCallService()
         service.participantsOnJoin = ([caller] + others).enumerated().map { participant($1, joined: Double($0)) }
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
-        service.send(.ringing(IncomingCall(id: "standup", caller: caller, type: "default", members: [], timeout: .seconds(30), video: true)))
-        run { await subject.acceptCall(callType: "default", callId: "standup") }
+        service.send(.ringing(IncomingCall(id: "standup", caller: caller, type: .default, members: [], timeout: .seconds(30), video: true)))
+        run { await subject.acceptCall(CallID(type: .default, id: "standup")) }
         XCTAssertEqual(subject.callingState, .inCall)
         return (subject, service)
     }
@@ -134,8 +134,8 @@ final class ActiveCall_Tests: XCTestCase {
         let service = FakeCallService()
         service.participantsOnJoin = [participant(bob)]
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
-        subject.enterLobby(callType: "default", callId: "standup", members: [])
-        run { await subject.joinCall(callType: "default", callId: "standup") }
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [])
+        run { await subject.joinCall(CallID(type: .default, id: "standup")) }
         service.send(.participantLeft(standup, participant(bob)))
         XCTAssertEqual(subject.callingState, .inCall, "a meeting room stays open for whoever comes next")
     } }
@@ -148,14 +148,14 @@ final class ActiveCall_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "Cy left")
         XCTAssertEqual(subject.toast?.call, standup)
         run { await subject.hangUp() }
-        subject.enterLobby(callType: "default", callId: "retro", members: [])
-        let retro = CallID(type: "default", id: "retro")
+        subject.enterLobby(CallID(type: .default, id: "retro"), members: [])
+        let retro = CallID(type: .default, id: "retro")
         XCTAssertFalse(subject.toast.map { $0.belongs(to: retro) && $0.message.contains("Cy") } ?? false,
                        "the lobby of another call does not show “Cy left”")
     } }
 
     func test_toastBelongs_onlyToItsCallOrToNoCall() {
-        let retro = CallID(type: "default", id: "retro")
+        let retro = CallID(type: .default, id: "retro")
         XCTAssertTrue(Toast(id: 1, message: "hi").belongs(to: retro))
         XCTAssertTrue(Toast(id: 1, message: "Cy left", call: standup).belongs(to: standup))
         XCTAssertFalse(Toast(id: 1, message: "Cy left", call: standup).belongs(to: retro))

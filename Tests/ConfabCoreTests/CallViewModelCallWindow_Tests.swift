@@ -5,7 +5,7 @@ import XCTest
 /// What the call windows read from the view model: layout, pins, sounds, push to talk,
 /// join/leave messages and the call-ended page.
 final class CallViewModelCallWindow_Tests: XCTestCase {
-    private let standup = CallID(type: "default", id: "standup")
+    private let standup = CallID(type: .default, id: "standup")
     private func participant(_ id: String, _ order: Int, speaking: Bool = false, pinned: Bool = false) -> CallParticipant {
         CallParticipant(user: User(id: id), sessionID: "s-\(id)", role: "user", joinedAt: Date(timeIntervalSince1970: Double(order)),
                         isPinned: pinned, media: ParticipantMedia(isSpeaking: speaking))
@@ -15,13 +15,13 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
         let service = FakeCallService()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
         var done = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done }
         return (subject, service)
     }
 
     func test_sounds_followCallingState() {
-        XCTAssertEqual(CallSound.forState(.incoming(IncomingCall(id: "x", caller: User(id: "b"), type: "default", members: [], timeout: .seconds(1), video: true))), .incomingRing)
+        XCTAssertEqual(CallSound.forState(.incoming(IncomingCall(id: "x", caller: User(id: "b"), type: .default, members: [], timeout: .seconds(1), video: true))), .incomingRing)
         XCTAssertEqual(CallSound.forState(.outgoing), .outgoingRing)
         for state in [CallingState.idle, .joining, .inCall, .reconnecting] { XCTAssertNil(CallSound.forState(state)) }
     }
@@ -86,9 +86,9 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
     func test_acceptAudioOnly_joinsWithCameraOff() { onMain {
         let service = FakeCallService()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
-        service.send(.ringing(IncomingCall(id: "standup", caller: User(id: "bob"), type: "default", members: [], timeout: .seconds(30), video: true)))
+        service.send(.ringing(IncomingCall(id: "standup", caller: User(id: "bob"), type: .default, members: [], timeout: .seconds(30), video: true)))
         var done = false
-        Task { await subject.acceptCall(callType: "default", callId: "standup", video: false); done = true }
+        Task { await subject.acceptCall(CallID(type: .default, id: "standup"), video: false); done = true }
         waitUntil { done }
         XCTAssertEqual(subject.callingState, .inCall)
         XCTAssertEqual(service.joined.first?.1.videoOn, false)
@@ -100,9 +100,9 @@ final class CallViewModelRecording_Tests: XCTestCase {
         let service = FakeCallService()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
         var done = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done }
-        let standup = CallID(type: "default", id: "standup")
+        let standup = CallID(type: .default, id: "standup")
         let bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date())
         service.send(.participantJoined(standup, bob))
         var snapshot = CallSnapshot(id: standup, createdBy: "ada", participants: [CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(), isPinned: true)])
@@ -118,9 +118,9 @@ final class CallViewModelProduction_Tests: XCTestCase {
         let service = FakeCallService()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
         var done = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done }
-        var snapshot = CallSnapshot(id: CallID(type: "default", id: "standup"), createdBy: "ada")
+        var snapshot = CallSnapshot(id: CallID(type: .default, id: "standup"), createdBy: "ada")
         snapshot.recordingState = .recording
         snapshot.isRecording = true
         snapshot.broadcasting = true

@@ -4,7 +4,7 @@ import XCTest
 
 /// The call view model drives the media engine: start on join, toggles, participants' media, stop.
 final class CallViewModelMedia_Tests: XCTestCase {
-    private let standup = CallID(type: "default", id: "standup")
+    private let standup = CallID(type: .default, id: "standup")
     private let endpoint = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
     private let bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date())
 
@@ -14,7 +14,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
         let engine = FakeMediaEngine()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
         var done = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done }
         return (subject, service, engine)
     }
@@ -80,7 +80,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
     func test_mutedByAHost_alreadyMutedOrAnotherCall_nothingChangesAndNothingIsSaid() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }
-        service.send(.mutedByModerator(CallID(type: "default", id: "other"), byUserID: "alice", tracks: .microphone))
+        service.send(.mutedByModerator(CallID(type: .default, id: "other"), byUserID: "alice", tracks: .microphone))
         XCTAssertTrue(subject.callSettings.audioOn, "a mute for another call muted this one")
         subject.toggleMicrophoneEnabled()
         let toggles = engine.audioEnabled.count
@@ -181,7 +181,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
         engine.failure = CallError("the media server is unreachable")
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
         var done = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done && subject.toast != nil }
         XCTAssertEqual(subject.callingState, .inCall)
         XCTAssertEqual(subject.toast?.message, "Couldn’t connect audio and video: the media server is unreachable")

@@ -4,7 +4,7 @@ import XCTest
 
 /// The client-side ring rules, one behaviour per test, against a fake coordinator.
 final class CallViewModelRinging_Tests: XCTestCase {
-    private let standup = CallID(type: "default", id: "standup")
+    private let standup = CallID(type: .default, id: "standup")
     private let bob = User(id: "bob", name: "Bob")
 
     @MainActor private func makeSubject(user: String = "ada") -> (CallViewModel, FakeCallService) {
@@ -13,7 +13,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     }
 
     @MainActor private func incoming(from caller: User? = nil, timeout: Duration = .seconds(30)) -> IncomingCall {
-        IncomingCall(id: "standup", caller: caller ?? bob, type: "default", members: [], timeout: timeout, video: true)
+        IncomingCall(id: "standup", caller: caller ?? bob, type: .default, members: [], timeout: timeout, video: true)
     }
 
     @MainActor private func run(_ action: @escaping @MainActor () async -> Void) {
@@ -28,7 +28,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_idle_startCallWithRing_isOutgoingWithMembersRung() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob", "ada"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob", "ada"]) }
         XCTAssertEqual(subject.callingState, .outgoing)
         XCTAssertEqual(subject.outgoingCallMembers.map(\.user.id), ["bob"], "the caller is not rung")
         XCTAssertEqual(service.requests, ["getOrCreate default:standup members=bob ring=true"])
@@ -37,7 +37,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     func test_outgoing_calleeAccepts_joinsAndIsInCall() { onMain {
         let (subject, service) = makeSubject()
         service.participantsOnJoin = [CallParticipant(user: bob, sessionID: "s-bob", role: "user", joinedAt: Date())]
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]) }
         service.send(.accepted(standup, userID: "bob", byThisDevice: false))
         waitUntil { subject.callingState == .inCall }
         XCTAssertEqual(subject.activeCall?.participants["s-bob"]?.user, bob)
@@ -46,7 +46,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_outgoing_onlyCalleeDeclines_backToIdleSayingWho() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]) }
         service.send(.rejected(standup, userID: "bob", reason: .decline, byThisDevice: false, call: snapshot()))
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.toast?.message, "bob declined")
@@ -55,14 +55,14 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_outgoing_calleeBusy_saysBusy() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]) }
         service.send(.rejected(standup, userID: "bob", reason: .busy, byThisDevice: false, call: snapshot()))
         XCTAssertEqual(subject.toast?.message, "bob is busy")
     } }
 
     func test_outgoing_oneOfTwoDeclines_keepsRinging_untilAllHave() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob", "cy"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob", "cy"]) }
         service.send(.rejected(standup, userID: "bob", reason: .decline, byThisDevice: false, call: snapshot()))
         XCTAssertEqual(subject.callingState, .outgoing)
         service.send(.rejected(standup, userID: "cy", reason: .timeout, byThisDevice: false, call: snapshot()))
@@ -72,7 +72,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_outgoing_serverTimesOut_missed_backToIdle() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]) }
         service.send(.missed(standup))
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.toast?.message, "No answer")
@@ -80,7 +80,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_outgoing_hangUp_cancelsRing() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]) }
         run { await subject.hangUp() }
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(service.requests.last, "reject default:standup cancel")
@@ -90,7 +90,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         let (subject, service) = makeSubject()
         service.holdCreate = true
         var started = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]); started = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]); started = true }
         waitUntil { service.requests.count == 1 }
         run { await subject.hangUp() }
         XCTAssertEqual(subject.callingState, .idle)
@@ -102,7 +102,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_startCallWithoutRing_joinsDirectly() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         XCTAssertEqual(subject.callingState, .inCall)
         XCTAssertEqual(service.requests, ["getOrCreate default:standup members= ring=false", "join default:standup"])
     } }
@@ -110,7 +110,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     func test_startCallRefused_backToIdleWithReason() { onMain {
         let (subject, service) = makeSubject()
         service.failure = CallError("You may not create calls of type audio_room")
-        run { await subject.startCall(callType: "default", callId: "standup", members: ["bob"]) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: ["bob"]) }
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.toast?.message, "Couldn’t start the call: You may not create calls of type audio_room")
     } }
@@ -141,7 +141,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     func test_incoming_accept_joinsAndIsInCall() { onMain {
         let (subject, service) = makeSubject()
         service.send(.ringing(incoming()))
-        run { await subject.acceptCall(callType: "default", callId: "standup") }
+        run { await subject.acceptCall(CallID(type: .default, id: "standup")) }
         XCTAssertEqual(subject.callingState, .inCall)
         XCTAssertEqual(service.requests, ["accept default:standup", "join default:standup"])
     } }
@@ -149,7 +149,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     func test_incoming_decline_rejectsWithDecline() { onMain {
         let (subject, service) = makeSubject()
         service.send(.ringing(incoming()))
-        run { await subject.rejectCall(callType: "default", callId: "standup") }
+        run { await subject.rejectCall(CallID(type: .default, id: "standup")) }
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(service.requests, ["reject default:standup decline"])
     } }
@@ -165,7 +165,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     func test_incomingAnswered_timeoutDoesNotFireLater() { onMain {
         let (subject, service) = makeSubject()
         service.send(.ringing(incoming(timeout: .milliseconds(50))))
-        run { await subject.acceptCall(callType: "default", callId: "standup") }
+        run { await subject.acceptCall(CallID(type: .default, id: "standup")) }
         RunLoop.main.run(until: Date().addingTimeInterval(0.15))
         XCTAssertEqual(subject.callingState, .inCall)
         XCTAssertFalse(service.requests.contains("reject default:standup timeout"))
@@ -210,8 +210,8 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_inCall_ringForAnotherCall_rejectedAsBusy() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
-        service.send(.ringing(IncomingCall(id: "other", caller: bob, type: "default", members: [], timeout: .seconds(30), video: true)))
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
+        service.send(.ringing(IncomingCall(id: "other", caller: bob, type: .default, members: [], timeout: .seconds(30), video: true)))
         waitUntil { service.requests.last == "reject default:other busy" }
         XCTAssertEqual(subject.callingState, .inCall)
     } }
@@ -220,11 +220,11 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_inCall_participantsFollowJoinAndLeave() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         let participant = CallParticipant(user: bob, sessionID: "s1", role: "user", joinedAt: Date())
         service.send(.participantJoined(standup, participant))
         XCTAssertEqual((subject.activeCall?.participants.count ?? 0), 1)
-        service.send(.participantJoined(CallID(type: "default", id: "elsewhere"), participant))
+        service.send(.participantJoined(CallID(type: .default, id: "elsewhere"), participant))
         XCTAssertEqual((subject.activeCall?.participants.count ?? 0), 1, "events of other calls are ignored")
         service.send(.participantLeft(standup, participant))
         XCTAssertTrue((subject.activeCall?.participants.isEmpty ?? true))
@@ -232,7 +232,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_inCall_hangUp_leavesAndIsIdle() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         run { await subject.hangUp() }
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(service.requests.last, "leave default:standup")
@@ -240,7 +240,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_inCall_connectionLost_reconnecting_thenRejoinsWhenRestored() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         service.send(.connectionLost)
         XCTAssertEqual(subject.callingState, .reconnecting)
         service.send(.connectionRestored)
@@ -250,7 +250,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_inCall_blockedByHost_leavesWithReason() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         service.send(.callUpdated(CallSnapshot(id: standup, createdBy: "bob", blockedUserIDs: ["ada"])))
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.lastCallEndReason, "You were removed from the call")
@@ -258,7 +258,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_inCall_endedByHost_idleWithReason() { onMain {
         let (subject, service) = makeSubject()
-        run { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false) }
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         service.send(.ended(standup, reason: "Bob ended the call"))
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.lastCallEndReason, "Bob ended the call")
@@ -268,7 +268,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
     func test_lobby_showsWhoIsAlreadyInTheCall_andFollowsJoinsAndLeaves() { onMain {
         let (subject, service) = makeSubject()
-        subject.enterLobby(callType: "default", callId: "standup", members: [])
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [])
         waitUntil { service.requests == ["get default:standup"] }
         let carol = CallParticipant(user: User(id: "carol"), sessionID: "s-c", role: "user", joinedAt: Date())
         service.send(.participantJoined(standup, carol))

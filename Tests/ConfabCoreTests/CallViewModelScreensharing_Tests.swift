@@ -4,7 +4,7 @@ import XCTest
 
 /// Sharing our screen through the media engine, and others' shares as participant state.
 final class CallViewModelScreensharing_Tests: XCTestCase {
-    private let standup = CallID(type: "default", id: "standup")
+    private let standup = CallID(type: .default, id: "standup")
     private let endpoint = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
     private let bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date())
 
@@ -15,7 +15,7 @@ final class CallViewModelScreensharing_Tests: XCTestCase {
         let engine = FakeMediaEngine()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
         var done = false
-        Task { await subject.startCall(callType: "default", callId: "standup", members: [], ring: false); done = true }
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done && subject.activeCall?.isMediaConnected == true }
         return (subject, service, engine)
     }

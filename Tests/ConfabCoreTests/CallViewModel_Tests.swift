@@ -6,15 +6,15 @@ final class CallViewModel_Tests: XCTestCase {
 
     func test_idle_enterLobby_showsLobbyForThatCall() { onMain {
         let subject = CallViewModel(currentUser: ada)
-        subject.enterLobby(callType: "default", callId: "standup", members: [Member(user: User(id: "bob"))])
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [Member(user: User(id: "bob"))])
         guard case .lobby(let info) = subject.callingState else { return XCTFail("not in lobby: \(subject.callingState)") }
-        XCTAssertEqual(info.cid, "default:standup")
+        XCTAssertEqual(info.call.description, "default:standup")
         XCTAssertEqual(info.participants.map(\.user.id), ["bob"])
     } }
 
     func test_lobby_closeLobby_returnsToIdle() { onMain {
         let subject = CallViewModel(currentUser: ada)
-        subject.enterLobby(callType: "default", callId: "standup", members: [])
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [])
         subject.closeLobby()
         XCTAssertEqual(subject.callingState, .idle)
     } }
@@ -48,9 +48,9 @@ final class CallViewModel_Tests: XCTestCase {
 
     func test_lobby_joinWithoutServer_staysInLobbyAndSaysWhy() { onMain {
         let subject = CallViewModel(currentUser: ada)
-        subject.enterLobby(callType: "default", callId: "standup", members: [])
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [])
         var finished = false
-        Task { await subject.joinCall(callType: "default", callId: "standup"); finished = true }
+        Task { await subject.joinCall(CallID(type: .default, id: "standup")); finished = true }
         waitUntil { finished }
         XCTAssertEqual(subject.callingState.name, "lobby")
         XCTAssertEqual(subject.toast?.message, CallError.notConnected.message)
@@ -59,13 +59,13 @@ final class CallViewModel_Tests: XCTestCase {
     func test_lobby_joinSucceeds_inCallWithLobbySettings() { onMain {
         let service = FakeCallService()
         let subject = CallViewModel(currentUser: ada, callService: service)
-        subject.enterLobby(callType: "default", callId: "standup", members: [])
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [])
         subject.toggleCameraEnabled()
         var finished = false
-        Task { await subject.joinCall(callType: "default", callId: "standup"); finished = true }
+        Task { await subject.joinCall(CallID(type: .default, id: "standup")); finished = true }
         waitUntil { finished }
         XCTAssertEqual(subject.callingState, .inCall)
-        XCTAssertEqual(service.joined.first?.0, CallID(type: "default", id: "standup"))
+        XCTAssertEqual(service.joined.first?.0, CallID(type: .default, id: "standup"))
         XCTAssertEqual(service.joined.first?.1.videoOn, false)
     } }
 
@@ -73,9 +73,9 @@ final class CallViewModel_Tests: XCTestCase {
         let service = FakeCallService()
         service.failure = CallError("You are blocked from this call")
         let subject = CallViewModel(currentUser: ada, callService: service)
-        subject.enterLobby(callType: "default", callId: "standup", members: [])
+        subject.enterLobby(CallID(type: .default, id: "standup"), members: [])
         var finished = false
-        Task { await subject.joinCall(callType: "default", callId: "standup"); finished = true }
+        Task { await subject.joinCall(CallID(type: .default, id: "standup")); finished = true }
         waitUntil { finished }
         XCTAssertEqual(subject.callingState.name, "lobby")
         XCTAssertEqual(subject.toast?.message, "Couldn’t join the call: You are blocked from this call")
@@ -84,17 +84,25 @@ final class CallViewModel_Tests: XCTestCase {
 
 final class CallingModels_Tests: XCTestCase {
     func test_callIDWithType_parses() {
-        XCTAssertEqual(CallID(parsing: "audio_room:town-hall"), CallID(type: "audio_room", id: "town-hall"))
+        XCTAssertEqual(try? CallID.parse(userInput: "audio_room:town-hall"), CallID(type: .audioRoom, id: "town-hall"))
     }
 
     func test_callIDWithoutType_usesDefaultType() {
-        XCTAssertEqual(CallID(parsing: "standup")?.description, "default:standup")
+        XCTAssertEqual((try? CallID.parse(userInput: " standup "))?.description, "default:standup")
     }
 
     func test_malformedCallIDs_areRejected() {
         for text in ["", ":", "default:", ":id", "a:b:c", "default:stand up", "déjà:vu"] {
-            XCTAssertNil(CallID(parsing: text), text)
+            XCTAssertNil(try? CallID.parse(userInput: text), text)
         }
+    }
+
+    /// What the home page, links and --call accept is exactly what the server accepts: a lobby
+    /// never opens for a call that would fail only at Join.
+    func test_userInput_followsTheServersRules() {
+        XCTAssertThrowsError(try CallID.parse(userInput: "meeting:standup"), "an unknown call type is refused up front")
+        XCTAssertThrowsError(try CallID.parse(userInput: String(repeating: "a", count: 65)), "too long for the server")
+        XCTAssertEqual(try? CallID.parse(userInput: "default:v1.2-review"), CallID(type: .default, id: "v1.2-review"))
     }
 
     func test_userInitials_fromNameWords() {

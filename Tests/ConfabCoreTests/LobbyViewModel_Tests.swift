@@ -18,7 +18,7 @@ final class LobbyViewModel_Tests: XCTestCase {
                              settings: CallSettings = .default) -> Harness {
         let preferences = preferences ?? InMemoryDevicePreferences()
         let call = CallViewModel(currentUser: User(id: "ada"), callSettings: settings)
-        call.enterLobby(callType: "default", callId: "standup", members: [Member(user: User(id: "ada")), Member(user: User(id: "bob"))])
+        call.enterLobby(CallID(type: .default, id: "standup"), members: [Member(user: User(id: "ada")), Member(user: User(id: "bob"))])
         guard case .lobby(let info) = call.callingState else { fatalError("not in lobby") }
         let source = FakeDeviceSource(devices)
         let camera = FakeCameraPreview()

@@ -11,13 +11,13 @@ final class PermissionsPrompt_Tests: XCTestCase {
         store.start()
         let service = CapabilitiesCallService()
         let call = CallViewModel(currentUser: User(id: "ada"), callService: service)
-        call.enterLobby(callType: "default", callId: "standup", members: [])
+        call.enterLobby(CallID(type: .default, id: "standup"), members: [])
         return (PermissionsPromptViewModel(store: store, callViewModel: call, preferences: preferences), source, call, service)
     }
 
     @MainActor private func join(_ call: CallViewModel) {
         var done = false
-        Task { await call.joinCall(callType: "default", callId: "standup"); done = true }
+        Task { await call.joinCall(CallID(type: .default, id: "standup")); done = true }
         waitUntil { done }
     }
 
@@ -78,7 +78,7 @@ final class PermissionsPrompt_Tests: XCTestCase {
         var left = false
         Task { await call.hangUp(); left = true }
         waitUntil { left }
-        call.enterLobby(callType: "default", callId: "standup", members: [])
+        call.enterLobby(CallID(type: .default, id: "standup"), members: [])
         XCTAssertTrue(prompt.isShown, "back next call by default")
     } }
 
@@ -90,7 +90,7 @@ final class PermissionsPrompt_Tests: XCTestCase {
         let (prompt, source, call, _) = makePrompt(preferences: JSONFilePermissionsPromptPreferences(fileURL: file))
         source.report(.camera, .denied(.privacySetting))
         prompt.dismiss()
-        call.enterLobby(callType: "default", callId: "other", members: [])
+        call.enterLobby(CallID(type: .default, id: "other"), members: [])
         XCTAssertFalse(prompt.isShown)
         XCTAssertTrue(JSONFilePermissionsPromptPreferences(fileURL: file).isDismissedForGood, "remembered across runs")
     } }

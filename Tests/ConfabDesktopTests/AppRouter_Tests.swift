@@ -5,9 +5,9 @@ import XCTest
 
 /// `callingState` (with the active call, minimized and the ended call) decides the one screen.
 final class AppRouter_Tests: XCTestCase {
-    private let standup = CallID(type: "default", id: "standup")
-    private let lobby = LobbyInfo(callId: "standup", callType: "default", participants: [])
-    private let ring = IncomingCall(id: "standup", caller: User(id: "bob"), type: "default", members: [], timeout: .seconds(30), video: true)
+    private let standup = CallID(type: .default, id: "standup")
+    private let lobby = LobbyInfo(callId: "standup", callType: .default, participants: [])
+    private let ring = IncomingCall(id: "standup", caller: User(id: "bob"), type: .default, members: [], timeout: .seconds(30), video: true)
 
     private func screen(_ state: CallingState, call: CallID? = nil, minimized: Bool = false, ended: EndedCall? = nil,
                         current: AppRouter.Screen? = nil) -> AppRouter.Screen {
@@ -37,7 +37,7 @@ final class AppRouter_Tests: XCTestCase {
     func test_joining_fromTheLobby_keepsTheLobby_otherwiseTheCallWindow() {
         XCTAssertEqual(screen(.joining, call: standup, current: .lobby(standup)), .lobby(standup))
         XCTAssertEqual(screen(.joining, call: standup, current: .incoming(standup)), .call(standup))
-        XCTAssertEqual(screen(.joining, call: standup, current: .lobby(CallID(type: "default", id: "other"))), .call(standup))
+        XCTAssertEqual(screen(.joining, call: standup, current: .lobby(CallID(type: .default, id: "other"))), .call(standup))
         XCTAssertEqual(screen(.joining), .home)
     }
 

@@ -11,7 +11,7 @@ struct CallEventTranslator {
     /// on my other device".
     var connectionID: String?
     /// The latest state of every call this device has heard about.
-    private(set) var knownCalls: [WireCallID: CallSnapshot] = [:]
+    private(set) var knownCalls: [CallID: CallSnapshot] = [:]
     private let now: @Sendable () -> Date
 
     init(currentUserID: String, connectionID: String? = nil, now: @escaping @Sendable () -> Date = Date.init) {
@@ -39,7 +39,7 @@ struct CallEventTranslator {
             return [.ringing(incomingCall(from: ring))]
 
         case .callAccepted(let accepted):
-            let cid = ConfabCore.CallID(accepted.call.cid)
+            let cid = accepted.call.cid
             remember(accepted.call)
             return [.accepted(cid, userID: accepted.userId, byThisDevice: isThisDevice(accepted.connectionId))]
 
@@ -62,12 +62,12 @@ struct CallEventTranslator {
                 call.participants.removeAll { $0.sessionID == participant.sessionID }
                 call.participants.append(participant)
             }
-            return [.participantJoined(ConfabCore.CallID(joined.cid), participant)]
+            return [.participantJoined(joined.cid, participant)]
 
         case .participantLeft(let left):
             let participant = ConfabCore.CallParticipant(left.participant)
             update(left.cid) { $0.participants.removeAll { $0.sessionID == participant.sessionID } }
-            return [.participantLeft(ConfabCore.CallID(left.cid), participant)]
+            return [.participantLeft(left.cid, participant)]
 
         case .callCreated(let changed), .callUpdated(let changed), .recordingStarted(let changed),
              .recordingStopped(let changed):
@@ -84,14 +84,14 @@ struct CallEventTranslator {
             }
             // CallService has no "you were removed" event; for this device the call is over.
             if blocked.userId == currentUserID {
-                events.append(.ended(ConfabCore.CallID(blocked.cid), reason: "\(blocked.byUserId) blocked you from this call"))
+                events.append(.ended(blocked.cid, reason: "\(blocked.byUserId) blocked you from this call"))
             }
             return events
         case .userUnblocked(let unblocked):
             return updated(unblocked.cid) { $0.blockedUserIDs.removeAll { $0 == unblocked.userId } }
         case .userKicked(let kicked):
             guard kicked.userId == currentUserID else { return [] }
-            return [.ended(ConfabCore.CallID(kicked.cid), reason: "\(kicked.byUserId) removed you from the call")]
+            return [.ended(kicked.cid, reason: "\(kicked.byUserId) removed you from the call")]
 
         case .pinned(let pin):
             return updated(pin.cid) { call in
@@ -114,7 +114,7 @@ struct CallEventTranslator {
             if muted.video { tracks.insert(.camera) }
             if muted.screenshare { tracks.insert(.screenshare) }
             guard !tracks.isEmpty else { return [] }
-            return [.mutedByModerator(ConfabCore.CallID(muted.cid), byUserID: muted.byUserId, tracks: tracks)]
+            return [.mutedByModerator(muted.cid, byUserID: muted.byUserId, tracks: tracks)]
 
         case .healthCheck, .unknown:
             // Health checks are only a heartbeat.
@@ -133,7 +133,7 @@ struct CallEventTranslator {
         let cid = ring.call.cid
         let members = ring.call.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) }
         return IncomingCall(
-            id: cid.id, caller: User(id: ring.callerId), type: cid.type.rawValue, members: members,
+            id: cid.id, caller: User(id: ring.callerId), type: cid.type, members: members,
             timeout: ringTimeout(ring.call.session.ringing), video: ring.video)
     }
 
@@ -148,14 +148,14 @@ struct CallEventTranslator {
     }
 
     /// Changes a remembered call; nothing happens for calls this device has not seen.
-    private mutating func update(_ cid: WireCallID, _ change: (inout CallSnapshot) -> Void) {
+    private mutating func update(_ cid: CallID, _ change: (inout CallSnapshot) -> Void) {
         guard var call = knownCalls[cid] else { return }
         change(&call)
         knownCalls[cid] = call
     }
 
     /// Changes a remembered call and reports it; no event for calls this device has not seen.
-    private mutating func updated(_ cid: WireCallID, _ change: (inout CallSnapshot) -> Void) -> [CallServiceEvent] {
+    private mutating func updated(_ cid: CallID, _ change: (inout CallSnapshot) -> Void) -> [CallServiceEvent] {
         update(cid, change)
         return knownCalls[cid].map { [.callUpdated($0)] } ?? []
     }

@@ -6,7 +6,7 @@ extension CallSnapshot {
     /// The app's view of a call from the coordinator's full call state.
     init(_ state: CallState) {
         self.init(
-            id: ConfabCore.CallID(state.cid),
+            id: state.cid,
             createdBy: state.createdBy,
             members: state.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) },
             participants: state.session.participants.map(ConfabCore.CallParticipant.init),
@@ -41,21 +41,6 @@ extension ConfabCore.CallParticipant {
         self.init(
             user: User(id: participant.userId), sessionID: participant.sessionId, role: participant.role.rawValue,
             joinedAt: participant.joinedAt, isPinned: participant.pinnedAt != nil)
-    }
-}
-
-extension ConfabCore.CallID {
-    init(_ cid: WireCallID) {
-        self.init(type: cid.type.rawValue, id: cid.id)
-    }
-
-    /// The wire form; the app's ids are parsed more loosely, so this can fail with a reason.
-    func wireID() throws -> WireCallID {
-        do {
-            return try WireCallID.parse(description)
-        } catch {
-            throw CallError("“\(description)” is not a call this server knows how to name: \(error.description).")
-        }
     }
 }
 

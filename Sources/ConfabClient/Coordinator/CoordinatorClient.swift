@@ -50,7 +50,7 @@ public final class CoordinatorClient: CallService {
     private var eventHandler: (@MainActor (CallServiceEvent) -> Void)?
     private var serverEventObserver: (@MainActor (ServerEvent) -> Void)?
     /// This device's participant session in each call it joined.
-    private var sessionIDs: [WireCallID: String] = [:]
+    private var sessionIDs: [CallID: String] = [:]
 
     // MARK: Connection state
 
@@ -106,8 +106,8 @@ public final class CoordinatorClient: CallService {
     }
 
     /// This device's participant session id in `call`, once joined.
-    public func sessionID(in call: ConfabCore.CallID) -> String? {
-        (try? call.wireID()).flatMap { sessionIDs[$0] }
+    public func sessionID(in call: CallID) -> String? {
+        sessionIDs[call]
     }
 
     // MARK: Connecting
@@ -347,27 +347,27 @@ public final class CoordinatorClient: CallService {
 
     // MARK: CallService
 
-    public func getOrCreateCall(_ call: ConfabCore.CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
+    public func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
         let request = GetOrCreateCallRequest(
-            cid: try call.wireID(), members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video)
+            cid: call, members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video)
         return translator.remember(try await send(request).call)
     }
 
-    public func getCall(_ call: ConfabCore.CallID) async throws -> CallSnapshot {
-        translator.remember(try await send(GetCallRequest(cid: try call.wireID())).call)
+    public func getCall(_ call: CallID) async throws -> CallSnapshot {
+        translator.remember(try await send(GetCallRequest(cid: call)).call)
     }
 
     /// Joins an existing call (`joinCall(_:create:)` can create it). The media settings stay
     /// on this device until the Janus integration needs them.
     /// Joins from the app: a call is made on first join, as typing a new call name in the
     /// lobby expects (joining a ring's call finds it existing).
-    public func joinCall(_ call: ConfabCore.CallID, settings: CallSettings) async throws -> CallSnapshot {
+    public func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
         try await joinCall(call, create: true)
     }
 
     /// Joins the call's session from this device; with `create` the call is made first if missing.
-    public func joinCall(_ call: ConfabCore.CallID, create: Bool) async throws -> CallSnapshot {
-        let cid = try call.wireID()
+    public func joinCall(_ call: CallID, create: Bool) async throws -> CallSnapshot {
+        let cid = call
         let response = try await send(JoinCallRequest(cid: cid, create: create))
         sessionIDs[cid] = response.sessionId
         var snapshot = translator.remember(response.call)
@@ -376,8 +376,8 @@ public final class CoordinatorClient: CallService {
         return snapshot
     }
 
-    public func renewMedia(in call: ConfabCore.CallID) async throws -> CallSnapshot {
-        let cid = try call.wireID()
+    public func renewMedia(in call: CallID) async throws -> CallSnapshot {
+        let cid = call
         let response = try await send(JoinCallRequest(cid: cid, renewMedia: true))
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
@@ -385,27 +385,27 @@ public final class CoordinatorClient: CallService {
         return snapshot
     }
 
-    public func leaveCall(_ call: ConfabCore.CallID) async throws {
-        let cid = try call.wireID()
+    public func leaveCall(_ call: CallID) async throws {
+        let cid = call
         translator.remember(try await send(LeaveCallRequest(cid: cid)).call)
         sessionIDs[cid] = nil
     }
 
-    public func acceptCall(_ call: ConfabCore.CallID) async throws {
-        translator.remember(try await send(AcceptCallRequest(cid: try call.wireID())).call)
+    public func acceptCall(_ call: CallID) async throws {
+        translator.remember(try await send(AcceptCallRequest(cid: call)).call)
     }
 
-    public func rejectCall(_ call: ConfabCore.CallID, reason: RejectionReason) async throws {
-        translator.remember(try await send(RejectCallRequest(cid: try call.wireID(), reason: RejectReason(reason))).call)
+    public func rejectCall(_ call: CallID, reason: RejectionReason) async throws {
+        translator.remember(try await send(RejectCallRequest(cid: call, reason: RejectReason(reason))).call)
     }
 
-    public func endCall(_ call: ConfabCore.CallID) async throws {
-        translator.remember(try await send(EndCallRequest(cid: try call.wireID())).call)
+    public func endCall(_ call: CallID) async throws {
+        translator.remember(try await send(EndCallRequest(cid: call)).call)
     }
 
     /// Rings members of an existing call (all but us when `memberIDs` is nil).
-    public func ringCall(_ call: ConfabCore.CallID, memberIDs: [String]? = nil, video: Bool) async throws -> CallSnapshot {
-        translator.remember(try await send(RingCallRequest(cid: try call.wireID(), memberIds: memberIDs, video: video)).call)
+    public func ringCall(_ call: CallID, memberIDs: [String]? = nil, video: Bool) async throws -> CallSnapshot {
+        translator.remember(try await send(RingCallRequest(cid: call, memberIds: memberIDs, video: video)).call)
     }
 }
 

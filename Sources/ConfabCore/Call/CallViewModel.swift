@@ -60,13 +60,12 @@ public final class CallViewModel {
     // MARK: Lobby
 
     /// Opens the lobby of a call so the user can check their devices before joining.
-    public func enterLobby(callType: String, callId: String, members: [Member]) {
+    public func enterLobby(_ call: CallID, members: [Member]) {
         endedCall = nil
         // A message about an earlier call does not belong over this call's Join button.
         toast = nil
-        callingState = .lobby(LobbyInfo(callId: callId, callType: callType, participants: members))
+        callingState = .lobby(LobbyInfo(callId: call.id, callType: call.type, participants: members))
         guard let callService else { return }
-        let call = CallID(type: callType, id: callId)
         // Who is already in the call; getCall also subscribes us to its joins and leaves.
         Task {
             guard let snapshot = try? await callService.getCall(call) else { return }
@@ -76,7 +75,7 @@ public final class CallViewModel {
 
     /// Edits the participants of the lobby on screen, if it is the lobby of `call`.
     private func updateLobbyParticipants(of call: CallID, _ change: ([Member]) -> [Member]) {
-        guard case .lobby(var info) = callingState, info.cid == call.description else { return }
+        guard case .lobby(var info) = callingState, info.call == call else { return }
         var seen = Set<String>()
         info.participants = change(info.participants).filter { seen.insert($0.user.id).inserted }
         callingState = .lobby(info)
@@ -89,19 +88,19 @@ public final class CallViewModel {
     }
 
     /// Joins a call directly (from the lobby), carrying the lobby's settings into it.
-    public func joinCall(callType: String, callId: String) async {
+    public func joinCall(_ call: CallID) async {
         guard callService != nil else {
             show(CallError.notConnected.message)
             return
         }
-        await join(begin(CallID(type: callType, id: callId), isRingCall: false), fallback: callingState)
+        await join(begin(call, isRingCall: false), fallback: callingState)
     }
 
     // MARK: Outgoing
 
     /// Starts a call with `members`; with `ring` they are rung and we wait on the outgoing page,
     /// without it we join at once.
-    public func startCall(callType: String, callId: String, members: [String], ring: Bool = true) async {
+    public func startCall(_ id: CallID, members: [String], ring: Bool = true) async {
         guard let callService else { return show(CallError.notConnected.message) }
         switch callingState {
         case .idle, .lobby: break
@@ -109,7 +108,7 @@ public final class CallViewModel {
         }
         let callees = members.filter { $0 != currentUser.id }
         endedCall = nil
-        let call = begin(CallID(type: callType, id: callId), isRingCall: ring)
+        let call = begin(id, isRingCall: ring)
         outgoingRejections = [:]
         outgoingCallMembers = callees.map { Member(user: User(id: $0)) }
         callingState = ring ? .outgoing : .joining
@@ -138,23 +137,23 @@ public final class CallViewModel {
     // MARK: Incoming
 
     /// Accepts the ringing call and joins it; with `video: false` the camera stays off.
-    public func acceptCall(callType: String, callId: String, video: Bool = true) async {
-        guard let callService, case .incoming(let incoming) = callingState, incoming.cid == CallID(type: callType, id: callId) else { return }
+    public func acceptCall(_ call: CallID, video: Bool = true) async {
+        guard let callService, case .incoming(let incoming) = callingState, incoming.cid == call else { return }
         incomingTimeout?.cancel()
         if !video { callSettings = callSettings.withUpdatedVideoState(false) }
-        let call = begin(incoming.cid, isRingCall: true)
+        let active = begin(incoming.cid, isRingCall: true)
         callingState = .joining
         do {
             try await callService.acceptCall(incoming.cid)
         } catch {
             return finishCall(reason: Self.explain(error, whileTrying: "answer"))
         }
-        await join(call, fallback: .idle)
+        await join(active, fallback: .idle)
     }
 
     /// Declines the ringing call.
-    public func rejectCall(callType: String, callId: String) async {
-        guard case .incoming(let incoming) = callingState, incoming.cid == CallID(type: callType, id: callId) else { return }
+    public func rejectCall(_ call: CallID) async {
+        guard case .incoming(let incoming) = callingState, incoming.cid == call else { return }
         incomingTimeout?.cancel()
         callingState = .idle
         try? await callService?.rejectCall(incoming.cid, reason: .decline)
@@ -174,7 +173,7 @@ public final class CallViewModel {
             finishCall(reason: nil)
             if let call { try? await callService?.leaveCall(call) }
         case .incoming(let incoming):
-            await rejectCall(callType: incoming.type, callId: incoming.id)
+            await rejectCall(incoming.cid)
         case .idle, .lobby:
             break
         }

@@ -34,18 +34,18 @@ public enum CallingState: Equatable, Sendable {
 /// The call a lobby is for.
 public struct LobbyInfo: Equatable, Sendable {
     public let callId: String
-    public let callType: String
+    public let callType: CallType
     /// People invited to (or already in) the call.
     public var participants: [Member]
 
-    public init(callId: String, callType: String, participants: [Member]) {
+    public init(callId: String, callType: CallType, participants: [Member]) {
         self.callId = callId
         self.callType = callType
         self.participants = participants
     }
 
-    /// The call's id as the server knows it: "type:id".
-    public var cid: String { "\(callType):\(callId)" }
+    /// The call's id as the server knows it.
+    public var call: CallID { CallID(type: callType, id: callId) }
 }
 
 /// A call that is ringing us.
@@ -53,14 +53,14 @@ public struct IncomingCall: Equatable, Sendable, Identifiable {
     /// The call's id without its type ("standup"); `cid` has both.
     public let id: String
     public let caller: User
-    public let type: String
+    public let type: CallType
     public let members: [Member]
     /// How long the ring lasts before it is rejected with reason "timeout".
     public let timeout: Duration
     /// Whether the caller asked for a video call.
     public let video: Bool
 
-    public init(id: String, caller: User, type: String, members: [Member], timeout: Duration, video: Bool) {
+    public init(id: String, caller: User, type: CallType, members: [Member], timeout: Duration, video: Bool) {
         self.id = id
         self.caller = caller
         self.type = type
@@ -70,29 +70,4 @@ public struct IncomingCall: Equatable, Sendable, Identifiable {
     }
 
     public var cid: CallID { CallID(type: type, id: id) }
-}
-
-/// A call's id in "type:id" form, parsed.
-public struct CallID: Hashable, Sendable, CustomStringConvertible {
-    public let type: String
-    public let id: String
-
-    public init(type: String, id: String) {
-        self.type = type
-        self.id = id
-    }
-
-    /// Parses "default:standup"; a bare "standup" means the default call type.
-    public init?(parsing text: String) {
-        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-        func isValid(_ part: String) -> Bool { !part.isEmpty && part.unicodeScalars.allSatisfy(allowed.contains) }
-        switch parts.count {
-        case 1 where isValid(parts[0]): self.init(type: "default", id: parts[0])
-        case 2 where isValid(parts[0]) && isValid(parts[1]): self.init(type: parts[0], id: parts[1])
-        default: return nil
-        }
-    }
-
-    public var description: String { "\(type):\(id)" }
 }

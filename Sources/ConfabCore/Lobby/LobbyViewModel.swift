@@ -61,7 +61,7 @@ public final class LobbyViewModel {
     public var participants: [Member] {
         // The call view model keeps the lobby's list current as people join and leave.
         let current: LobbyInfo
-        if case .lobby(let latest) = callViewModel.callingState, latest.cid == info.cid { current = latest } else { current = info }
+        if case .lobby(let latest) = callViewModel.callingState, latest.call == info.call { current = latest } else { current = info }
         return current.participants.filter { $0.user.id != callViewModel.currentUser.id }
     }
 
@@ -114,7 +114,7 @@ public final class LobbyViewModel {
     }
 
     public func join() async {
-        await callViewModel.joinCall(callType: info.callType, callId: info.callId)
+        await callViewModel.joinCall(info.call)
     }
 
     public func close() {

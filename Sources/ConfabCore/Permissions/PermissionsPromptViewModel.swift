@@ -13,8 +13,8 @@ public final class PermissionsPromptViewModel {
     @ObservationIgnored public let store: PermissionStore
     @ObservationIgnored private let callViewModel: CallViewModel
     @ObservationIgnored private let preferences: PermissionsPromptPreferences?
-    /// The call the banner was dismissed in ("type:id").
-    private var dismissedCall: String?
+    /// The call the banner was dismissed in (outside a call there is nothing to dismiss it for).
+    private var dismissedCall: CallID?
     /// Bumped when a dismissal for good is recorded, so observers re-read it.
     private var preferencesVersion = 0
 
@@ -75,7 +75,7 @@ public final class PermissionsPromptViewModel {
 
     /// Hides the banner for the rest of this call (and for good, if the user prefers).
     public func dismiss() {
-        dismissedCall = currentCall ?? ""
+        dismissedCall = currentCall
         if let preferences, !preferences.showsAgainNextCall {
             preferences.isDismissedForGood = true
             preferencesVersion += 1
@@ -83,10 +83,10 @@ public final class PermissionsPromptViewModel {
     }
 
     /// The call a dismissal belongs to: the lobby, joining and the call itself are one call.
-    private var currentCall: String? {
+    private var currentCall: CallID? {
         switch callViewModel.callingState {
-        case .lobby(let info): info.cid
-        case .joining, .inCall, .reconnecting: callViewModel.activeCall?.id.description
+        case .lobby(let info): info.call
+        case .joining, .inCall, .reconnecting: callViewModel.activeCall?.id
         case .idle, .incoming, .outgoing: nil
         }
     }

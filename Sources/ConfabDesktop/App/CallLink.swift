@@ -11,7 +11,7 @@ public struct CallLink: Equatable {
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "confab" else { return nil }
         var parts = [components.host].compactMap { $0 } + components.path.split(separator: "/").map(String.init)
         parts = parts.filter { !$0.isEmpty }
-        guard parts.count == 3, parts[0] == "join", let call = CallID(parsing: "\(parts[1]):\(parts[2])") else { return nil }
+        guard parts.count == 3, parts[0] == "join", let call = try? CallID.parse("\(parts[1]):\(parts[2])") else { return nil }
         self.call = call
     }
 }

@@ -108,7 +108,7 @@ public final class ConfabApplication {
         self.router = router
         PermissionsPrompt.install(callViewModel: callViewModel, useTestDevices: options.useTestDevices)
         if let call = options.call {
-            callViewModel.enterLobby(callType: call.type, callId: call.id, members: [])
+            callViewModel.enterLobby(call, members: [])
         }
         router.start()
     }
@@ -130,7 +130,7 @@ public final class ConfabApplication {
                 print("confab: not opening \(link.call): a call is already under way")
                 continue
             }
-            callViewModel.enterLobby(callType: link.call.type, callId: link.call.id, members: [])
+            callViewModel.enterLobby(link.call, members: [])
         }
         activate()
     }
@@ -170,13 +170,13 @@ public final class ConfabApplication {
         let vm = callViewModel
         application.addAction("accept-call") { [weak self, weak vm] in
             guard let vm, case .incoming(let call) = vm.callingState else { return }
-            Task { await vm.acceptCall(callType: call.type, callId: call.id) }
+            Task { await vm.acceptCall(call.cid) }
             // Accepted from the notification while no window is open: show the call.
             self?.activate()
         }
         application.addAction("decline-call") { [weak vm] in
             guard let vm, case .incoming(let call) = vm.callingState else { return }
-            Task { await vm.rejectCall(callType: call.type, callId: call.id) }
+            Task { await vm.rejectCall(call.cid) }
         }
         application.addAction("preferences") { [weak self] in self?.showPreferences() }
         application.addAction("quit") { [weak self] in self?.application.quit() }
@@ -210,7 +210,7 @@ public final class ConfabApplication {
             application: application, preferences: preferences, callViewModel: callViewModel, cameraPreview: cameraPreview,
             makeDevicesCheck: {
                 guard idle else { return nil }
-                return LobbyViewModel(info: LobbyInfo(callId: "preferences", callType: "default", participants: []),
+                return LobbyViewModel(info: LobbyInfo(callId: "preferences", callType: .default, participants: []),
                                       callViewModel: self.callViewModel, deviceSource: self.devices,
                                       microphoneLevels: self.microphoneMeter, cameraPreview: self.cameraPreview,
                                       latencyProbe: nil, preferences: self.preferences)

@@ -59,7 +59,7 @@ final class InCallWindow {
         let column = Box(.vertical, spacing: 12)
         toasts = ToastOverlay(child: column)
         toasts.expand()
-        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id.id, subtitle: "\(call.id.type) call"), PermissionsPrompt.banner(in: .call, toasts: toasts), toasts].compactMap { $0 }))
+        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id.id, subtitle: "\(call.id.type.rawValue) call"), PermissionsPrompt.banner(in: .call, toasts: toasts), toasts].compactMap { $0 }))
         controls = CallControlBar(actions: .init(
             toggleMicrophone: { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() },
             toggleCamera: { [weak callViewModel] in callViewModel?.toggleCameraEnabled() },

@@ -67,21 +67,27 @@ final class HomeWindow {
     }
 
     private func openLobby() {
-        guard let call = CallID(parsing: callName.text.trimmingCharacters(in: .whitespaces)) else {
-            return toasts.showToast("Call names use letters, digits, “-” and “_”, optionally after a type: default:standup")
-        }
-        callViewModel?.enterLobby(callType: call.type, callId: call.id, members: [])
+        guard let call = parseCallName(callName.text) else { return }
+        callViewModel?.enterLobby(call, members: [])
     }
 
     private func ring() {
         let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
         guard !members.isEmpty else { return toasts.showToast("Enter who to call: their user ids, separated by commas") }
         let typed = callName.text.trimmingCharacters(in: .whitespaces)
-        let call = typed.isEmpty ? CallID(type: "default", id: "call-\(UUID().uuidString.prefix(8).lowercased())") : CallID(parsing: typed)
-        guard let call else {
-            return toasts.showToast("Call names use letters, digits, “-” and “_”, optionally after a type: default:standup")
+        let call = typed.isEmpty ? CallID(type: .default, id: "call-\(UUID().uuidString.prefix(8).lowercased())") : parseCallName(typed)
+        guard let call else { return }
+        Task { await callViewModel?.startCall(call, members: members) }
+    }
+
+    /// The typed call name by the server's own rules, or nil after saying what is wrong with it.
+    private func parseCallName(_ text: String) -> CallID? {
+        do {
+            return try CallID.parse(userInput: text)
+        } catch {
+            toasts.showToast("Call names use letters, digits, “.”, “-” and “_”, optionally after a type (default:standup): \(error.description)")
+            return nil
         }
-        Task { await callViewModel?.startCall(callType: call.type, callId: call.id, members: members) }
     }
 
 }

@@ -28,16 +28,16 @@ final class IncomingCallWindow {
         acceptAudioOnly.addCSSClass("call-button")
         acceptAudioOnly.tooltip = "Accept with the camera off"
         acceptAudioOnly.onClicked { [weak callViewModel] in
-            Task { await callViewModel?.acceptCall(callType: call.type, callId: call.id, video: false) }
+            Task { await callViewModel?.acceptCall(call.cid, video: false) }
         }
         let buttons = Box(.horizontal, spacing: 36, children: [decline, acceptAudioOnly, accept])
         buttons.align(horizontal: .center)
 
         let answer: @MainActor () -> Void = { [weak callViewModel] in
-            Task { await callViewModel?.acceptCall(callType: call.type, callId: call.id) }
+            Task { await callViewModel?.acceptCall(call.cid) }
         }
         let refuse: @MainActor () -> Void = { [weak callViewModel] in
-            Task { await callViewModel?.rejectCall(callType: call.type, callId: call.id) }
+            Task { await callViewModel?.rejectCall(call.cid) }
         }
         accept.onClicked(answer)
         decline.onClicked(refuse)

@@ -36,7 +36,7 @@ final class LobbyWindow {
         cameraToggle = MediaToggle(.camera) { [weak lobby] in lobby?.toggleCamera() }
         deviceSelectors = DeviceSelectors { [weak lobby] device in lobby?.selectDevice(device) }
 
-        let header = HeaderBar(title: info.callId, subtitle: "Before joining · \(info.callType) call")
+        let header = HeaderBar(title: info.callId, subtitle: "Before joining · \(info.callType.rawValue) call")
         let heading = Label("Before Joining", cssClasses: ["title-2"])
         let toggles = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button])
         toggles.align(horizontal: .center)

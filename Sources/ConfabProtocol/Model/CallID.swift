@@ -1,3 +1,4 @@
+import Foundation
 /// A call's identity, written `type:id` on the wire (the seed's `callCid`), e.g. `default:standup`.
 public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible, LosslessStringConvertible {
     public var type: CallType
@@ -16,6 +17,13 @@ public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible, Loss
     }
 
     public var description: String { "\(type.rawValue):\(id)" }
+
+    /// What a person typed or a link carried: "default:standup", or a bare "standup" for the
+    /// default call type. The same rules as `parse`, so nothing opens that the server refuses.
+    public static func parse(userInput text: String) throws(CallIDError) -> CallID {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return try parse(trimmed.contains(":") ? trimmed : "\(CallType.default.rawValue):\(trimmed)")
+    }
 
     /// Parses `type:id`, explaining what is wrong when it cannot.
     public static func parse(_ text: String) throws(CallIDError) -> CallID {
