@@ -91,7 +91,11 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
                             f"the minimized window does not show bob's red camera: mean colour {(red, green, blue)}")
             self.assertGreaterEqual(self.duration(minimized), last_duration, "the duration restarted in the small window")
 
-            click(find(minimized, role="push button", name="Restore call window"))
+            if round_ == 1:
+                click(find(minimized, role="push button", name="Restore call window"))
+            else:
+                # The app's shortcuts work in every window: Ctrl+M restores from the small one.
+                press_keys(self.xvfb.display, r"mini-ui \(minimized\) – Confab", "ctrl+m")  # a regular expression
             call_window = wait_for(lambda: top_level_window(self.accessible, name="mini-ui – Confab"), what="the call window again")
             self.assert_moving(self.video_of_bob(call_window), f"restored-{round_}")
             now = self.duration(call_window)
@@ -114,6 +118,14 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
                 press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
             wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab") is None,
                      what=f"the panel closed by {how} (round {round_})")
+        # The Shortcuts window lists every shortcut the app has, Preferences and Quit included.
+        press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+question")
+        shortcuts = wait_for(lambda: top_level_window(self.accessible, name_contains="Shortcuts"), what="the Shortcuts window")
+        for title in ("Show or hide the participants", "Minimize or restore the call", "Preferences", "Quit"):
+            wait_for(lambda: find(shortcuts, role="label", name=title), what=f"“{title}” in the Shortcuts window")
+        screenshot(self.xvfb.display, "shortcuts.png")
+        click(wait_for(lambda: find(shortcuts, role="push button", name="Close"), what="the Shortcuts window's close button"))
+        wait_for(lambda: top_level_window(self.accessible, name_contains="Shortcuts") is None, what="the Shortcuts window closed")
         # The panel does not outlive the call.
         press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
         wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab"), what="the panel, once more")

@@ -8,13 +8,19 @@ protocol ScreenWindow: AnyObject {
     func close()
 }
 
-extension HomeWindow: ScreenWindow {}
-extension LobbyWindow: ScreenWindow {}
-extension OutgoingCallWindow: ScreenWindow {}
-extension IncomingCallWindow: ScreenWindow {}
-extension InCallWindow: ScreenWindow {}
-extension MinimizedCallWindow: ScreenWindow {}
-extension CallEndedWindow: ScreenWindow {}
+/// A screen with one GTK window (dialogs such as the Shortcuts window attach to it).
+@MainActor
+protocol WindowOwner: AnyObject {
+    var window: Window { get }
+}
+
+extension HomeWindow: ScreenWindow, WindowOwner {}
+extension LobbyWindow: ScreenWindow, WindowOwner {}
+extension OutgoingCallWindow: ScreenWindow, WindowOwner {}
+extension IncomingCallWindow: ScreenWindow, WindowOwner {}
+extension InCallWindow: ScreenWindow, WindowOwner {}
+extension MinimizedCallWindow: ScreenWindow, WindowOwner {}
+extension CallEndedWindow: ScreenWindow, WindowOwner {}
 
 /// The one place that maps `callingState` to what is on screen.
 @MainActor

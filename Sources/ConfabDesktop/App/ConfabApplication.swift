@@ -178,10 +178,44 @@ public final class ConfabApplication {
             guard let vm, case .incoming(let call) = vm.callingState else { return }
             Task { await vm.rejectCall(call.cid) }
         }
-        application.addAction("preferences") { [weak self] in self?.showPreferences() }
-        application.addAction("quit") { [weak self] in self?.application.quit() }
-        application.setAccelerators(["<Control>comma"], for: "app.preferences")
-        application.setAccelerators(["<Control>q"], for: "app.quit")
+        for shortcut in AppShortcut.allCases {
+            application.addAction(shortcut.rawValue) { [weak self] in self?.perform(shortcut) }
+            application.setAccelerators([shortcut.accelerator], for: "app.\(shortcut.rawValue)")
+        }
+    }
+
+    /// What each global shortcut does; outside the screens it is meant for, nothing.
+    private func perform(_ shortcut: AppShortcut) {
+        let vm = callViewModel
+        let inCall = vm.callingState == .inCall || vm.callingState == .reconnecting
+        let callWindow = router?.window as? InCallWindow
+        switch shortcut {
+        case .toggleMicrophone:
+            // The lobby's toggles edit the settings the call starts with; in a call they act at once.
+            if case .lobby = vm.callingState { vm.toggleMicrophoneEnabled() } else if inCall { vm.toggleMicrophoneEnabled() }
+        case .toggleCamera:
+            if case .lobby = vm.callingState { vm.toggleCameraEnabled() } else if inCall { vm.toggleCameraEnabled() }
+        case .shareScreen:
+            if inCall, let call = vm.activeCall { InCallWindow.toggleScreenshare(call) }
+        case .hangUp:
+            if inCall || vm.callingState == .joining || vm.callingState == .outgoing { Task { await vm.hangUp() } }
+        case .nextLayout:
+            guard inCall else { return }
+            let all = ParticipantsLayout.allCases
+            vm.update(participantsLayout: all[((all.firstIndex(of: vm.participantsLayout) ?? 0) + 1) % all.count])
+        case .participants:
+            callWindow?.toggleParticipants()
+        case .toggleMinimized:
+            if inCall { vm.isMinimized.toggle() }
+        case .fullScreen:
+            callWindow?.window.toggleFullscreen()
+        case .shortcuts:
+            ShortcutsHelp.present(over: (router?.window as? WindowOwner)?.window)
+        case .preferences:
+            showPreferences()
+        case .quit:
+            application.quit()
+        }
     }
 
     private func rememberLayout() {

@@ -6,9 +6,8 @@ import GLibBridge
 /// self-view, the duration, a reconnecting notice, and the control bar. Closing the window
 /// minimizes the call; hanging up is explicit.
 ///
-/// Keyboard: Ctrl+D microphone, Ctrl+E camera, hold Space to talk while muted, Ctrl+Shift+H
-/// hang up, Ctrl+L next layout, Ctrl+P participants, Ctrl+M minimize, F11 full screen,
-/// Ctrl+? the Shortcuts window.
+/// Keyboard: hold Space to talk while muted; the app-wide shortcuts (`AppShortcut`) act on
+/// the call too.
 @MainActor
 final class InCallWindow {
     let window: Window
@@ -109,7 +108,7 @@ final class InCallWindow {
     }
 
     /// Ctrl+P and the Participants button: open the panel, or close it when it is open.
-    private func toggleParticipants() {
+    func toggleParticipants() {
         if let participantsPanel {
             participantsPanel.close()
             return
@@ -123,28 +122,16 @@ final class InCallWindow {
     }
 
     /// Share screen / Stop sharing (the control bar's button and Ctrl+Shift+E).
-    private static func toggleScreenshare(_ call: ActiveCall) {
+    static func toggleScreenshare(_ call: ActiveCall) {
         Task {
             if call.isCurrentUserScreensharing { await call.stopScreensharing() } else { await call.startScreensharing() }
         }
     }
 
+    /// Holding Space is this window's own key (press and release); the others are the app's
+    /// (`AppShortcut`), so they work in every window.
     private func bindShortcuts() {
         let vm = callViewModel
-        window.addShortcut("<Control><Shift>h") { [weak vm] in Task { await vm?.hangUp() } }
-        window.addShortcut("<Control>d") { [weak vm] in vm?.toggleMicrophoneEnabled() }
-        window.addShortcut("<Control>e") { [weak vm] in vm?.toggleCameraEnabled() }
-        window.addShortcut("<Control><Shift>e") { [weak call] in call.map(Self.toggleScreenshare) }
-        window.addShortcut("<Control>l") { [weak vm] in
-            guard let vm else { return }
-            let all = ParticipantsLayout.allCases
-            let next = all[((all.firstIndex(of: vm.participantsLayout) ?? 0) + 1) % all.count]
-            vm.update(participantsLayout: next)
-        }
-        window.addShortcut("<Control>p") { [weak self] in self?.toggleParticipants() }
-        window.addShortcut("<Control>m") { [weak vm] in vm?.isMinimized = true }
-        window.addShortcut("F11") { [weak window] in window?.toggleFullscreen() }
-        window.addShortcut("<Control>question") { [weak window] in ShortcutsHelp.present(over: window) }
         // Hold Space to talk while muted; when not muted Space keeps activating buttons.
         window.onKey("space", pressed: { [weak vm] in
             guard let vm, !vm.callSettings.audioOn || vm.isPushToTalkActive else { return false }

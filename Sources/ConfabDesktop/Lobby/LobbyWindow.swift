@@ -63,8 +63,6 @@ final class LobbyWindow {
         window.addShortcut("Escape") { [weak lobby] in lobby?.close() }
         window.addShortcut("Return") { [weak self] in self?.join() }
         window.addShortcut("KP_Enter") { [weak self] in self?.join() }
-        window.addShortcut("<Control>d") { [weak lobby] in lobby?.toggleMicrophone() }
-        window.addShortcut("<Control>e") { [weak lobby] in lobby?.toggleCamera() }
         // The window manager's close button leaves the lobby the same way Escape does.
         window.onCloseRequest { [weak lobby] in
             lobby?.close()

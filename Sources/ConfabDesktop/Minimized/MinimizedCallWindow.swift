@@ -36,9 +36,6 @@ final class MinimizedCallWindow {
         let column = Box(.vertical, spacing: 8, children: [tile.view, durationLabel, controls])
         column.setMargins(8)
         window.setContent(column)
-        window.addShortcut("<Control>m") { [weak callViewModel] in callViewModel?.isMinimized = false }
-        window.addShortcut("<Control>d") { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
-        window.addShortcut("<Control><Shift>h") { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
         window.onCloseRequest { [weak callViewModel] in
             callViewModel?.isMinimized = false
             return true

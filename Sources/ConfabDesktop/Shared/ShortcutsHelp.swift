@@ -1,13 +1,10 @@
-import Foundation
 import GLibBridge
 
-/// The Shortcuts window (Ctrl+?), from Resources/shortcuts.ui.
+/// The Shortcuts window (Ctrl+?), written from `AppShortcut`'s table.
 @MainActor
 enum ShortcutsHelp {
     static func present(over parent: Window?) {
-        guard let path = ResourceLocator.path(of: "shortcuts.ui"),
-              let xml = try? String(contentsOfFile: path, encoding: .utf8),
-              let window = ShortcutsWindow(builderXML: xml, transientFor: parent) else { return }
+        guard let window = ShortcutsWindow(builderXML: AppShortcut.shortcutsWindowXML, transientFor: parent) else { return }
         window.present()
         shown = window
     }

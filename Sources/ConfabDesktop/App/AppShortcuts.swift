@@ -1,0 +1,114 @@
+import ConfabCore
+
+/// Every keyboard shortcut of the app in one table. The global ones are application actions
+/// with accelerators, so they work in whichever Confab window is in front (lobby, call,
+/// minimized call, participants); the Shortcuts window is written from the same table, so it
+/// lists exactly what works. Keys that only make sense on one screen (Enter to join or accept,
+/// Escape to leave a screen, holding Space to talk) stay with that screen and are listed here
+/// as `ScreenKey`s.
+enum AppShortcut: String, CaseIterable {
+    case toggleMicrophone = "toggle-microphone"
+    case toggleCamera = "toggle-camera"
+    case shareScreen = "share-screen"
+    case hangUp = "hang-up"
+    case nextLayout = "next-layout"
+    case participants
+    case toggleMinimized = "toggle-minimized"
+    case fullScreen = "full-screen"
+    case shortcuts
+    case preferences
+    case quit
+
+    /// GTK's accelerator syntax.
+    var accelerator: String {
+        switch self {
+        case .toggleMicrophone: "<Control>d"
+        case .toggleCamera: "<Control>e"
+        case .shareScreen: "<Control><Shift>e"
+        case .hangUp: "<Control><Shift>h"
+        case .nextLayout: "<Control>l"
+        case .participants: "<Control>p"
+        case .toggleMinimized: "<Control>m"
+        case .fullScreen: "F11"
+        case .shortcuts: "<Control>question"
+        case .preferences: "<Control>comma"
+        case .quit: "<Control>q"
+        }
+    }
+
+    var title: String {
+        switch self {
+        case .toggleMicrophone: "Turn the microphone on or off"
+        case .toggleCamera: "Turn the camera on or off"
+        case .shareScreen: "Share your screen, or stop sharing"
+        case .hangUp: "Hang up"
+        case .nextLayout: "Next layout (grid, spotlight, full screen)"
+        case .participants: "Show or hide the participants"
+        case .toggleMinimized: "Minimize or restore the call"
+        case .fullScreen: "Full screen"
+        case .shortcuts: "Keyboard shortcuts"
+        case .preferences: "Preferences"
+        case .quit: "Quit"
+        }
+    }
+
+    var group: ShortcutGroup {
+        switch self {
+        case .toggleMicrophone, .toggleCamera, .shareScreen: .media
+        case .hangUp: .calls
+        case .nextLayout, .participants, .toggleMinimized, .fullScreen: .callWindow
+        case .shortcuts, .preferences, .quit: .app
+        }
+    }
+}
+
+/// A key handled by one screen only.
+struct ScreenKey {
+    let accelerator: String
+    let title: String
+    let group: ShortcutGroup
+
+    static let all = [
+        ScreenKey(accelerator: "space", title: "Hold to talk while muted", group: .media),
+        ScreenKey(accelerator: "Return", title: "Join the call (lobby)", group: .calls),
+        ScreenKey(accelerator: "Return", title: "Accept an incoming call", group: .calls),
+        ScreenKey(accelerator: "Escape", title: "Decline an incoming call / cancel ringing / leave the lobby", group: .calls),
+    ]
+}
+
+enum ShortcutGroup: CaseIterable {
+    case media, calls, callWindow, app
+
+    var title: String {
+        switch self {
+        case .media: "Microphone and camera"
+        case .calls: "Calls"
+        case .callWindow: "Call window"
+        case .app: "Confab"
+        }
+    }
+}
+
+extension AppShortcut {
+    /// GtkBuilder XML for the Shortcuts window, from the table above.
+    static var shortcutsWindowXML: String {
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;")
+        }
+        func entry(_ title: String, _ accelerator: String) -> String {
+            #"<child><object class="GtkShortcutsShortcut"><property name="title">\#(escape(title))</property>"#
+                + #"<property name="accelerator">\#(escape(accelerator))</property></object></child>"#
+        }
+        let groups = ShortcutGroup.allCases.map { group in
+            let entries = allCases.filter { $0.group == group }.map { entry($0.title, $0.accelerator) }
+                + ScreenKey.all.filter { $0.group == group }.map { entry($0.title, $0.accelerator) }
+            return #"<child><object class="GtkShortcutsGroup"><property name="title">\#(escape(group.title))</property>"#
+                + entries.joined() + "</object></child>"
+        }
+        return #"<?xml version="1.0" encoding="UTF-8"?><interface><object class="GtkShortcutsWindow" id="shortcuts">"#
+            + #"<property name="modal">1</property><child><object class="GtkShortcutsSection">"#
+            + #"<property name="section-name">confab</property>"# + groups.joined()
+            + "</object></child></object></interface>"
+    }
+}
