@@ -101,13 +101,15 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "ConfabCoreTests", dependencies: ["ConfabCore"], swiftSettings: testSettings),
-        .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge"], swiftSettings: testSettings),
-        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge"], swiftSettings: testSettings),
-        .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient"], swiftSettings: testSettings),
+        // What several suites share: main-actor test helpers and the one confab-server launcher.
+        .target(name: "ConfabTestSupport", path: "Tests/ConfabTestSupport", swiftSettings: testSettings),
+        .testTarget(name: "ConfabCoreTests", dependencies: ["ConfabCore", "ConfabTestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
-        .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol"],
+        .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",

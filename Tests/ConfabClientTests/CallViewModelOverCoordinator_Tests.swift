@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import ConfabClient
 import ConfabCore
 import Foundation
@@ -22,7 +23,7 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
         options.reconnectBackoff = ReconnectBackoff(initial: .milliseconds(100), maximum: .milliseconds(500))
         var logger = Logger(label: "view-model-tests")
         logger.logLevel = .error
-        let client = CoordinatorClient(serverURL: server.url, userID: user, options: options, logger: logger)
+        let client = CoordinatorClient(serverURL: server.baseURL, userID: user, options: options, logger: logger)
         let viewModel = CallViewModel(currentUser: User(id: user), callService: client)
         try await client.connect()
         clients.append(client)
@@ -37,7 +38,7 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
         while viewModel.callingState.name != state {
             guard ContinuousClock.now < deadline else {
                 XCTFail("\(viewModel.currentUser.id) is \(viewModel.callingState.name), not \(state)", file: file, line: line)
-                throw ProcessFailure("state \(state) never came")
+                throw TestFailure("state \(state) never came")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

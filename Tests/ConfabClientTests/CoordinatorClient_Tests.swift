@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import ConfabClient
 import ConfabCore
 import Foundation
@@ -30,7 +31,7 @@ final class CoordinatorClient_Tests: XCTestCase {
         configure(&options)
         var logger = Logger(label: "client-tests")
         logger.logLevel = .warning
-        let client = CoordinatorClient(serverURL: server.url, userID: user, options: options, logger: logger)
+        let client = CoordinatorClient(serverURL: server.baseURL, userID: user, options: options, logger: logger)
         let recorder = EventRecorder(client)
         try await client.connect()
         return (client, recorder)

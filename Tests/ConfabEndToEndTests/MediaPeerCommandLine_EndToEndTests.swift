@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import ConfabProtocol
 import Foundation
 import XCTest
@@ -6,7 +7,7 @@ import XCTest
 /// coordinator that hands out no media server.
 final class MediaPeerCommandLine_EndToEndTests: XCTestCase {
     private var directory: URL!
-    private var server: CoordinatorProcess?
+    private var server: ServerProcess?
     private var peers: [PeerProcess] = []
 
     override func setUp() async throws {
@@ -39,7 +40,7 @@ final class MediaPeerCommandLine_EndToEndTests: XCTestCase {
     }
 
     func test_testMediaWithASignallingOnlyServer_joinsAndLeaves_reportingNoMediaReceived() async throws {
-        let server = try await CoordinatorProcess(directory: directory)
+        let server = try await ServerProcess.start(directory: directory)
         self.server = server
         let peer = try PeerProcess("alice", server: server, directory: directory,
                                    ["join", "default:quiet", "--create", "--duration", "0.3", "--media", "test"])

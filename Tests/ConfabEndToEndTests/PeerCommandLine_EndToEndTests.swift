@@ -1,10 +1,11 @@
+import ConfabTestSupport
 import Foundation
 import XCTest
 
 /// `confab-peer` as scripts use it: exit codes, messages, stopping it.
 final class PeerCommandLine_EndToEndTests: XCTestCase {
     private var directory: URL!
-    private var server: CoordinatorProcess?
+    private var server: ServerProcess?
     private var peers: [PeerProcess] = []
 
     override func setUp() async throws {
@@ -27,7 +28,7 @@ final class PeerCommandLine_EndToEndTests: XCTestCase {
     }
 
     func test_joiningACallThatDoesNotExist_join_exitsNonZeroWithTheServersReason() async throws {
-        let server = try await CoordinatorProcess(directory: directory)
+        let server = try await ServerProcess.start(directory: directory)
         self.server = server
         let peer = try PeerProcess("alice", server: server, directory: directory, ["join", "default:nowhere"])
         peers.append(peer)
@@ -38,7 +39,7 @@ final class PeerCommandLine_EndToEndTests: XCTestCase {
     }
 
     func test_peerInACall_terminated_leavesAndStillWritesItsReport() async throws {
-        let server = try await CoordinatorProcess(directory: directory)
+        let server = try await ServerProcess.start(directory: directory)
         self.server = server
         let peer = try PeerProcess("alice", server: server, directory: directory, ["join", "default:stay", "--create", "--duration", "60"])
         peers.append(peer)
@@ -51,7 +52,7 @@ final class PeerCommandLine_EndToEndTests: XCTestCase {
     }
 
     func test_peerInACall_serverRestarts_peerReconnectsAndRejoinsTheCall() async throws {
-        let server = try await CoordinatorProcess(directory: directory)
+        let server = try await ServerProcess.start(directory: directory)
         self.server = server
         let peer = try PeerProcess("alice", server: server, directory: directory, ["join", "default:survive", "--create", "--duration", "60"])
         peers.append(peer)

@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import Foundation
 import XCTest
 
@@ -48,7 +49,7 @@ final class Production_EndToEndTests: XCTestCase {
         let log = (try? String(contentsOf: folder.appendingPathComponent("controller.log"), encoding: .utf8)) ?? ""
         guard let data = try? Data(contentsOf: summary),
               let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { throw EndToEndFailure("the host's controls wrote no summary; controller.log:\n\(log)") }
+        else { throw TestFailure("the host's controls wrote no summary; controller.log:\n\(log)") }
         host = object
     }
 

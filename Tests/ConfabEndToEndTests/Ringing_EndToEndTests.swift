@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import Foundation
 import XCTest
 
@@ -5,7 +6,7 @@ import XCTest
 /// answering. Each test reads the JSON reports of both sides.
 final class Ringing_EndToEndTests: XCTestCase {
     private var directory: URL!
-    private var server: CoordinatorProcess?
+    private var server: ServerProcess?
     private var peers: [PeerProcess] = []
 
     override func setUp() async throws {
@@ -20,14 +21,14 @@ final class Ringing_EndToEndTests: XCTestCase {
     }
 
     /// Starts the coordinator; the ring's auto-cancel timeout is long unless a test shortens it.
-    private func startServer(ringTimeout: Double = 20) async throws -> CoordinatorProcess {
-        let server = try await CoordinatorProcess(["--ring-timeout", String(ringTimeout)], directory: directory)
+    private func startServer(ringTimeout: Double = 20) async throws -> ServerProcess {
+        let server = try await ServerProcess.start(["--ring-timeout", String(ringTimeout)], directory: directory)
         self.server = server
         return server
     }
 
     private func peer(_ user: String, _ command: String...) throws -> PeerProcess {
-        guard let server else { throw EndToEndFailure("start the server first") }
+        guard let server else { throw TestFailure("start the server first") }
         let peer = try PeerProcess(user, server: server, directory: directory, command)
         peers.append(peer)
         return peer

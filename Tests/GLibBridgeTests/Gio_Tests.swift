@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import Foundation
 import GLibBridge
 import XCTest

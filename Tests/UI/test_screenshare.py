@@ -81,11 +81,16 @@ class WatchingAShare(ScreenSharingTestCase):
     its actual size on demand, to read small text."""
 
     def test_remoteShare_fitsTheView_actualSizeShowsItPixelForPixel(self):
-        bob, call_window = self.call_bob_to_share("watch-share", duration=14, bob_arguments=["--screen", "test", "--screen-after", "1"])
+        bob, call_window = self.call_bob_to_share("watch-share", duration=40, bob_arguments=["--screen", "test", "--screen-after", "1"])
         wait_for(lambda: find(call_window, name_contains="bob is presenting"), timeout=20, what="bob's share shown large")
         picture = wait_for(lambda: find(call_window, name="Screen of bob"), what="the picture of bob's screen")
         time.sleep(1.5)  # frames arrive and the layout settles
-        fitted = extents(picture)
+        try:
+            fitted = extents(picture)
+        except Exception:
+            screenshot(self.xvfb.display, "DEBUG-watch.png")
+            print("APPLOG", self.app.output()[-3000:])
+            raise
         self.assertLess(fitted[0], 1280, f"the fitted screen is wider than the window: {fitted}")
         screenshot(self.xvfb.display, "in-call-watching-share-fitted.png")
 

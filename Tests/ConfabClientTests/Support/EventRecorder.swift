@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import ConfabClient
 import ConfabCore
 import Foundation
@@ -26,7 +27,7 @@ final class EventRecorder {
             }
             guard ContinuousClock.now < deadline else {
                 XCTFail("no \(description) within \(timeout); got \(events)", file: file, line: line)
-                throw ProcessFailure("no \(description)")
+                throw TestFailure("no \(description)")
             }
             // Events arrive on the main actor; polling lets them in between checks.
             try await Task.sleep(for: .milliseconds(10))

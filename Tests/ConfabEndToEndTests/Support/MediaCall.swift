@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import ConfabProtocol
 import Foundation
 import XCTest
@@ -59,7 +60,7 @@ struct MediaCall {
         }
         guard process.terminationStatus == 0, problems.isEmpty else {
             let serverLog = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw EndToEndFailure("the media call failed (exit \(process.terminationStatus)):\n\(collected.text)\n"
+            throw TestFailure("the media call failed (exit \(process.terminationStatus)):\n\(collected.text)\n"
                 + problems.joined(separator: "\n") + "\nserver log (tail):\n\(serverLog.suffix(3000))")
         }
         if outputDirectory == nil { try? FileManager.default.removeItem(at: directory) }

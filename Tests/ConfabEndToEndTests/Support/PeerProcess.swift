@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import Foundation
 import XCTest
 
@@ -9,8 +10,8 @@ final class PeerProcess {
     /// Where the peer writes its JSON report.
     let reportURL: URL
 
-    convenience init(_ user: String, server: CoordinatorProcess, directory: URL, _ command: [String]) throws {
-        try self.init(user, serverURL: server.url, directory: directory, command)
+    convenience init(_ user: String, server: ServerProcess, directory: URL, _ command: [String]) throws {
+        try self.init(user, serverURL: server.baseURL, directory: directory, command)
     }
 
     init(_ user: String, serverURL: String, directory: URL, _ command: [String]) throws {
@@ -38,7 +39,7 @@ final class PeerProcess {
         do {
             return try JSONDecoder().decode(PeerReport.self, from: Data(contentsOf: reportURL))
         } catch {
-            throw EndToEndFailure("no readable report from \(user) (\(error)); its output:\n\(stderr.text)")
+            throw TestFailure("no readable report from \(user) (\(error)); its output:\n\(stderr.text)")
         }
     }
 
@@ -47,7 +48,7 @@ final class PeerProcess {
         let deadline = ContinuousClock.now + timeout
         while stderr.lines.filter({ $0.contains(fragment) }).count < count {
             guard ContinuousClock.now < deadline else {
-                throw EndToEndFailure("'\(fragment)' not seen \(count) times within \(timeout):\n\(stderr.text)")
+                throw TestFailure("'\(fragment)' not seen \(count) times within \(timeout):\n\(stderr.text)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -2,11 +2,11 @@ import Foundation
 
 /// Everything a child process writes to one pipe, collected as it arrives so a test can wait
 /// for a line without blocking the pipe.
-final class ProcessOutput: @unchecked Sendable {
+public final class ProcessOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
 
-    init(_ pipe: Pipe) {
+    public init(_ pipe: Pipe) {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let chunk = handle.availableData
             if chunk.isEmpty {
@@ -17,46 +17,47 @@ final class ProcessOutput: @unchecked Sendable {
         }
     }
 
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    public var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 
-    var lines: [String] { text.split(separator: "\n").map(String.init) }
+    public var lines: [String] { text.split(separator: "\n").map(String.init) }
 
     /// The first line containing `fragment`, waiting up to `timeout` (polling: a pipe gives no event to await).
-    func line(containing fragment: String, timeout: Duration) async throws -> String {
+    public func line(containing fragment: String, timeout: Duration) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let line = lines.first(where: { $0.contains(fragment) }) { return line }
             guard ContinuousClock.now < deadline else {
-                throw EndToEndFailure("no line containing '\(fragment)' within \(timeout); output so far:\n\(text)")
+                throw TestFailure("no line containing '\(fragment)' within \(timeout); output so far:\n\(text)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 }
 
-struct EndToEndFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A test's own failure (a process that misbehaved), in words.
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A binary built beside the test bundle (`swift build` puts every product in one folder).
-func builtExecutable(_ name: String) throws -> URL {
+public func builtExecutable(_ name: String) throws -> URL {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
         let candidate = folder.appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         folder = folder.deletingLastPathComponent()
     }
-    throw EndToEndFailure("\(name) is not built beside the tests; run `swift build` first")
+    throw TestFailure("\(name) is not built beside the tests; run `swift build` first")
 }
 
 /// Waits for a process to exit, up to `timeout`; kills it if it does not.
-func waitForExit(_ process: Process, timeout: Duration) async throws {
+public func waitForExit(_ process: Process, timeout: Duration) async throws {
     let deadline = ContinuousClock.now + timeout
     while process.isRunning {
         guard ContinuousClock.now < deadline else {
             process.terminate()
-            throw EndToEndFailure("\(process.executableURL?.lastPathComponent ?? "process") still running after \(timeout)")
+            throw TestFailure("\(process.executableURL?.lastPathComponent ?? "process") still running after \(timeout)")
         }
         try await Task.sleep(for: .milliseconds(20))
     }
