@@ -194,3 +194,56 @@ final class Listeners_Tests: XCTestCase {
         XCTAssertNil(watched, "dropping the subscription frees the handler and what it held")
     } }
 }
+
+/// The desktop's privacy switches are obeyed, not only shown.
+final class DeviceAccess_Tests: XCTestCase {
+    @MainActor private func inCall(settings: CallSettings = .default) -> (CallViewModel, FakeMediaEngine) {
+        let service = FakeCallService()
+        service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
+        let engine = FakeMediaEngine()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callSettings: settings, callService: service, mediaEngine: engine)
+        var done = false
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
+        waitUntil { done && subject.activeCall?.isMediaConnected == true }
+        return (subject, engine)
+    }
+
+    func test_cameraRefusedMidCall_stopsSending_andResumesWhenAllowedAgain() { onMain {
+        let (subject, engine) = inCall()
+        subject.updateDeviceAccess(DeviceAccess(camera: false, microphone: true))
+        XCTAssertEqual(engine.videoEnabled.last, false, "the camera still sends after the privacy switch refused it")
+        XCTAssertEqual(subject.callSettings.videoOn, true, "the user's own toggle is kept")
+        subject.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
+        XCTAssertEqual(engine.videoEnabled.last, true)
+    } }
+
+    func test_microphoneRefused_thenToggledOff_staysOffWhenAllowedAgain() { onMain {
+        let (subject, engine) = inCall()
+        subject.updateDeviceAccess(DeviceAccess(camera: true, microphone: false))
+        XCTAssertEqual(engine.audioEnabled.last, false)
+        subject.toggleMicrophoneEnabled()
+        subject.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
+        XCTAssertEqual(engine.audioEnabled.last, false, "access returning does not turn on what the user turned off")
+    } }
+
+    func test_joiningWhileCameraRefused_neverStartsTheCamera() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
+        let engine = FakeMediaEngine()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        subject.updateDeviceAccess(DeviceAccess(camera: false, microphone: true))
+        var done = false
+        Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
+        waitUntil { done && subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(engine.started.first?.3.videoOn, false)
+        XCTAssertEqual(engine.videoEnabled.last, false)
+    } }
+
+    func test_onlyExplicitRefusalsCloseADevice() {
+        XCTAssertFalse(DeviceAccess.allows(.denied(.privacySetting)))
+        XCTAssertFalse(DeviceAccess.allows(.denied(.portal)))
+        XCTAssertTrue(DeviceAccess.allows(.denied(.likelySystemMute)), "a silent microphone is only probably muted")
+        XCTAssertTrue(DeviceAccess.allows(.granted))
+        XCTAssertTrue(DeviceAccess.allows(.unknown))
+    }
+}

@@ -60,6 +60,19 @@ final class LobbyViewModel_Tests: XCTestCase {
         XCTAssertFalse(h.camera.startedWhileRunning)
     } }
 
+    func test_privacySwitchRefusesCameraAndMicrophone_previewAndMeterStop_andComeBackWhenAllowed() { onMain {
+        let h = makeHarness()
+        h.subject.start()
+        h.call.updateDeviceAccess(DeviceAccess(camera: false, microphone: false))
+        settle()
+        XCTAssertNil(h.camera.running, "the camera preview keeps running against the privacy switch")
+        XCTAssertNil(h.microphone.metering, "the microphone keeps being read against the privacy switch")
+        h.call.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
+        settle()
+        XCTAssertEqual(h.camera.running, Devices.builtInCamera)
+        XCTAssertEqual(h.microphone.metering, Devices.builtInMic)
+    } }
+
     func test_callSettingsChangedElsewhere_lobbyFollows() { onMain {
         // Ctrl+D and the in-call controls edit the CallViewModel directly.
         let h = makeHarness()

@@ -6,17 +6,20 @@ temporary XDG_CONFIG_HOME), inside the suite's private D-Bus session, so the dev
 settings are never touched. "Open Settings" runs a recording stand-in for gnome-control-center
 placed first on PATH: the one process boundary we cannot run here.
 """
+import datetime
 import glob
 import json
 import os
 import sys
+import time
 import shutil
 import stat
 import subprocess
 import tempfile
 import unittest
 
-from confab_ui import App, Peer, Server, XvfbTestCase, application, click, find, screenshot, top_level_window, type_text, wait_for
+from confab_ui import (MEDIA_ADDRESS, App, Peer, Server, XvfbTestCase, application, click, find, screenshot, top_level_window,
+                       type_text, wait_for)
 
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
 CAMERA = "Camera access required"
@@ -273,3 +276,53 @@ class InDefaultCall(InCall):
         screenshot(self.xvfb.display, "permissions-banner-in-call.png")
         self.set_privacy("disable-camera", False)
         self.wait_banner(None)
+
+
+def parse_time(text):
+    """An ISO 8601 date from a confab-peer report, as seconds since the epoch."""
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+@unittest.skipUnless(MEDIA_ADDRESS, "needs a network namespace: run the UI suites through meson-helpers/netns-run")
+class PrivacyObeyedInCall(InCall):
+    """The privacy switch is obeyed, not only shown: with the camera refused mid-call, bob
+    (a real peer through Janus) stops receiving ada's video; allowed again, it comes back."""
+
+    def app_arguments(self):
+        self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
+        return ["--test-devices", "--server", self.server.url, "--user", "ada", "--media-address", MEDIA_ADDRESS]
+
+    def test_cameraRefusedMidCall_bobStopsReceivingAdasVideo_andGetsItBackWhenAllowed(self):
+        self.server.wait_for_connections(1)
+        self.bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "16", "--timeout", "30", "--media", "test",
+                                             "--media-address", MEDIA_ADDRESS])
+        self.server.wait_for_connections(2)
+        home = self.window
+        type_text(find(home, role="text", name="People to call"), "bob")
+        type_text(find(home, role="text", name="Call name"), "privacy-call")
+        click(find(home, role="push button", name="Call"))
+        self.window = wait_for(lambda: top_level_window(self.accessible, name="privacy-call – Confab"), what="the call window")
+        wait_for(lambda: find(self.window, name_contains="bob, "), timeout=20, what="bob's tile")
+        time.sleep(3)  # bob receives ada's camera for a while
+        refused_at = time.time()
+        self.set_privacy("disable-camera", True)
+        self.wait_banner(CAMERA)
+        time.sleep(4)
+        allowed_at = time.time()
+        self.set_privacy("disable-camera", False)
+
+        report = self.bob.report(timeout=40)
+        from_ada = [r for r in report.get("media", {}).get("remote", []) if r.get("userID") == "ada"]
+        self.assertEqual(len(from_ada), 1, f"bob's view of ada: {json.dumps(from_ada)[:1500]}")
+        samples = [(parse_time(s["at"]), s["framesReceived"]) for s in from_ada[0].get("samples", [])]
+
+        def frames_between(start, end):
+            inside = [frames for at, frames in samples if start <= at <= end]
+            return (inside[-1] - inside[0]) if len(inside) >= 2 else None
+
+        before = frames_between(refused_at - 2.5, refused_at)
+        during = frames_between(refused_at + 1.0, allowed_at)
+        after = frames_between(allowed_at + 2.0, allowed_at + 6.0)
+        self.assertTrue(before and before > 10, f"bob received no video from ada before the switch: {samples}")
+        self.assertEqual(during, 0, f"ada's camera kept sending after the privacy switch refused it: {samples}")
+        self.assertTrue(after and after > 10, f"ada's camera did not come back when allowed again: {samples}")

@@ -16,6 +16,14 @@ public final class CallViewModel {
     public var callingState: CallingState = .idle
     /// Mic/camera/speaker choices; in the lobby the toggles edit only this.
     public private(set) var callSettings: CallSettings
+    /// What the desktop allows (privacy switches, the camera portal); see `DeviceAccess`.
+    public private(set) var deviceAccess = DeviceAccess()
+    /// The settings as media must follow them: a toggle that is on does not open a device the
+    /// desktop refuses.
+    public var effectiveSettings: CallSettings {
+        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone, videoOn: callSettings.videoOn && deviceAccess.camera,
+                     speakerOn: callSettings.speakerOn)
+    }
     /// The latest message for the user, if any.
     public private(set) var toast: Toast?
     public let currentUser: User
@@ -183,12 +191,21 @@ public final class CallViewModel {
 
     public func toggleMicrophoneEnabled() {
         callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn)
-        activeCall?.setAudioEnabled(callSettings.audioOn)
+        activeCall?.setAudioEnabled(effectiveSettings.audioOn)
     }
 
     public func toggleCameraEnabled() {
         callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
-        activeCall?.setVideoEnabled(callSettings.videoOn)
+        activeCall?.setVideoEnabled(effectiveSettings.videoOn)
+    }
+
+    /// The desktop granted or refused the camera or microphone: a refused device closes at
+    /// once (in the lobby and in a call), a granted one opens again if its toggle is on.
+    public func updateDeviceAccess(_ access: DeviceAccess) {
+        guard access != deviceAccess else { return }
+        deviceAccess = access
+        activeCall?.setAudioEnabled(effectiveSettings.audioOn)
+        activeCall?.setVideoEnabled(effectiveSettings.videoOn)
     }
 
     public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
@@ -379,7 +396,7 @@ public final class CallViewModel {
     private func begin(_ id: CallID, isRingCall: Bool) -> ActiveCall {
         activeCall?.end()
         let call = ActiveCall(id: id, currentUserID: currentUser.id, isRingCall: isRingCall, callService: callService,
-                              mediaEngine: mediaEngine, settings: { [unowned self] in self.callSettings },
+                              mediaEngine: mediaEngine, settings: { [unowned self] in self.effectiveSettings },
                               report: { [weak self] message in self?.show(message, in: id) })
         activeCall = call
         return call
@@ -389,7 +406,7 @@ public final class CallViewModel {
         guard let callService else { return }
         if !rejoining { callingState = .joining }
         do {
-            let snapshot = try await callService.joinCall(call.id, settings: callSettings)
+            let snapshot = try await callService.joinCall(call.id, settings: effectiveSettings)
             guard activeCall === call, callingState == .joining || callingState == .reconnecting else { return }
             call.joined(snapshot)
             callingState = .inCall

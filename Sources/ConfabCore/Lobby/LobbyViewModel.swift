@@ -148,7 +148,7 @@ public final class LobbyViewModel {
     private func observeCallSettings() {
         guard isStarted else { return }
         withObservationTracking {
-            _ = callViewModel.callSettings
+            _ = callViewModel.effectiveSettings
         } onChange: {
             Task { @MainActor [weak self] in
                 guard let self, self.isStarted else { return }
@@ -161,7 +161,8 @@ public final class LobbyViewModel {
     /// Makes the running pipelines match the settings and selections: one pipeline per device.
     private func applyMediaState() {
         guard isStarted else { return }
-        let settings = callViewModel.callSettings
+        // What the desktop refuses stays closed, whatever the toggles say.
+        let settings = callViewModel.effectiveSettings
 
         if settings.videoOn, let camera = selectedCamera {
             if runningCamera != camera || !isCameraHealthy {

@@ -48,7 +48,16 @@ enum PermissionsPrompt {
         store.start()
         prompt = PermissionsPromptViewModel(store: store, callViewModel: callViewModel,
                                             preferences: JSONFilePermissionsPromptPreferences())
+        // The banner says it; this makes it so: a refused device is closed and sends nothing.
+        accessBinding = ObservationBinding { [weak store, weak callViewModel] in
+            guard let store, let callViewModel else { return }
+            callViewModel.updateDeviceAccess(DeviceAccess(camera: DeviceAccess.allows(store.cameraState),
+                                                          microphone: DeviceAccess.allows(store.microphoneState)))
+        }
     }
+
+    /// Keeps the call view model's device access in step with the store, for the app's life.
+    private static var accessBinding: ObservationBinding?
 
     /// The banner for a window, or nil when the factory is disabled or nothing was installed.
     static func banner(in placement: Placement, toasts: ToastOverlay?) -> Widget? {
