@@ -93,11 +93,12 @@ public final class CallMediaSession {
     /// Publishes our screen as a second feed in the room ("user|session|screen"); replaces a
     /// share already running.
     /// `onEnded` runs if the share ends by itself (see `ScreensharePublisher.onEnded`).
-    public func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws {
+    public func startScreenshare(source: ScreenshareSource, confirmWholeDisplay: (@MainActor (String) async -> Bool)? = nil,
+                                 onEnded: @escaping @MainActor (String) -> Void) async throws {
         guard !stopped, janus != nil else { throw CallError("Not connected to the call’s media server.") }
         await stopScreenshare()
-        // The portal's dialog may stay open for a while; the call may end meanwhile.
-        let capture = try await ScreenCapture.open(source)
+        // The portal's dialog (or ours) may stay open for a while; the call may end meanwhile.
+        let capture = try await ScreenCapture.open(source, confirmWholeDisplay: confirmWholeDisplay)
         guard !stopped, let janus else {
             capture.close()
             throw CallError("Not connected to the call’s media server.")

@@ -21,6 +21,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// current choices offer one (the failed device unplugged, the default still there).
     public var onDeviceFailed: (@MainActor (MediaDeviceFailure) -> Void)?
     public private(set) var session: CallMediaSession?
+    /// Asked before the whole X display is shared (X11 has no picker of its own); gets the
+    /// display's name, answers whether to go ahead. Nil shares without asking (confab-peer).
+    public var confirmSharingWholeDisplay: (@MainActor (String) async -> Bool)?
 
     private let deviceSource: GStreamerDeviceSource
     private let devices: @MainActor () -> CallMediaDevices
@@ -99,7 +102,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     public func startScreenshare(source: ScreenshareSource, onEnded: @escaping @MainActor (String) -> Void) async throws {
         guard let session else { throw CallError("Not connected to the call’s media server.") }
-        try await session.startScreenshare(source: source, onEnded: onEnded)
+        try await session.startScreenshare(source: source, confirmWholeDisplay: confirmSharingWholeDisplay, onEnded: onEnded)
     }
 
     public func stopScreenshare() async { await session?.stopScreenshare() }

@@ -23,8 +23,10 @@ final class ScreenCapture {
 
     /// Opens `source`. `.automatic` prefers the ScreenCast portal (the user picks a monitor or a
     /// window, and it is the only way on Wayland), then the whole X display. Throws a sentence for
-    /// the user, or `ScreenshareCancelled` when they back out of the portal's dialog.
-    static func open(_ source: ScreenshareSource,
+    /// the user, or `ScreenshareCancelled` when they back out of the portal's dialog or say no
+    /// to `confirmWholeDisplay`: X11 has no picker, so the whole display is shared only once the
+    /// user agreed (nil: no one to ask, as in confab-peer).
+    static func open(_ source: ScreenshareSource, confirmWholeDisplay: (@MainActor (String) async -> Bool)? = nil,
                      environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ScreenCapture {
         let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         switch source {
@@ -33,7 +35,7 @@ final class ScreenCapture {
             return ScreenCapture(description: "videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! video/x-raw,width=1280,height=720")
         case .x11:
             guard let display else { throw CallError("There is no X display to share (DISPLAY is not set).") }
-            return x11(display: display)
+            return try await x11(display: display, confirm: confirmWholeDisplay)
         case .portal:
             guard let portal = await ScreenCastPortal.find() else {
                 throw CallError("This desktop has no screen-sharing portal (xdg-desktop-portal with a ScreenCast backend).")
@@ -45,16 +47,18 @@ final class ScreenCapture {
                 throw CallError("This desktop offers no way to share the screen: there is no screen-sharing portal "
                     + "(install xdg-desktop-portal and your desktop’s portal backend) and no X display.")
             }
-            return x11(display: display)
+            return try await x11(display: display, confirm: confirmWholeDisplay)
         }
     }
 
     /// Ends the capture's portal session, if any (the desktop's sharing indicator goes away).
     func close() { portalSession?.close() }
 
-    /// use-damage=false: with XDamage, ximagesrc sends only changed regions over a stale frame.
-    private static func x11(display: String) -> ScreenCapture {
-        ScreenCapture(description: "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true")
+    /// The whole X display, once the user agreed. use-damage=false: with XDamage, ximagesrc
+    /// sends only changed regions over a stale frame.
+    private static func x11(display: String, confirm: (@MainActor (String) async -> Bool)?) async throws -> ScreenCapture {
+        if let confirm, await !confirm(display) { throw ScreenshareCancelled() }
+        return ScreenCapture(description: "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true")
     }
 
     /// The user's choice in the portal's dialog, read from PipeWire. keepalive-time repeats the

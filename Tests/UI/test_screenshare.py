@@ -41,15 +41,22 @@ class ScreenSharingFromTheApp(ScreenSharingTestCase):
 
     def test_shareScreen_showsBannerAndPlaceholder_bobReceivesIt_stopEndsIt(self):
         bob, call_window = self.call_bob_to_share("share-ui", duration=14)
-        # Shared with the keyboard (the Portal tests below click the button).
+        # Shared with the keyboard (the Portal tests below click the button). X11 has no picker:
+        # the app asks first, naming what everyone will see.
         press_keys(self.xvfb.display, "share-ui – Confab", "ctrl+shift+e")
+        share = wait_for(lambda: find(self.accessible, role="push button", name_contains="Share Screen"), what="the share confirmation")
+        self.assertIsNotNone(find(self.accessible, role="label", name_contains=f"display {self.xvfb.display}"),
+                             "the confirmation does not say which display is shared")
+        screenshot(self.xvfb.display, "share-confirmation.png")
+        self.assertIsNone(find(call_window, role="label", name=BANNER), "shared before the user agreed")
+        click(share)
 
         wait_for(lambda: find(call_window, role="label", name=BANNER), timeout=10, what="the sharing banner")
         # Our own screen is not shown back to us: the placeholder stands in for it.
         wait_for(lambda: find(call_window, name="Your shared screen (not shown here)"),
                  what="the placeholder for our own screen")
-        self.assertIsNotNone(find(call_window, role="push button", name="Stop sharing screen"),
-                             "the control bar's button does not offer to stop sharing")
+        wait_for(lambda: find(call_window, role="push button", name="Stop sharing screen"),
+                 what="the control bar's button offering to stop sharing")
         screenshot(self.xvfb.display, "in-call-sharing.png")
 
         # Let bob receive a few seconds of the screen, then stop from the banner.
@@ -95,8 +102,8 @@ class WatchingAShare(ScreenSharingTestCase):
         screenshot(self.xvfb.display, "in-call-watching-share-fitted.png")
 
         # (GTK 4.8 gives toggle buttons the push-button role; their state says pressed or not.)
-        actual_size = find(call_window, role="push button", name="Actual size")
-        self.assertIsNotNone(actual_size, "no Actual size control over the shared screen")
+        actual_size = wait_for(lambda: find(call_window, role="push button", name="Actual size"),
+                               what="the Actual size control over the shared screen")
         click(actual_size)
         wait_for(lambda: extents(picture) == (1280, 720), what=f"the screen at 1280x720 (now {extents(picture)})")
         self.assertTrue(is_checked(actual_size), "Actual size does not show as on")
@@ -104,6 +111,20 @@ class WatchingAShare(ScreenSharingTestCase):
 
         click(actual_size)
         wait_for(lambda: extents(picture) == fitted, what=f"the screen fitted again (now {extents(picture)})")
+
+
+class X11ShareAsksFirst(ScreenSharingTestCase):
+    def test_shareScreen_cancelInTheConfirmation_nothingShared_noError(self):
+        bob, call_window = self.call_bob_to_share("share-cancel", duration=12)
+        click(find(call_window, role="push button", name="Share screen"))
+        click(wait_for(lambda: find(self.accessible, role="push button", name_contains="Cancel"), what="Cancel in the share confirmation"))
+        wait_for(lambda: find(self.accessible, role="push button", name_contains="Share Screen") is None, what="the confirmation gone")
+        time.sleep(2)
+        self.assertIsNone(find(call_window, role="label", name=BANNER), "the screen was shared after Cancel")
+        self.assertIsNotNone(find(call_window, role="push button", name="Share screen"), "Share screen is no longer offered")
+        report = bob.report(timeout=40)
+        self.assertEqual([s for s in report.get("media", {}).get("remoteScreens", []) if s.get("userID") == "ada"], [],
+                         "bob received a screen that was never agreed to")
 
 
 class ScreenSharingThroughThePortal(ScreenSharingTestCase):

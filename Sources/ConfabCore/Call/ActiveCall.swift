@@ -36,6 +36,9 @@ public final class ActiveCall {
     public private(set) var isReconnectingMedia = false
     /// We publish our screen now (the sharing banner).
     public internal(set) var isCurrentUserScreensharing = false
+    /// Our screen share is being set up (a "what to share" dialog may be open).
+    public private(set) var isStartingScreenshare = false
+    @ObservationIgnored private var stopRequestedWhileStarting = false
     /// When we joined the call's session: the call window and the minimized window count from
     /// here, so the duration survives switching between them.
     public private(set) var joinedAt: Date?
@@ -274,24 +277,30 @@ public final class ActiveCall {
 
     // MARK: Screen sharing (capability `screenshare`)
 
-    /// Starts publishing our screen; refusals and capture failures are shown to the user.
+    /// Starts publishing our screen; refusals and capture failures are shown to the user. We
+    /// show as sharing only once the screen really goes out: the desktop's picker (or our
+    /// "share your whole screen?" question) may still be open meanwhile.
     public func startScreensharing(source: ScreenshareSource = .automatic) async {
-        guard !isCurrentUserScreensharing else { return }
+        guard !isCurrentUserScreensharing, !isStartingScreenshare else { return }
         guard can(.screenshare) else { return report("You don’t have permission to share your screen in this call.") }
         guard let mediaEngine, isMediaConnected, !isEnded else {
             return report("Screen sharing needs the call’s audio and video connection. Wait until it is connected and try again.")
         }
-        isCurrentUserScreensharing = true
+        isStartingScreenshare = true
+        defer { isStartingScreenshare = false }
         do {
             try await mediaEngine.startScreenshare(source: source) { [weak self] reason in self?.screenshareEnded(reason: reason) }
-            // The call may have ended (or sharing been stopped) while the capture started.
-            if isEnded || !isCurrentUserScreensharing { await mediaEngine.stopScreenshare() }
+            // The call may have ended (or the user asked to stop) while the capture started.
+            if isEnded || stopRequestedWhileStarting {
+                stopRequestedWhileStarting = false
+                await mediaEngine.stopScreenshare()
+                return
+            }
+            isCurrentUserScreensharing = true
         } catch is ScreenshareCancelled {
-            // The user closed the desktop's dialog: they know, no message.
-            isCurrentUserScreensharing = false
+            // The user closed the desktop's dialog or said no to ours: they know, no message.
         } catch {
             guard !isEnded else { return }
-            isCurrentUserScreensharing = false
             report("Couldn’t share your screen: \(error)")
         }
     }
@@ -305,8 +314,9 @@ public final class ActiveCall {
         Task { await mediaEngine?.stopScreenshare() }
     }
 
-    /// Stops publishing our screen.
+    /// Stops publishing our screen (or, while it is starting, makes sure it does not go out).
     public func stopScreensharing() async {
+        if isStartingScreenshare { stopRequestedWhileStarting = true }
         guard isCurrentUserScreensharing else { return }
         isCurrentUserScreensharing = false
         await mediaEngine?.stopScreenshare()

@@ -52,6 +52,13 @@ public final class ConfabApplication {
         mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.mediaDeviceFailed(failure) }
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
+        // X11 has no "what to share" picker: the whole display goes out, so say so and ask first.
+        mediaEngine.confirmSharingWholeDisplay = { [weak self] display in
+            await MessageDialog.ask(
+                heading: "Share your whole screen?",
+                body: "Everyone in the call will see everything on display \(display), notifications included, until you stop sharing.",
+                cancel: "Cancel", confirm: "Share Screen", over: (self?.router?.window as? WindowOwner)?.window)
+        }
         application.onStartup { [weak self] in self?.startUp() }
         application.onActivate { [weak self] in self?.activate() }
         application.onOpen { [weak self] links in self?.open(links) }
