@@ -22,6 +22,10 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     public var connectionQuality: ConnectionQuality = .unknown
     /// The size of the last received frame.
     public var videoSize: VideoSize?
+    /// Video bits per second received over the last second (RTP payload and headers), from
+    /// webrtcbin's statistics.
+    public var videoBitrate: Double?
+    var videoBytesReceived: Double?
 
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
@@ -41,4 +45,14 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
         if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (parts[0], parts[1], false) }
         return (display.flatMap { $0.isEmpty ? nil : $0 } ?? "feed-\(feed)", "feed-\(feed)", false)
     }
+}
+
+/// What we send of our own camera.
+public struct SentVideo: Sendable, Equatable {
+    /// The size frames are encoded at.
+    public var size: VideoSize
+    /// RTP bytes sent so far.
+    var bytesSent: Double?
+    /// Bits per second sent over the last second.
+    public var bitrate: Double?
 }

@@ -36,10 +36,13 @@ final class Subscriber {
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
         let videoSize = isScreenshare ? "" : ",width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight)"
         webrtc.setIncomingBranches([
-            "video": "queue ! rtpvp8depay wait-for-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
+            // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
+            // rather than decode a broken picture until the next one comes by itself.
+            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
                 + "video/x-raw,format=BGRA\(videoSize),pixel-aspect-ratio=1/1 ! "
                 + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
-            "audio": "queue ! rtpopusdepay ! opusdec ! audioconvert ! level interval=100000000 post-messages=true ! "
+            // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
+            "audio": "queue ! rtpopusdepay ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
                 + "audioresample ! \(speakerSink)",
         ])
         webrtc.onIncomingStream { [weak self] stream in self?.streamLinked(stream) }
@@ -67,6 +70,8 @@ final class Subscriber {
         guard let offer = attached.jsep else { throw JanusError(code: 0, reason: "the media server offered nothing to receive") }
         videoMid = attached.data["streams"]?.arrayValue?.first { $0["type"]?.stringValue == "video" }?["mid"]?.stringValue
         try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
+        // Retransmission requests for lost video packets (Janus offers nack; audio relies on FEC).
+        if let video = Self.mediaLineIndex(of: "video", in: offer.sdp) { webrtc.setTransceiverProperty(index: video, "do-nack", "true") }
         let answer = try await webrtc.createAnswer()
         // Answer passive so Janus starts the DTLS handshake: webrtcbin's first ClientHello was
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
@@ -83,15 +88,27 @@ final class Subscriber {
         pipeline.stop()
     }
 
-    /// Loss and jitter of what we receive, as a quality.
-    func connectionQuality() async -> ConnectionQuality {
+    /// Loss and jitter of what we receive, as a quality, and the video bytes received so far.
+    func receptionStatistics() async -> (quality: ConnectionQuality, videoBytesReceived: Double?) {
         let reports = await webrtc.statistics()
+        let videoBytes = reports.first { $0["type"]?.text == "inbound-rtp" && $0["kind"]?.text == "video" }?["bytes-received"]?.number
+        return (Self.connectionQuality(reports), videoBytes)
+    }
+
+    /// Loss and jitter of what we receive, as a quality.
+    private static func connectionQuality(_ reports: [[String: StatisticValue]]) -> ConnectionQuality {
         guard let inbound = reports.first(where: { $0["type"]?.text == "inbound-rtp" && $0["kind"]?.text != "audio" })
             ?? reports.first(where: { $0["type"]?.text == "inbound-rtp" }) else { return .unknown }
         let received = inbound["packets-received"]?.number ?? 0
         let lost = max(0, inbound["packets-lost"]?.number ?? 0)
         let jitter = inbound["jitter"]?.number
         return ConnectionQuality(packetsReceived: received, packetsLost: lost, jitterSeconds: jitter)
+    }
+
+    /// The position of the first `kind` m-line in `sdp` (webrtcbin numbers transceivers so).
+    static func mediaLineIndex(of kind: String, in sdp: String) -> Int? {
+        let mediaLines = sdp.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("m=") }
+        return mediaLines.firstIndex { $0.hasPrefix("m=\(kind) ") }
     }
 
     private func streamLinked(_ stream: WebRTCBin.IncomingStream) {

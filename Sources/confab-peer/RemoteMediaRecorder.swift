@@ -21,6 +21,7 @@ final class RemoteMediaRecorder {
     private var shownSharing: [String: Bool] = [:]
     private var timer: RepeatingTimer?
     private var ticks = 0
+    private(set) var sentVideo: [MediaReport.SentSample] = []
     private let joinRequestedAt: Date
 
     init(joinRequestedAt: Date) {
@@ -41,6 +42,10 @@ final class RemoteMediaRecorder {
         timer = RepeatingTimer(interval: 0.1) { [weak self, weak engine, weak viewModel] in
             guard let self, let engine, let viewModel else { return }
             self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.callParticipants)
+            if self.ticks % 5 == 0, let sent = engine.session?.sentVideo {
+                self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height,
+                                            videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 }))
+            }
         }
     }
 
@@ -144,7 +149,10 @@ final class RemoteMediaRecorder {
                 record.connectionQuality = media.connectionQuality.rawValue
             }
             if ticks % 5 == 0 || final {
-                record.samples.append(.init(at: now, framesReceived: record.framesReceived, audioReadings: record.audioReadings))
+                record.samples.append(.init(at: now, framesReceived: record.framesReceived, audioReadings: record.audioReadings,
+                                            width: feed.videoSize?.width, height: feed.videoSize?.height,
+                                            framesPerSecond: feed.framesPerSecond,
+                                            videoKilobitsPerSecond: feed.videoBitrate.map { ($0 / 100).rounded() / 10 }))
             }
             remote[feed.sessionID] = record
         }

@@ -220,7 +220,10 @@ public final class CallViewModel {
         callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
         if mediaCall != nil { mediaEngine?.setVideoEnabled(callSettings.videoOn) }
     }
-    public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
+    public func toggleSpeaker() {
+        callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn)
+        if mediaCall != nil { mediaEngine?.setSpeakerEnabled(callSettings.speakerOn) }
+    }
     public func selectCamera(id: String?) { callSettings = callSettings.withUpdatedCamera(id) }
 
     /// A camera or microphone stopped working in the call. With another device taking over,
@@ -462,6 +465,7 @@ public final class CallViewModel {
             // The user may have toggled while media was starting.
             mediaEngine.setAudioEnabled(callSettings.audioOn)
             mediaEngine.setVideoEnabled(callSettings.videoOn)
+            mediaEngine.setSpeakerEnabled(callSettings.speakerOn)
             return true
         } catch {
             guard mediaCall == call, mediaAttempt == attempt, !isRecovery else { return false }

@@ -41,7 +41,7 @@ final class AppPreferencesWindow {
         window.add(PreferencesPage(title: "General", iconName: "emblem-system-symbolic", groups: [
             accountGroup(), joiningGroup(), ringingGroup(onRingVolumeChanged),
         ]))
-        window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups()))
+        window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups() + [voiceGroup()]))
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
         window.onClose { [weak self] in
@@ -135,6 +135,26 @@ final class AppPreferencesWindow {
             ActionRow(title: "Start in the background at login",
                       subtitle: "Stay signed in so calls ring before you open Confab", control: atLogin),
         ])
+    }
+
+    /// Echo cancellation, noise suppression and automatic level, each its own switch.
+    private func voiceGroup() -> PreferencesGroup {
+        let echo = Switch(), noise = Switch(), gain = Switch()
+        let current = preferences.audioProcessing
+        echo.isOn = current.echoCancellation
+        noise.isOn = current.noiseSuppression
+        gain.isOn = current.automaticGainControl
+        echo.onChange { [preferences] in preferences.audioProcessing.echoCancellation = $0 }
+        noise.onChange { [preferences] in preferences.audioProcessing.noiseSuppression = $0 }
+        gain.onChange { [preferences] in preferences.audioProcessing.automaticGainControl = $0 }
+        controls += [echo, noise, gain]
+        let group = PreferencesGroup(title: "Voice", rows: [
+            ActionRow(title: "Echo cancellation", subtitle: "Others do not hear themselves come back from your speakers", control: echo),
+            ActionRow(title: "Noise suppression", subtitle: "Remove steady background noise such as fans and hum", control: noise),
+            ActionRow(title: "Automatic microphone level", subtitle: "Raise a quiet voice, keep a loud one from distorting", control: gain),
+        ])
+        group.setDescription("Changes apply from the next call.")
+        return group
     }
 
     private func devicesGroups() -> [PreferencesGroup] {

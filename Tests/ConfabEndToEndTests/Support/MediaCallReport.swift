@@ -23,11 +23,33 @@ struct MediaPeerReport: Decodable {
             /// Whether the camera device was open half a second after the change.
             let deviceOpenAfter: Bool?
         }
+        /// What the test speaker played (`--listen`), every `intervalSeconds`.
+        struct Heard: Decodable {
+            struct Band: Decodable {
+                let band: String
+                let rmsDecibels: [Double]
+            }
+            let startedAt: Date
+            let intervalSeconds: Double
+            let bands: [Band]
+
+            /// The readings of `band` ("all", or a frequency such as "440") from `start` seconds
+            /// after listening began to `end` seconds (nil: to the end).
+            func readings(_ band: String, from start: Double, to end: Double? = nil) -> [Double] {
+                guard let all = bands.first(where: { $0.band == band })?.rmsDecibels else { return [] }
+                let first = min(all.count, Int(start / intervalSeconds))
+                let last = min(all.count, end.map { Int($0 / intervalSeconds) } ?? all.count)
+                return first < last ? Array(all[first..<last]) : []
+            }
+        }
         let sent: Sent
+        let heard: Heard?
         let joinRequestedAt: Date?
         let inCallAt: Date?
         let connectedAt: Date?
         let microphone: [MicrophoneChange]
+        /// The speaker muted and unmuted (`--speaker-off-after`).
+        let speaker: [MicrophoneChange]?
         let camera: [CameraChange]?
         let cameraOpenWhenConnected: Bool?
         let devicesSwitchedAt: Date?

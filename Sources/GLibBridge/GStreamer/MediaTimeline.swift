@@ -1,0 +1,93 @@
+import CGStreamer
+
+/// One clock and one base time shared by several pipelines, so that a running time means the
+/// same moment in each of them.
+///
+/// `webrtcdsp` (microphone) and `webrtcechoprobe` (speaker) compare running times: the probe
+/// stamps what it saw with its pipeline's running time plus the playback latency, the DSP asks
+/// for the far-end audio played at its own capture running time. GStreamer documents the pair
+/// for one top-level pipeline; ours are two (the speaker outlives microphone and sink changes).
+/// With different base times the probe hands the DSP silence (the times never line up) and
+/// echo cancellation does nothing — so both pipelines follow one timeline.
+@MainActor
+public final class MediaTimeline {
+    let clock: UnsafeMutablePointer<GstClock>
+    let baseTime: GstClockTime
+
+    public init() {
+        GStreamer.initialize()
+        clock = gst_system_clock_obtain()
+        baseTime = gst_clock_get_time(clock)
+    }
+
+    isolated deinit {
+        gst_object_unref(gpointer(clock))
+    }
+}
+
+extension MediaPipeline {
+    /// Runs this pipeline on `timeline`'s clock and base time (call before `play()`): its running
+    /// time is then the same as every other pipeline's that follows `timeline`.
+    public func follow(_ timeline: MediaTimeline) {
+        let asPipeline: UnsafeMutablePointer<GstPipeline> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self)
+        gst_pipeline_use_clock(asPipeline, timeline.clock)
+        // Without a start time the pipeline keeps the base time we give it instead of picking
+        // its own when it starts playing.
+        gst_element_set_start_time(pipeline, GstClockTime.max)
+        gst_element_set_base_time(pipeline, timeline.baseTime)
+    }
+
+    /// Replaces the output called `name` (a sink, described as in gst-launch) fed by the element
+    /// called `source`, while the pipeline runs; what is upstream of `source` keeps running.
+    public func attachOutput(named name: String, description: String, from source: String) throws(MediaPipelineError) {
+        detachOutput(named: name)
+        var error: UnsafeMutablePointer<GError>?
+        guard let bin = gst_parse_bin_from_description(description, 1, &error) else {
+            let message = takeErrorMessage(error) ?? "unknown error"
+            throw MediaPipelineError("could not build “\(description)”: \(message)")
+        }
+        let element: UnsafeMutablePointer<GstElement> = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self)
+        gst_object_set_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self), name)
+        guard let sourceElement = elementPointer(named: source) else {
+            gst_object_unref(gpointer(element))
+            throw MediaPipelineError("no \(source) in the pipeline")
+        }
+        defer { gst_object_unref(gpointer(sourceElement)) }
+        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+        guard gst_element_link(sourceElement, element) != 0 else {
+            gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+            throw MediaPipelineError("“\(description)” accepts no format \(source) gives")
+        }
+        if isPlaying {
+            gst_element_sync_state_with_parent(element)
+            // A new sink may add latency; elements that align on it (the echo probe) hear of it.
+            _ = gst_bin_recalculate_latency(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self))
+        }
+    }
+
+    /// Gives back a request pad (a tee's output, a mixer's input) once nothing is linked to it:
+    /// a mixer would otherwise go on waiting for data on it.
+    func releaseIfRequested(_ pad: UnsafeMutablePointer<GstPad>) {
+        guard let template = gst_pad_get_pad_template(pad) else { return }
+        defer { gst_object_unref(gpointer(template)) }
+        guard template.pointee.presence == GST_PAD_REQUEST, let owner = gst_pad_get_parent_element(pad) else { return }
+        gst_element_release_request_pad(owner, pad)
+        gst_object_unref(gpointer(owner))
+    }
+
+    /// Stops and removes the output called `name`; nothing happens if there is none.
+    public func detachOutput(named name: String) {
+        guard let element = elementPointer(named: name) else { return }
+        defer { gst_object_unref(gpointer(element)) }
+        if let input = gst_element_get_static_pad(element, "sink") {
+            if let peer = gst_pad_get_peer(input) {
+                gst_pad_unlink(peer, input)
+                releaseIfRequested(peer)
+                gst_object_unref(gpointer(peer))
+            }
+            gst_object_unref(gpointer(input))
+        }
+        gst_element_set_state(element, GST_STATE_NULL)
+        gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+    }
+}
