@@ -60,12 +60,11 @@ public final class CallMediaSession {
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
         try await janus.connect()
         // The speaker first: the microphone's echo canceller looks for its probe when it starts.
-        let timeline = MediaTimeline()
-        let speaker = try CallSpeaker(sink: deviceSource.sinkDescription(for: devices.speaker), timeline: timeline, logger: logger)
+        let speaker = try CallSpeaker(sink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
         self.speaker = speaker
         speaker.setMuted(isSpeakerMuted)
         let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource,
-                                      echoProbeName: speaker.echoProbeName, timeline: timeline, logger: logger)
+                                      echoProbeName: speaker.echoProbeName, logger: logger)
         self.publisher = publisher
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }

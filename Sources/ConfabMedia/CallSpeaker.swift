@@ -16,7 +16,9 @@ import Logging
 ///   the canceller stays adapted and in step when the sound comes back;
 /// - the probe's name is unique per call, so a call starting while the last one's speaker is
 ///   still being released cannot pair with the wrong probe.
-/// The pipeline follows the call's `MediaTimeline`, as the publisher does (see there why).
+/// GStreamer's documentation wants the probe and the DSP in one top-level pipeline; in 1.22 the
+/// pair works across pipelines (EchoCancellationAcrossPipelines_Tests measures it), which lets
+/// the speaker outlive the microphone path and the receivers.
 @MainActor
 final class CallSpeaker {
     /// The `webrtcechoprobe`'s name, for the microphone's `webrtcdsp`.
@@ -28,7 +30,7 @@ final class CallSpeaker {
     private static let output = "speaker-output"
 
     /// - Parameter sink: gst-launch description of the speaker (see `GStreamerDeviceSource.sinkDescription`).
-    init(sink: String, timeline: MediaTimeline, logger: Logger) throws {
+    init(sink: String, logger: Logger) throws {
         Self.callsStarted += 1
         echoProbeName = "confab-echo-probe-\(Self.callsStarted)"
         self.logger = logger
@@ -41,7 +43,6 @@ final class CallSpeaker {
             + "audiomixer name=speaker-mix start-time-selection=first ! audioconvert ! audioresample ! "
             + "audio/x-raw,format=S16LE,rate=48000,channels=1 ! volume name=speaker-volume ! "
             + "webrtcechoprobe name=\(echoProbeName) ! tee name=speaker-tee allow-not-linked=true")
-        pipeline.follow(timeline)
         pipeline.watchBus { [weak self] message in
             if case .error(let text, let debug, _) = message {
                 self?.logger.warning("speaker pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
@@ -93,5 +94,5 @@ final class CallSpeaker {
     private static func channel(feed: UInt64, probeName: String) -> String { "\(probeName)-feed-\(feed)" }
 
     /// The sink behind a queue: the tee's thread never waits on a device.
-    private static func sinkBin(_ sink: String) -> String { "queue max-size-time=200000000 ! \(sink)" }
+    private static func sinkBin(_ sink: String) -> String { "queue leaky=downstream max-size-time=200000000 ! \(sink)" }
 }

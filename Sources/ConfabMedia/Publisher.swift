@@ -47,9 +47,8 @@ final class Publisher {
 
     /// - Parameters:
     ///   - echoProbeName: the speaker's `webrtcechoprobe` (see `CallSpeaker`); it must exist before `start`.
-    ///   - timeline: the speaker's timeline, which echo cancellation needs this pipeline to share.
     init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource,
-         echoProbeName: String, timeline: MediaTimeline, logger: Logger) throws {
+         echoProbeName: String, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
         self.deviceSource = deviceSource
@@ -79,7 +78,6 @@ final class Publisher {
             + "opusenc bitrate=48000 inband-fec=true dtx=true ! "
             + "rtpopuspay name=audio-pay pt=111 mtu=1200 dtx=true ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc."
         pipeline = try MediaPipeline(description: description)
-        pipeline.follow(timeline)
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         // The audio-level header extension lets Janus send talking events (audiolevel_event).

@@ -1,42 +1,7 @@
 import CGStreamer
 
-/// One clock and one base time shared by several pipelines, so that a running time means the
-/// same moment in each of them.
-///
-/// `webrtcdsp` (microphone) and `webrtcechoprobe` (speaker) compare running times: the probe
-/// stamps what it saw with its pipeline's running time plus the playback latency, the DSP asks
-/// for the far-end audio played at its own capture running time. GStreamer documents the pair
-/// for one top-level pipeline; ours are two (the speaker outlives microphone and sink changes).
-/// With different base times the probe hands the DSP silence (the times never line up) and
-/// echo cancellation does nothing — so both pipelines follow one timeline.
-@MainActor
-public final class MediaTimeline {
-    let clock: UnsafeMutablePointer<GstClock>
-    let baseTime: GstClockTime
-
-    public init() {
-        GStreamer.initialize()
-        clock = gst_system_clock_obtain()
-        baseTime = gst_clock_get_time(clock)
-    }
-
-    isolated deinit {
-        gst_object_unref(gpointer(clock))
-    }
-}
-
+/// Outputs that come and go: a speaker replaced while the sound keeps flowing to it.
 extension MediaPipeline {
-    /// Runs this pipeline on `timeline`'s clock and base time (call before `play()`): its running
-    /// time is then the same as every other pipeline's that follows `timeline`.
-    public func follow(_ timeline: MediaTimeline) {
-        let asPipeline: UnsafeMutablePointer<GstPipeline> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self)
-        gst_pipeline_use_clock(asPipeline, timeline.clock)
-        // Without a start time the pipeline keeps the base time we give it instead of picking
-        // its own when it starts playing.
-        gst_element_set_start_time(pipeline, GstClockTime.max)
-        gst_element_set_base_time(pipeline, timeline.baseTime)
-    }
-
     /// Replaces the output called `name` (a sink, described as in gst-launch) fed by the element
     /// called `source`, while the pipeline runs; what is upstream of `source` keeps running.
     public func attachOutput(named name: String, description: String, from source: String) throws(MediaPipelineError) {
