@@ -60,10 +60,13 @@ final class CallSpeaker {
     /// Starts playing `feed`'s audio (its receiver ends in `receiverSink(feed:probeName:)`).
     func add(feed: UInt64) {
         do {
-            // A short hand-over (10 ms periods) keeps the added delay small.
+            // A short hand-over (10 ms periods) keeps the added delay small. When the receiver is
+            // late (a busy machine) the source fills in silence and the late sound queues up
+            // behind it: at most 200 ms (buffer-time, the oldest goes first), so a hiccup cannot
+            // leave a lasting delay (which the echo canceller would also have to find again).
             try pipeline.attachInput(named: inputName(feed),
                                      description: "interaudiosrc channel=\(Self.channel(feed: feed, probeName: echoProbeName)) "
-                                         + "period-time=10000000 latency-time=20000000 ! audioconvert ! audioresample ! "
+                                         + "period-time=10000000 latency-time=20000000 buffer-time=200000000 ! audioconvert ! audioresample ! "
                                          + "capsfilter caps=\"audio/x-raw,rate=48000,channels=1\"",
                                      to: "speaker-mix")
         } catch {
