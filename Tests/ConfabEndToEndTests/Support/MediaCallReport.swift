@@ -44,6 +44,14 @@ struct MediaPeerReport: Decodable {
         }
         let sent: Sent
         let heard: Heard?
+        /// Our own camera as sent, every half second.
+        struct SentSample: Decodable {
+            let at: Date
+            let width: Int
+            let height: Int
+            let videoKilobitsPerSecond: Double?
+        }
+        let sentVideo: [SentSample]?
         let joinRequestedAt: Date?
         let inCallAt: Date?
         let connectedAt: Date?
@@ -97,6 +105,11 @@ struct RemoteMedia: Decodable {
         let at: Date
         let framesReceived: Int
         let audioReadings: Int
+        /// The video as received then: size, frames and kilobits per second over the last second.
+        let width: Int?
+        let height: Int?
+        let framesPerSecond: Double?
+        let videoKilobitsPerSecond: Double?
     }
 
     let userID: String
