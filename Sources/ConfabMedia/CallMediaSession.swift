@@ -237,6 +237,7 @@ public final class CallMediaSession {
         for (feedID, subscriber) in subscribers {
             let frames = remoteFeeds[feedID]?.framesReceived ?? 0
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
+            remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
             subscriber.framesAtLastRefresh = frames
             Task {
                 let (quality, bytes) = await subscriber.receptionStatistics()

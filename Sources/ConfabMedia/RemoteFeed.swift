@@ -20,8 +20,10 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// Janus's talking events (the audio-level header extension, averaged by Janus).
     public var isSpeaking = false
     public var connectionQuality: ConnectionQuality = .unknown
-    /// The size of the last received frame.
+    /// The size of the last received frame (as scaled for display).
     public var videoSize: VideoSize?
+    /// The size the video arrives at, before it is scaled for display.
+    public var receivedVideoSize: VideoSize?
     /// Video bits per second received over the last second (RTP payload and headers), from
     /// webrtcbin's statistics.
     public var videoBitrate: Double?

@@ -21,6 +21,7 @@ final class Subscriber {
     private var handle: JanusHandle?
     private var videoMid: String?
     private var framesReceived = 0
+    private var decoderName: String?
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
     /// - Parameter isScreenshare: a shared screen keeps its own size (at most what the sender sends,
@@ -38,7 +39,7 @@ final class Subscriber {
         webrtc.setIncomingBranches([
             // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
             // rather than decode a broken picture until the next one comes by itself.
-            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
+            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! videoconvert ! videoscale ! "
                 + "video/x-raw,format=BGRA\(videoSize),pixel-aspect-ratio=1/1 ! "
                 + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
             // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
@@ -111,9 +112,16 @@ final class Subscriber {
         return mediaLines.firstIndex { $0.hasPrefix("m=\(kind) ") }
     }
 
+    /// The size video arrives at (the decoder's output, before scaling for the tile).
+    var receivedVideoSize: VideoSize? {
+        guard let decoder = decoderName, let size = pipeline.videoSize(ofElement: decoder) else { return nil }
+        return VideoSize(width: size.width, height: size.height)
+    }
+
     private func streamLinked(_ stream: WebRTCBin.IncomingStream) {
         guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
+        decoderName = "decoder-\(number)"
         pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)") { [weak self] frame in
             guard let self else { return }
             self.framesReceived += 1

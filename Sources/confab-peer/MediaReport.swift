@@ -47,8 +47,8 @@ struct MediaReport: Encodable {
     }
 
     /// Counters every half second, to see when frames or audio stopped and resumed, with the
-    /// video's size, frame rate and bitrate as received then (the rate and bitrate over the last
-    /// second).
+    /// video's size as it arrives (before scaling for display), frame rate and bitrate then (the
+    /// rate and bitrate over the last second).
     struct Sample: Encodable {
         let at: Date
         let framesReceived: Int

@@ -150,7 +150,7 @@ final class RemoteMediaRecorder {
             }
             if ticks % 5 == 0 || final {
                 record.samples.append(.init(at: now, framesReceived: record.framesReceived, audioReadings: record.audioReadings,
-                                            width: feed.videoSize?.width, height: feed.videoSize?.height,
+                                            width: feed.receivedVideoSize?.width, height: feed.receivedVideoSize?.height,
                                             framesPerSecond: feed.framesPerSecond,
                                             videoKilobitsPerSecond: feed.videoBitrate.map { ($0 / 100).rounded() / 10 }))
             }

@@ -56,3 +56,20 @@ extension MediaPipeline {
         gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
     }
 }
+
+extension MediaPipeline {
+    /// The picture size negotiated on the `pad` of the element called `name` (e.g. a decoder's
+    /// output: the size received, before any scaling for display), or nil before negotiation.
+    public func videoSize(ofElement name: String, pad: String = "src") -> (width: Int, height: Int)? {
+        guard let element = elementPointer(named: name) else { return nil }
+        defer { gst_object_unref(gpointer(element)) }
+        guard let staticPad = gst_element_get_static_pad(element, pad) else { return nil }
+        defer { gst_object_unref(gpointer(staticPad)) }
+        guard let caps = gst_pad_get_current_caps(staticPad) else { return nil }
+        defer { gst_caps_unref(caps) }
+        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0) else { return nil }
+        var width: gint = 0, height: gint = 0
+        guard gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+}
