@@ -3,7 +3,8 @@ import ConfabMedia
 import GLibBridge
 
 /// Preferences: the account to sign in with, devices with a live preview and microphone level,
-/// whether the microphone and camera start on when joining, and the ring volume. Every change is
+/// whether the microphone and camera start on when joining, voice processing (echo
+/// cancellation, noise suppression, automatic level), and the ring volume. Every change is
 /// saved at once (GNOME's instant-apply); the account applies from the next start.
 @MainActor
 final class AppPreferencesWindow {
@@ -39,9 +40,9 @@ final class AppPreferencesWindow {
         }
 
         window.add(PreferencesPage(title: "General", iconName: "emblem-system-symbolic", groups: [
-            accountGroup(), joiningGroup(), ringingGroup(onRingVolumeChanged),
+            accountGroup(), joiningGroup(), voiceGroup(), ringingGroup(onRingVolumeChanged),
         ]))
-        window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups() + [voiceGroup()]))
+        window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups()))
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
         window.onClose { [weak self] in
