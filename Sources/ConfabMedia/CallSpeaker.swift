@@ -38,11 +38,14 @@ final class CallSpeaker {
         // while nobody else is in the call. The probe and the DSP must run at the same rate:
         // 48 kHz, what Opus gives. The tee lets the sink be unlinked and replaced while the
         // mixer runs (allow-not-linked: no "not linked" error meanwhile).
+        // Without the plugin (some distributions package it apart) the speaker plays without a probe and
+        // the microphone goes out unprocessed (see Publisher.voiceProcessingDescription).
+        let probe = GStreamer.hasElement("webrtcechoprobe") ? "webrtcechoprobe name=\(echoProbeName) ! " : ""
         pipeline = try MediaPipeline(description:
             "audiotestsrc is-live=true wave=silence ! audio/x-raw,rate=48000,channels=1 ! speaker-mix. "
             + "audiomixer name=speaker-mix start-time-selection=first ! audioconvert ! audioresample ! "
             + "audio/x-raw,format=S16LE,rate=48000,channels=1 ! volume name=speaker-volume ! "
-            + "webrtcechoprobe name=\(echoProbeName) ! tee name=speaker-tee allow-not-linked=true")
+            + probe + "tee name=speaker-tee allow-not-linked=true")
         pipeline.watchBus { [weak self] message in
             if case .error(let text, let debug, _) = message {
                 self?.logger.warning("speaker pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])

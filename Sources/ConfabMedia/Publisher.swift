@@ -111,7 +111,8 @@ final class Publisher {
     /// it: the microphone can change under it (inputs are upstream of the queue) and the
     /// speaker's sink can change after the probe, without pairing again.
     static func voiceProcessingDescription(_ processing: AudioProcessing, echoProbe: String) -> String {
-        guard processing.isAnyOn else { return "" }
+        // Without the plugin (some distributions package it apart) the call still works, unprocessed.
+        guard processing.isAnyOn, GStreamer.hasElement("webrtcdsp") else { return "" }
         // Noise suppression "high": "moderate" took ~11 dB off white noise under a voice-like
         // signal here, "high" ~14 dB, with no more damage to tone bursts.
         return "audioconvert ! audio/x-raw,format=S16LE,rate=48000,channels=1 ! webrtcdsp name=voice-processing "
