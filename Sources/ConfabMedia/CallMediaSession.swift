@@ -240,10 +240,12 @@ public final class CallMediaSession {
             remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
             subscriber.framesAtLastRefresh = frames
             Task {
-                let (quality, bytes) = await subscriber.receptionStatistics()
+                let reception = await subscriber.receptionStatistics()
                 guard self.remoteFeeds[feedID] != nil else { return }
-                self.remoteFeeds[feedID]?.connectionQuality = quality
-                if let bytes {
+                self.remoteFeeds[feedID]?.connectionQuality = reception.quality
+                self.remoteFeeds[feedID]?.videoNacksSent = reception.videoNacksSent.map(Int.init)
+                self.remoteFeeds[feedID]?.videoKeyframeRequestsSent = reception.videoKeyframeRequestsSent.map(Int.init)
+                if let bytes = reception.videoBytesReceived {
                     if let last = self.remoteFeeds[feedID]?.videoBytesReceived {
                         self.remoteFeeds[feedID]?.videoBitrate = max(0, bytes - last) * 8
                     }

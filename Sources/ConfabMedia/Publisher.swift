@@ -283,12 +283,7 @@ final class Publisher {
     /// Video bytes sent so far (RTP), from webrtcbin's statistics.
     func videoBytesSent() async -> Double? {
         let reports = await webrtc.statistics()
-        // With bundling, 1.22 labels our video stream's report "kind: audio" (and its codec is
-        // the audio one); the RTP source's own stats tell it apart: video runs a 90 kHz clock.
-        return reports.first { report in
-            report["type"]?.text == "outbound-rtp"
-                && (report["gst-rtpsource-stats"]?.text ?? "").replacingOccurrences(of: "\\", with: "").contains("clock-rate=(int)90000")
-        }?["bytes-sent"]?.number
+        return reports.first { $0["type"]?.text == "outbound-rtp" && RTPSourceStatistics.isVideo($0) }?["bytes-sent"]?.number
     }
 
     /// The size our camera is encoded at.

@@ -28,6 +28,9 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// webrtcbin's statistics.
     public var videoBitrate: Double?
     var videoBytesReceived: Double?
+    /// Lost video packets we asked again for (NACK), and keyframes we asked for (PLI/FIR), so far.
+    public var videoNacksSent: Int?
+    public var videoKeyframeRequestsSent: Int?
 
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }

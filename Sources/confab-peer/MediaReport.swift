@@ -100,6 +100,9 @@ struct MediaReport: Encodable {
         var connectionQuality = "unknown"
         var changes: [Change] = []
         var samples: [Sample] = []
+        /// Lost video packets this peer asked again for (NACK) and keyframes it asked for (PLI/FIR).
+        var videoNacksSent: Int?
+        var videoKeyframeRequestsSent: Int?
 
         init(userID: String, sessionID: String, feedID: UInt64, firstSeenAt: Date) {
             self.userID = userID

@@ -148,6 +148,8 @@ final class RemoteMediaRecorder {
                 }
                 record.connectionQuality = media.connectionQuality.rawValue
             }
+            record.videoNacksSent = feed.videoNacksSent ?? record.videoNacksSent
+            record.videoKeyframeRequestsSent = feed.videoKeyframeRequestsSent ?? record.videoKeyframeRequestsSent
             if ticks % 5 == 0 || final {
                 record.samples.append(.init(at: now, framesReceived: record.framesReceived, audioReadings: record.audioReadings,
                                             width: feed.receivedVideoSize?.width, height: feed.receivedVideoSize?.height,

@@ -127,6 +127,9 @@ struct RemoteMedia: Decodable {
     let connectionQuality: String
     let changes: [Change]
     let samples: [Sample]
+    /// Lost video packets asked for again (NACK), keyframes asked for (PLI/FIR).
+    let videoNacksSent: Int?
+    let videoKeyframeRequestsSent: Int?
 
     /// Audio readings counted by `date` (from the half-second samples).
     func audioReadings(at date: Date) -> Int? {
