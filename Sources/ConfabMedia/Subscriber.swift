@@ -22,6 +22,10 @@ final class Subscriber {
     private var videoMid: String?
     private var framesReceived = 0
     private var decoderName: String?
+    /// Watches for a picture that stopped (see `askForKeyframeIfStalled`).
+    private var stallWatch: RepeatingTimer?
+    private var framesAtLastWatch = 0
+    private var lastFrameAt: ContinuousClock.Instant?
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
     /// - Parameter isScreenshare: a shared screen keeps its own size (at most what the sender sends,
@@ -72,8 +76,8 @@ final class Subscriber {
         videoMid = attached.data["streams"]?.arrayValue?.first { $0["type"]?.stringValue == "video" }?["mid"]?.stringValue
         try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
         // Retransmission requests for lost video packets (Janus offers nack and rtx for video;
-        // audio relies on Opus FEC). Measured under 5 % loss (PacketLoss_EndToEndTests): no NACK
-        // is counted as sent yet, so this does not take effect on 1.22 as it is set here.
+        // audio relies on Opus FEC). On its own this did not make webrtcbin send NACKs for
+        // Janus's bundled offer; see streamLinked.
         if let video = Self.mediaLineIndex(of: "video", in: offer.sdp) { webrtc.setTransceiverProperty(index: video, "do-nack", "true") }
         let answer = try await webrtc.createAnswer()
         // Answer passive so Janus starts the DTLS handshake: webrtcbin's first ClientHello was
@@ -83,7 +87,24 @@ final class Subscriber {
         _ = try await handle.request(["request": .string("start")], jsep: JSEP(type: "answer", sdp: passiveAnswer))
     }
 
+    /// After a loss the depayloader waits for a keyframe, and the keyframe requests webrtcbin
+    /// sends (PLI) are attributed to the wrong stream in a bundle, so Janus drops them
+    /// (ARCHITECTURE.md): a picture that was moving and stopped asks Janus itself, which then
+    /// sends the publisher a PLI. Only for 5 s after the last frame: a camera turned off is not
+    /// asked forever.
+    private func askForKeyframeIfStalled() {
+        defer { framesAtLastWatch = framesReceived }
+        guard framesReceived == framesAtLastWatch, let lastFrameAt, ContinuousClock.now - lastFrameAt < .seconds(5),
+              let handle, let mid = videoMid else { return }
+        Task {
+            _ = try? await handle.request(["request": .string("configure"),
+                                           "streams": .array([.object(["mid": .string(mid), "send": .bool(true)])])])
+        }
+    }
+
     func stop() async {
+        stallWatch?.cancel()
+        stallWatch = nil
         if let handle {
             await handle.detach()
         }
@@ -138,11 +159,18 @@ final class Subscriber {
         guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
         decoderName = "decoder-\(number)"
+        // Ask for lost packets again: webrtcbin sets this on the jitterbuffer only when it finds
+        // the stream's transceiver, which it did not for Janus's bundled offer (no NACK was
+        // ever sent under loss); the jitterbuffers exist once a stream has been linked.
+        let jitterbuffers = pipeline.set("do-retransmission", "true", onEveryElementOf: "rtpjitterbuffer")
+        logger.debug("retransmission requests on", metadata: ["jitterbuffers": "\(jitterbuffers)"])
         pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)") { [weak self] frame in
             guard let self else { return }
             self.framesReceived += 1
+            self.lastFrameAt = .now
             self.onFrame?(frame)
         }
+        stallWatch = RepeatingTimer(interval: 0.3) { [weak self] in self?.askForKeyframeIfStalled() }
         // Janus asks the publisher for a keyframe only when a subscriber connection comes up; if
         // nothing decoded shortly after the stream appeared, ask through Janus (ARCHITECTURE.md).
         MainLoop.after(seconds: 0.15) { [weak self] in

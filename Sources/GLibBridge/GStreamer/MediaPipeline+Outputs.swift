@@ -73,3 +73,30 @@ extension MediaPipeline {
         return (Int(width), Int(height))
     }
 }
+
+extension MediaPipeline {
+    /// Sets `property` on every element made by `factory` anywhere in the pipeline, inside bins
+    /// too (elements webrtcbin makes for itself, which it names and configures on its own);
+    /// returns how many there were.
+    @discardableResult
+    public func set(_ property: String, _ value: String, onEveryElementOf factory: String) -> Int {
+        let bin: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        guard let iterator = gst_bin_iterate_recurse(bin) else { return 0 }
+        defer { gst_iterator_free(iterator) }
+        var item = GValue()
+        var count = 0
+        while gst_iterator_next(iterator, &item) == GST_ITERATOR_OK {
+            if let object = g_value_get_object(&item) {
+                let element = object.assumingMemoryBound(to: GstElement.self)
+                if let made = gst_element_get_factory(element),
+                   takeString(gst_object_get_name(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GstObject.self))) == factory {
+                    gst_util_set_object_arg(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), property, value)
+                    count += 1
+                }
+            }
+            g_value_reset(&item)
+        }
+        g_value_unset(&item)
+        return count
+    }
+}
