@@ -31,9 +31,12 @@ final class PeerVideoReport_EndToEndTests: XCTestCase {
             for sample in late {
                 XCTAssertEqual(sample.width, 640, "\(observer)'s sample of \(sender) at \(sample.at)")
                 XCTAssertEqual(sample.height, 360, "\(observer)'s sample of \(sender) at \(sample.at)")
-                XCTAssertGreaterThanOrEqual(sample.framesPerSecond ?? 0, 15, "\(observer) received \(sender) slowly at \(sample.at)")
+                XCTAssertGreaterThan(sample.framesPerSecond ?? 0, 0, "\(observer) received no frames of \(sender) at \(sample.at)")
                 XCTAssertGreaterThan(sample.videoKilobitsPerSecond ?? 0, 50, "\(observer) received little video from \(sender) at \(sample.at)")
             }
+            // One second's count wobbles on a busy machine; their mean is the sender's pace.
+            let meanFPS = late.compactMap(\.framesPerSecond).reduce(0, +) / Double(late.count)
+            XCTAssertGreaterThanOrEqual(meanFPS, 20, "\(observer) received \(sender) at \(meanFPS) fps on average")
         }
     }
 
