@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
-                    exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh"], swiftSettings: testSettings),
+                    exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh", "Support/packet-loss.sh"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",
             dependencies: [

@@ -23,6 +23,8 @@ public struct CallMediaConfiguration: Sendable {
     public var screenshareMaxHeight = 1080
     public var screenshareFramerate = 10
     public var screenshareBitrate = 1_500_000
+    /// Echo cancellation, noise suppression and gain control on our microphone.
+    public var audioProcessing = AudioProcessing.default
     /// Size remote video is scaled to before it reaches the UI.
     public var remoteVideoWidth = 640
     public var remoteVideoHeight = 360

@@ -13,6 +13,8 @@ import Logging
 public final class CallMediaSession {
     /// Everyone we receive, by Janus feed id.
     public private(set) var remoteFeeds: [UInt64: RemoteFeed] = [:]
+    /// What we send of our camera, refreshed once a second.
+    public private(set) var sentVideo: SentVideo?
     /// Called on the main loop for each remote video frame (feed id, frame).
     public var onRemoteFrame: (@MainActor (UInt64, VideoFrame) -> Void)?
     /// Called on the main loop for each frame of our own camera (the self-view).
@@ -32,6 +34,9 @@ public final class CallMediaSession {
     private let logger: Logger
     private var janus: JanusSession?
     private var publisher: Publisher?
+    /// Everyone's audio, mixed and played, with the echo canceller's probe (see `CallSpeaker`).
+    private var speaker: CallSpeaker?
+    private var isSpeakerMuted = false
     private var screenPublisher: ScreensharePublisher?
     private var subscribers: [UInt64: Subscriber] = [:]
     /// What Janus said about each feed we receive, to subscribe again (another speaker).
@@ -54,7 +59,12 @@ public final class CallMediaSession {
         self.janus = janus
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
         try await janus.connect()
-        let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource, logger: logger)
+        // The speaker first: the microphone's echo canceller looks for its probe when it starts.
+        let speaker = try CallSpeaker(sink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
+        self.speaker = speaker
+        speaker.setMuted(isSpeakerMuted)
+        let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource,
+                                      echoProbeName: speaker.echoProbeName, logger: logger)
         self.publisher = publisher
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
@@ -69,22 +79,22 @@ public final class CallMediaSession {
     public func setAudioEnabled(_ enabled: Bool) { publisher?.setSending(audio: enabled) }
     /// Stops sending video (and the camera) or resumes it (with a keyframe, so others see it at once).
     public func setVideoEnabled(_ enabled: Bool) { publisher?.setSending(video: enabled) }
+    /// Silences everyone's audio here (or brings it back); the echo canceller keeps running.
+    public func setSpeakerEnabled(_ enabled: Bool) {
+        isSpeakerMuted = !enabled
+        speaker?.setMuted(!enabled)
+    }
+
     /// Switches to other devices during the call without leaving it: the camera and microphone
-    /// are swapped under the running connection (others keep receiving us), and a new speaker
-    /// gets every participant's audio by receiving them again (a short gap in what we receive).
+    /// are swapped under the running connection (others keep receiving us), and the mixed
+    /// audio of every participant goes to the new speaker (the receivers and the echo
+    /// canceller's probe stay as they are).
     public func use(_ newDevices: CallMediaDevices) {
         guard !stopped else { return }
         let speakerChanged = newDevices.speaker != devices.speaker
         devices = newDevices
         publisher?.use(camera: newDevices.camera, microphone: newDevices.microphone)
-        guard speakerChanged else { return }
-        // Each feed gets a new receiver playing to the new speaker; the feeds themselves (and
-        // so the participants' tiles) stay.
-        for feed in publishedFeeds.values {
-            guard let old = subscribers.removeValue(forKey: feed.id) else { continue }
-            Task { await old.stop() }
-            startReceiving(feed)
-        }
+        if speakerChanged { speaker?.use(sink: deviceSource.sinkDescription(for: newDevices.speaker)) }
     }
 
     /// Whether our camera device is open now.
@@ -132,6 +142,8 @@ public final class CallMediaSession {
         subscribers = [:]
         await publisher?.stop()
         publisher = nil
+        speaker?.stop()
+        speaker = nil
         await janus?.close()
         janus = nil
         remoteFeeds = [:]
@@ -166,10 +178,13 @@ public final class CallMediaSession {
 
     /// A receiver for `feed` (already in `remoteFeeds`), playing to the current speaker.
     private func startReceiving(_ feed: PublishedFeed) {
-        guard let janus, let remote = remoteFeeds[feed.id] else { return }
+        guard let janus, let speaker, let remote = remoteFeeds[feed.id] else { return }
         do {
             let subscriber = try Subscriber(feed: feed.id, isScreenshare: remote.isScreenshare, configuration: configuration,
-                                            speakerSink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
+                                            speakerSink: CallSpeaker.receiverSink(feed: feed.id, probeName: speaker.echoProbeName),
+                                            logger: logger)
+            // (A shared screen has no sound.)
+            if !remote.isScreenshare { speaker.add(feed: feed.id) }
             subscribers[feed.id] = subscriber
             subscriber.framesAtLastRefresh = remote.framesReceived
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
@@ -192,6 +207,7 @@ public final class CallMediaSession {
 
     private func unsubscribe(from feedID: UInt64) {
         guard let subscriber = subscribers.removeValue(forKey: feedID) else { return }
+        speaker?.remove(feed: feedID)
         remoteFeeds[feedID] = nil
         publishedFeeds[feedID] = nil
         Task { await subscriber.stop() }
@@ -222,11 +238,29 @@ public final class CallMediaSession {
         for (feedID, subscriber) in subscribers {
             let frames = remoteFeeds[feedID]?.framesReceived ?? 0
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
+            remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
             subscriber.framesAtLastRefresh = frames
             Task {
-                let quality = await subscriber.connectionQuality()
+                let reception = await subscriber.receptionStatistics()
                 guard self.remoteFeeds[feedID] != nil else { return }
-                self.remoteFeeds[feedID]?.connectionQuality = quality
+                self.remoteFeeds[feedID]?.connectionQuality = reception.quality
+                self.remoteFeeds[feedID]?.videoNacksSent = reception.videoNacksSent.map(Int.init)
+                self.remoteFeeds[feedID]?.videoKeyframeRequestsSent = reception.videoKeyframeRequestsSent.map(Int.init)
+                if let bytes = reception.videoBytesReceived {
+                    if let last = self.remoteFeeds[feedID]?.videoBytesReceived {
+                        self.remoteFeeds[feedID]?.videoBitrate = max(0, bytes - last) * 8
+                    }
+                    self.remoteFeeds[feedID]?.videoBytesReceived = bytes
+                }
+            }
+        }
+        if let publisher {
+            Task {
+                let bytes = await publisher.videoBytesSent()
+                let size = publisher.sentVideoSize
+                var sent = SentVideo(size: size, bytesSent: bytes)
+                if let bytes, let last = self.sentVideo?.bytesSent { sent.bitrate = max(0, bytes - last) * 8 }
+                self.sentVideo = sent
             }
         }
         onChange?()

@@ -24,6 +24,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// Asked before the whole X display is shared (X11 has no picker of its own); gets the
     /// display's name, answers whether to go ahead. Nil shares without asking (confab-peer).
     public var confirmSharingWholeDisplay: (@MainActor (String) async -> Bool)?
+    /// Echo cancellation, noise suppression and gain control for the microphone; asked when a
+    /// call starts (a change in Preferences applies from the next call: the DSP takes its
+    /// settings when it starts).
+    public var audioProcessing: @MainActor () -> AudioProcessing = { .default }
 
     private let deviceSource: GStreamerDeviceSource
     private let devices: @MainActor () -> CallMediaDevices
@@ -47,8 +51,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
                       onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
                       onFailure: @escaping @MainActor (String) -> Void) async throws {
         await stop()
-        let configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
+        var configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
                                                    userID: userID, sessionID: sessionID, iceAddress: iceAddress)
+        configuration.audioProcessing = audioProcessing()
         let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
         self.session = session
         session.onRemoteFrame = { [weak self, weak session] feed, frame in
@@ -67,6 +72,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             onUpdate(Self.participantMedia(session.remoteFeeds.values))
         }
         session.onFailure = onFailure
+        session.setSpeakerEnabled(settings.speakerOn)
         do {
             try await session.start(settings: settings)
         } catch {
@@ -78,6 +84,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
     public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
+    /// Mutes or unmutes what we hear from the others (the echo canceller keeps running).
+    public func setSpeakerEnabled(_ enabled: Bool) { session?.setSpeakerEnabled(enabled) }
     /// The device choices changed during a call: switch to them without leaving (see
     /// `CallMediaSession.use`). The devices closure gives the new choices.
     public func devicesChanged() { session?.use(devices()) }

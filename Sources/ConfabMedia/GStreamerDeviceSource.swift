@@ -30,7 +30,8 @@ public final class GStreamerDeviceSource: DeviceSource {
     public func devicesNow() -> [MediaDevice] { currentDevices() }
 
     /// Adds a synthetic device whose media comes from a gst-launch source fragment, e.g.
-    /// `videotestsrc is-live=true pattern=solid-color foreground-color=0xffff0000`. Returns the device.
+    /// `videotestsrc is-live=true pattern=solid-color foreground-color=0xffff0000` (for a
+    /// speaker: where its sound goes, e.g. `fakesink sync=true`). Returns the device.
     @discardableResult
     public func addSyntheticDevice(id: String, name: String, kind: MediaDevice.Kind, source: String) -> MediaDevice {
         let device = MediaDevice(id: id, name: name, kind: kind, isTest: true)
@@ -43,6 +44,8 @@ public final class GStreamerDeviceSource: DeviceSource {
     /// can be named, else the system default output; test speakers discard (in time).
     func sinkDescription(for speaker: MediaDevice?) -> String {
         guard let speaker else { return "autoaudiosink" }
+        // A program's own speaker (confab-peer's simulated room, its listening ear) is a sink description.
+        if let synthetic = syntheticDevices.first(where: { $0.device.id == speaker.id }) { return synthetic.source }
         if speaker.isTest { return "fakesink sync=true" }
         return systemDevices[speaker.id]?.elementDescription ?? "autoaudiosink"
     }

@@ -20,8 +20,17 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// Janus's talking events (the audio-level header extension, averaged by Janus).
     public var isSpeaking = false
     public var connectionQuality: ConnectionQuality = .unknown
-    /// The size of the last received frame.
+    /// The size of the last received frame (as scaled for display).
     public var videoSize: VideoSize?
+    /// The size the video arrives at, before it is scaled for display.
+    public var receivedVideoSize: VideoSize?
+    /// Video bits per second received over the last second (RTP payload and headers), from
+    /// webrtcbin's statistics.
+    public var videoBitrate: Double?
+    var videoBytesReceived: Double?
+    /// Lost video packets we asked again for (NACK), and keyframes we asked for (PLI/FIR), so far.
+    public var videoNacksSent: Int?
+    public var videoKeyframeRequestsSent: Int?
 
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
@@ -41,4 +50,14 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
         if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { return (parts[0], parts[1], false) }
         return (display.flatMap { $0.isEmpty ? nil : $0 } ?? "feed-\(feed)", "feed-\(feed)", false)
     }
+}
+
+/// What we send of our own camera.
+public struct SentVideo: Sendable, Equatable {
+    /// The size frames are encoded at.
+    public var size: VideoSize
+    /// RTP bytes sent so far.
+    var bytesSent: Double?
+    /// Bits per second sent over the last second.
+    public var bitrate: Double?
 }

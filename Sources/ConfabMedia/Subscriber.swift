@@ -21,6 +21,11 @@ final class Subscriber {
     private var handle: JanusHandle?
     private var videoMid: String?
     private var framesReceived = 0
+    private var decoderName: String?
+    /// Watches for a picture that stopped (see `askForKeyframeIfStalled`).
+    private var stallWatch: RepeatingTimer?
+    private var framesAtLastWatch = 0
+    private var lastFrameAt: ContinuousClock.Instant?
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
     /// - Parameter isScreenshare: a shared screen keeps its own size (at most what the sender sends,
@@ -36,10 +41,13 @@ final class Subscriber {
         if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
         let videoSize = isScreenshare ? "" : ",width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight)"
         webrtc.setIncomingBranches([
-            "video": "queue ! rtpvp8depay wait-for-keyframe=true ! vp8dec ! videoconvert ! videoscale ! "
+            // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
+            // rather than decode a broken picture until the next one comes by itself.
+            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! videoconvert ! videoscale ! "
                 + "video/x-raw,format=BGRA\(videoSize),pixel-aspect-ratio=1/1 ! "
                 + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
-            "audio": "queue ! rtpopusdepay ! opusdec ! audioconvert ! level interval=100000000 post-messages=true ! "
+            // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
+            "audio": "queue ! rtpopusdepay ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
                 + "audioresample ! \(speakerSink)",
         ])
         webrtc.onIncomingStream { [weak self] stream in self?.streamLinked(stream) }
@@ -67,6 +75,10 @@ final class Subscriber {
         guard let offer = attached.jsep else { throw JanusError(code: 0, reason: "the media server offered nothing to receive") }
         videoMid = attached.data["streams"]?.arrayValue?.first { $0["type"]?.stringValue == "video" }?["mid"]?.stringValue
         try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
+        // Retransmission requests for lost video packets (Janus offers nack and rtx for video;
+        // audio relies on Opus FEC). On its own this did not make webrtcbin send NACKs for
+        // Janus's bundled offer; see streamLinked.
+        if let video = Self.mediaLineIndex(of: "video", in: offer.sdp) { webrtc.setTransceiverProperty(index: video, "do-nack", "true") }
         let answer = try await webrtc.createAnswer()
         // Answer passive so Janus starts the DTLS handshake: webrtcbin's first ClientHello was
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
@@ -75,7 +87,24 @@ final class Subscriber {
         _ = try await handle.request(["request": .string("start")], jsep: JSEP(type: "answer", sdp: passiveAnswer))
     }
 
+    /// After a loss the depayloader waits for a keyframe, and the keyframe requests webrtcbin
+    /// sends (PLI) are attributed to the wrong stream in a bundle, so Janus drops them
+    /// (ARCHITECTURE.md): a picture that was moving and stopped asks Janus itself, which then
+    /// sends the publisher a PLI. Only for 5 s after the last frame: a camera turned off is not
+    /// asked forever.
+    private func askForKeyframeIfStalled() {
+        defer { framesAtLastWatch = framesReceived }
+        guard framesReceived == framesAtLastWatch, let lastFrameAt, ContinuousClock.now - lastFrameAt < .seconds(5),
+              let handle, let mid = videoMid else { return }
+        Task {
+            _ = try? await handle.request(["request": .string("configure"),
+                                           "streams": .array([.object(["mid": .string(mid), "send": .bool(true)])])])
+        }
+    }
+
     func stop() async {
+        stallWatch?.cancel()
+        stallWatch = nil
         if let handle {
             await handle.detach()
         }
@@ -83,9 +112,29 @@ final class Subscriber {
         pipeline.stop()
     }
 
-    /// Loss and jitter of what we receive, as a quality.
-    func connectionQuality() async -> ConnectionQuality {
+    /// What we receive, from webrtcbin's statistics.
+    struct Reception {
+        var quality: ConnectionQuality
+        /// Video bytes received so far.
+        var videoBytesReceived: Double?
+        /// Retransmission requests (NACK) and keyframe requests (PLI, FIR) we sent for the video.
+        var videoNacksSent: Double?
+        var videoKeyframeRequestsSent: Double?
+    }
+
+    func receptionStatistics() async -> Reception {
         let reports = await webrtc.statistics()
+        let video = reports.first { $0["type"]?.text == "inbound-rtp" && RTPSourceStatistics.isVideo($0) }
+        let keyframeRequests = video.flatMap { report in
+            RTPSourceStatistics.value("sent-pli-count", in: report).map { $0 + (RTPSourceStatistics.value("sent-fir-count", in: report) ?? 0) }
+        }
+        return Reception(quality: Self.connectionQuality(reports), videoBytesReceived: video?["bytes-received"]?.number,
+                         videoNacksSent: video.flatMap { RTPSourceStatistics.value("sent-nack-count", in: $0) },
+                         videoKeyframeRequestsSent: keyframeRequests)
+    }
+
+    /// Loss and jitter of what we receive, as a quality.
+    private static func connectionQuality(_ reports: [[String: StatisticValue]]) -> ConnectionQuality {
         guard let inbound = reports.first(where: { $0["type"]?.text == "inbound-rtp" && $0["kind"]?.text != "audio" })
             ?? reports.first(where: { $0["type"]?.text == "inbound-rtp" }) else { return .unknown }
         let received = inbound["packets-received"]?.number ?? 0
@@ -94,14 +143,34 @@ final class Subscriber {
         return ConnectionQuality(packetsReceived: received, packetsLost: lost, jitterSeconds: jitter)
     }
 
+    /// The position of the first `kind` m-line in `sdp` (webrtcbin numbers transceivers so).
+    static func mediaLineIndex(of kind: String, in sdp: String) -> Int? {
+        let mediaLines = sdp.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("m=") }
+        return mediaLines.firstIndex { $0.hasPrefix("m=\(kind) ") }
+    }
+
+    /// The size video arrives at (the decoder's output, before scaling for the tile).
+    var receivedVideoSize: VideoSize? {
+        guard let decoder = decoderName, let size = pipeline.videoSize(ofElement: decoder) else { return nil }
+        return VideoSize(width: size.width, height: size.height)
+    }
+
     private func streamLinked(_ stream: WebRTCBin.IncomingStream) {
         guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
+        decoderName = "decoder-\(number)"
+        // Ask for lost packets again: webrtcbin sets this on the jitterbuffer only when it finds
+        // the stream's transceiver, which it did not for Janus's bundled offer (no NACK was
+        // ever sent under loss); the jitterbuffers exist once a stream has been linked.
+        let jitterbuffers = pipeline.set("do-retransmission", "true", onEveryElementOf: "rtpjitterbuffer")
+        logger.debug("retransmission requests on", metadata: ["jitterbuffers": "\(jitterbuffers)"])
         pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)") { [weak self] frame in
             guard let self else { return }
             self.framesReceived += 1
+            self.lastFrameAt = .now
             self.onFrame?(frame)
         }
+        stallWatch = RepeatingTimer(interval: 0.3) { [weak self] in self?.askForKeyframeIfStalled() }
         // Janus asks the publisher for a keyframe only when a subscriber connection comes up; if
         // nothing decoded shortly after the stream appeared, ask through Janus (ARCHITECTURE.md).
         MainLoop.after(seconds: 0.15) { [weak self] in

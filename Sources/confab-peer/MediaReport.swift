@@ -46,11 +46,25 @@ struct MediaReport: Encodable {
         let isSpeaking: Bool
     }
 
-    /// Counters every half second, to see when frames or audio stopped and resumed.
+    /// Counters every half second, to see when frames or audio stopped and resumed, with the
+    /// video's size as it arrives (before scaling for display), frame rate and bitrate then (the
+    /// rate and bitrate over the last second).
     struct Sample: Encodable {
         let at: Date
         let framesReceived: Int
         let audioReadings: Int
+        var width: Int?
+        var height: Int?
+        var framesPerSecond: Double?
+        var videoKilobitsPerSecond: Double?
+    }
+
+    /// Our own camera as sent, every half second: the encoded size and the bitrate over the last second.
+    struct SentSample: Encodable {
+        let at: Date
+        let width: Int
+        let height: Int
+        let videoKilobitsPerSecond: Double?
     }
 
     /// What this peer received from one other participant session.
@@ -86,6 +100,9 @@ struct MediaReport: Encodable {
         var connectionQuality = "unknown"
         var changes: [Change] = []
         var samples: [Sample] = []
+        /// Lost video packets this peer asked again for (NACK) and keyframes it asked for (PLI/FIR).
+        var videoNacksSent: Int?
+        var videoKeyframeRequestsSent: Int?
 
         init(userID: String, sessionID: String, feedID: UInt64, firstSeenAt: Date) {
             self.userID = userID
@@ -131,13 +148,37 @@ struct MediaReport: Encodable {
         let screenshareTrackSize: Size?
     }
 
+    /// What the test speaker played (`--listen`): RMS levels (dBFS) every `intervalSeconds`
+    /// from `startedAt`, overall ("all") and per frequency band.
+    struct Heard: Encodable {
+        let startedAt: Date
+        let intervalSeconds: Double
+        let bands: [HeardBand]
+    }
+
+    struct HeardBand: Encodable {
+        /// "all", or the band's centre frequency in Hz.
+        let band: String
+        var rmsDecibels: [Double] = []
+    }
+
+    /// Two decimals are plenty for a level in dB (and keep the report small); silence (−∞) is −200.
+    static func rounded(_ decibels: Double) -> Double {
+        decibels.isFinite ? (decibels * 100).rounded() / 100 : -200
+    }
+
     let sent: Sent
+    /// Voice processing on our test microphone.
+    var audioProcessing: AudioProcessingReport?
+    var heard: Heard?
     /// When this peer asked the coordinator to join, and when it was in the call.
     var joinRequestedAt: Date?
     var inCallAt: Date?
     /// When the media connection (publisher) was up.
     var connectedAt: Date?
     var microphone: [MicrophoneChange] = []
+    /// The speaker muted (`on` false) or unmuted, as the call window's button does it.
+    var speaker: [MicrophoneChange] = []
     var camera: [CameraChange] = []
     /// Whether the camera device was open when media came up (joining with the camera off must not open it).
     var cameraOpenWhenConnected: Bool?
@@ -146,10 +187,19 @@ struct MediaReport: Encodable {
     /// Messages the call view model showed the user (media failures among them).
     var messages: [String] = []
     var remote: [Remote] = []
+    var sentVideo: [SentSample] = []
     var screenshare: Screenshare?
     /// Screens received, one entry per screen feed (a participant who shares twice appears twice).
     var remoteScreens: [RemoteScreen] = []
     var screensharingChanges: [ScreensharingChange] = []
+}
+
+/// Which voice processing the peer's microphone had.
+struct AudioProcessingReport: Encodable {
+    let echoCancellation: Bool
+    let noiseSuppression: Bool
+    let gainControl: Bool
+    let simulatedRoom: Bool
 }
 
 /// What a report keeps about one received video stream, a camera or a shared screen.

@@ -17,6 +17,7 @@ final class PeerMedia {
     private let devicesInUse: DevicesInUse
     private let nextDevices: CallMediaDevices
     private var recorder: RemoteMediaRecorder?
+    private var ear: PeerEar?
     private var deviceSchedule: Task<Void, Never>?
     private var screenSchedule: Task<Void, Never>?
     private var watcher: RepeatingTimer?
@@ -31,15 +32,15 @@ final class PeerMedia {
                                                 source: settings.cameraSource)
         let microphone = devices.addSyntheticDevice(id: "peer:microphone", name: "Test microphone (tone)", kind: .microphone,
                                                     source: settings.microphoneSource)
-        // "test:speaker" is the test speaker the media module plays into a fakesink.
-        let speaker = devices.addSyntheticDevice(id: "test:speaker", name: "Test speaker (discards sound)", kind: .speaker,
-                                                 source: "fakesink")
+        // The test speaker discards the sound in time, or feeds the simulated room and the ear.
+        let speaker = devices.addSyntheticDevice(id: "test:speaker", name: "Test speaker", kind: .speaker,
+                                                 source: settings.speakerSink)
         // The devices `--switch-devices-after` switches to.
         nextDevices = CallMediaDevices(
             camera: devices.addSyntheticDevice(id: "peer:camera-2", name: "Second test camera", kind: .camera, source: settings.nextCameraSource),
             microphone: devices.addSyntheticDevice(id: "peer:microphone-2", name: "Second test microphone", kind: .microphone,
                                                    source: settings.nextMicrophoneSource),
-            speaker: devices.addSyntheticDevice(id: "test:speaker-2", name: "Second test speaker", kind: .speaker, source: "fakesink"))
+            speaker: devices.addSyntheticDevice(id: "test:speaker-2", name: "Second test speaker", kind: .speaker, source: settings.speakerSink))
         let chosen = DevicesInUse(settings.joinWithoutDevices ? CallMediaDevices(camera: nil, microphone: nil, speaker: speaker)
                                                               : CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker))
         devicesInUse = chosen
@@ -48,9 +49,15 @@ final class PeerMedia {
         }
         service = PeerCallService(client: client)
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
+        let processing = settings.audioProcessing
+        engine.audioProcessing = { processing }
         engine.onDeviceFailed = { [weak viewModel] failure in viewModel?.mediaDeviceFailed(failure) }
         let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
         report = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))
+        report.audioProcessing = AudioProcessingReport(echoCancellation: settings.audioProcessing.echoCancellation,
+                                                       noiseSuppression: settings.audioProcessing.noiseSuppression,
+                                                       gainControl: settings.audioProcessing.automaticGainControl,
+                                                       simulatedRoom: settings.simulatedRoom)
     }
 
     /// Joins through the view model (which then starts the media), as the app's lobby does.
@@ -62,6 +69,13 @@ final class PeerMedia {
         let recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt)
         self.recorder = recorder
         recorder.start(engine: engine, viewModel: viewModel)
+        if !settings.listen.isEmpty {
+            do {
+                ear = try PeerEar(frequencies: settings.listen)
+            } catch {
+                PeerSession.say("cannot listen to the test speaker: \(error)")
+            }
+        }
         watcher = RepeatingTimer(interval: 0.1) { [weak self] in self?.watchViewModel() }
         // Before joining, the toggles only change the call settings (as in the app's lobby).
         if settings.joinCameraOff { viewModel.toggleCameraEnabled() }
@@ -96,9 +110,14 @@ final class PeerMedia {
         watchViewModel()
         watcher?.cancel()
         watcher = nil
+        if let ear {
+            report.heard = ear.stop()
+            self.ear = nil
+        }
         guard let recorder else { return }
         recorder.stop(engine: engine, viewModel: viewModel)
         report.remote = recorder.report
+        report.sentVideo = recorder.sentVideo
         report.remoteScreens = recorder.screenReport
         report.screensharingChanges = recorder.screensharingChanges
     }
@@ -106,11 +125,12 @@ final class PeerMedia {
     /// `--mute-after` / `--unmute-after` and `--camera-off-after` / `--camera-on-after`,
     /// counted from entering the call.
     private func scheduleDevices() {
-        enum Step { case microphone(Bool), camera(Bool), switchDevices }
+        enum Step { case microphone(Bool), camera(Bool), speaker(Bool), switchDevices }
         let steps: [(Duration, Step)] = [
             settings.muteAfter.map { ($0, .microphone(false)) }, settings.unmuteAfter.map { ($0, .microphone(true)) },
             settings.cameraOffAfter.map { ($0, .camera(false)) }, settings.cameraOnAfter.map { ($0, .camera(true)) },
             settings.switchDevicesAfter.map { ($0, .switchDevices) },
+            settings.speakerOffAfter.map { ($0, .speaker(false)) }, settings.speakerOnAfter.map { ($0, .speaker(true)) },
         ].compactMap { $0 }.sorted { $0.0 < $1.0 }
         guard !steps.isEmpty else { return }
         let start = ContinuousClock.now
@@ -122,6 +142,7 @@ final class PeerMedia {
                 case .microphone(let on): self.setMicrophone(on: on)
                 case .camera(let on): await self.setCamera(on: on)
                 case .switchDevices: self.switchDevices()
+                case .speaker(let on): self.setSpeaker(on: on)
                 }
             }
         }
@@ -174,6 +195,14 @@ final class PeerMedia {
             await call.stopScreensharing()
             PeerSession.say("stopped sharing the screen")
         }
+    }
+
+    /// As the call window's speaker button does.
+    private func setSpeaker(on: Bool) {
+        guard viewModel.callingState == .inCall, viewModel.callSettings.speakerOn != on else { return }
+        viewModel.toggleSpeaker()
+        report.speaker.append(.init(at: Date(), on: on))
+        PeerSession.say("speaker \(on ? "on" : "off")")
     }
 
     private func setMicrophone(on: Bool) {

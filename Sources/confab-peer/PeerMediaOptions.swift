@@ -18,14 +18,50 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(help: "The test camera's colour, RRGGBB.")
     var color: String = "3366CC"
 
-    @Option(help: "The test camera's picture: solid (the colour) or ball (a white ball moving over the colour).")
-    var pattern: CameraPattern = .solid
-
     @Option(help: "The test microphone's tone, Hz.")
     var tone: Double = 440
 
     @Option(help: "The test microphone's amplitude, 0…1 (0.5 is −9 dBFS RMS; 0 is silence).")
     var volume: Double = 0.5
+
+    // Voice processing, on by default as in the app. Each can be given again later on the
+    // command line to change it back (the last one counts): a test harness may set defaults.
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Echo cancellation on the test microphone.")
+    var echoCancellation = true
+
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast,
+          help: "Noise suppression on the test microphone (it also takes a steady tone for noise and lowers it).")
+    var noiseSuppression = true
+
+    @Flag(inversion: .prefixedNo, exclusivity: .chooseLast, help: "Automatic gain control on the test microphone.")
+    var gainControl = true
+
+    @Flag(name: .customLong("simulated-room"),
+          help: "Feed what the test speaker plays back into the test microphone, about 50 ms later and 6 dB quieter, as laptop speakers do.")
+    var simulatedRoom = false
+
+    @Option(help: "Add white noise of this amplitude (0…1) to the test microphone.")
+    var noise: Double = 0
+
+    @Flag(name: .customLong("tone-bursts"), help: "Send the tone in bursts (0.4 s of every second) instead of steadily.")
+    var toneBursts = false
+
+    @Option(parsing: .upToNextOption,
+            help: "Measure what the test speaker plays every 50 ms: overall, and in a narrow band around each of these frequencies (Hz).")
+    var listen: [Double] = []
+
+    /// The test camera's picture.
+    enum Pattern: String, ExpressibleByArgument, Sendable {
+        /// One colour (`--color`): another peer can check it at the centre.
+        case solid
+        /// A ball moving over a plain background: motion, as a person is (the encoder works for it).
+        case ball
+        /// SMPTE colour bars with moving noise: a detailed, changing picture.
+        case smpte
+    }
+
+    @Option(help: "The test camera's picture: solid (the --color), ball (moving) or smpte (bars).")
+    var pattern: Pattern = .solid
 
     @Option(name: .customLong("media-address"),
             help: "Restrict audio/video (ICE) to this local IP address (default: $CONFAB_MEDIA_ADDRESS).")
@@ -36,6 +72,12 @@ struct PeerMediaOptions: ParsableArguments {
 
     @Option(name: .customLong("unmute-after"), help: "Seconds in the call before unmuting it again.")
     var unmuteAfter: Double?
+
+    @Option(name: .customLong("speaker-off-after"), help: "Seconds in the call before muting the speaker (what we hear).")
+    var speakerOffAfter: Double?
+
+    @Option(name: .customLong("speaker-on-after"), help: "Seconds in the call before unmuting the speaker again.")
+    var speakerOnAfter: Double?
 
     @Option(name: .customLong("camera-off-after"), help: "Seconds in the call before turning the camera off.")
     var cameraOffAfter: Double?
@@ -106,6 +148,12 @@ struct PeerMediaOptions: ParsableArguments {
         if media == .none, muteAfter != nil || unmuteAfter != nil {
             throw ValidationError("--mute-after and --unmute-after need --media test")
         }
+        if let speakerOffAfter, let speakerOnAfter, speakerOnAfter <= speakerOffAfter {
+            throw ValidationError("--speaker-on-after must come after --speaker-off-after")
+        }
+        if media == .none, speakerOffAfter != nil || speakerOnAfter != nil {
+            throw ValidationError("--speaker-off-after and --speaker-on-after need --media test")
+        }
         if let cameraOffAfter, let cameraOnAfter, cameraOnAfter <= cameraOffAfter {
             throw ValidationError("--camera-on-after must come after --camera-off-after")
         }
@@ -115,6 +163,13 @@ struct PeerMediaOptions: ParsableArguments {
         if let cameraErrorAfter, cameraErrorAfter < 1 { throw ValidationError("--camera-error-after takes a number of frames, 1 or more") }
         guard PeerMediaSettings.rgb(fromHex: nextColor) != nil else { throw ValidationError("--next-color takes RRGGBB") }
         guard (0...1).contains(nextVolume) else { throw ValidationError("--next-volume takes a value from 0 to 1") }
+        guard (0...1).contains(noise) else { throw ValidationError("--noise takes a value from 0 to 1") }
+        if let bad = listen.first(where: { !($0 > 20 && $0 < 20_000) }) {
+            throw ValidationError("--listen takes frequencies in Hz between 20 and 20000, not \(bad)")
+        }
+        if media == .none, simulatedRoom || !listen.isEmpty || noise > 0 {
+            throw ValidationError("--simulated-room, --listen and --noise need --media test")
+        }
         if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
@@ -127,28 +182,23 @@ struct PeerMediaOptions: ParsableArguments {
     var settings: PeerMediaSettings? {
         guard media == .test, let rgb = PeerMediaSettings.rgb(fromHex: color) else { return nil }
         let address = mediaAddress ?? ProcessInfo.processInfo.environment["CONFAB_MEDIA_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
-        return PeerMediaSettings(color: rgb, pattern: pattern, tone: tone, volume: volume, mediaAddress: address,
+        return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
                                  joinCameraOff: joinCameraOff, joinWithoutDevices: joinWithoutDevices, cameraStuck: cameraStuck, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
                                  nextColor: PeerMediaSettings.rgb(fromHex: nextColor) ?? rgb, nextVolume: nextVolume,
                                  screen: screen?.source,
-                                 screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds))
+                                 screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds),
+                                 audioProcessing: AudioProcessing(echoCancellation: echoCancellation, noiseSuppression: noiseSuppression,
+                                                                  automaticGainControl: gainControl),
+                                 speakerOffAfter: speakerOffAfter.map(seconds), speakerOnAfter: speakerOnAfter.map(seconds),
+                                 simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern)
     }
-}
-
-/// What the test camera shows.
-enum CameraPattern: String, ExpressibleByArgument, Sendable {
-    /// One colour: easy to check at any pixel.
-    case solid
-    /// A ball moving over the colour: the picture changes every frame, so a frozen picture shows.
-    case ball
 }
 
 /// What `PeerMediaOptions` parsed, for the main actor.
 struct PeerMediaSettings: Sendable {
     let color: (red: UInt8, green: UInt8, blue: UInt8)
-    let pattern: CameraPattern
     let tone: Double
     let volume: Double
     let mediaAddress: String?
@@ -169,6 +219,18 @@ struct PeerMediaSettings: Sendable {
     let screen: ScreenshareSource?
     let screenAfter: Duration
     let stopScreenAfter: Duration?
+    /// Echo cancellation, noise suppression and gain control for the test microphone.
+    let audioProcessing: AudioProcessing
+    let speakerOffAfter: Duration?
+    let speakerOnAfter: Duration?
+    /// The test speaker's sound comes back into the test microphone (see `PeerRoom`).
+    let simulatedRoom: Bool
+    /// White noise added to the test microphone (amplitude, 0 for none).
+    let noise: Double
+    let toneBursts: Bool
+    /// Frequencies (Hz) to measure what the test speaker plays at (see `PeerEar`).
+    let listen: [Double]
+    let pattern: PeerMediaOptions.Pattern
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {
@@ -182,16 +244,40 @@ struct PeerMediaSettings: Sendable {
     var microphoneSource: String { microphoneSource(volume: volume) }
     var nextMicrophoneSource: String { microphoneSource(volume: nextVolume) }
 
-    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8), pattern: CameraPattern) -> String {
+    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8), pattern: PeerMediaOptions.Pattern) -> String {
         let argb = 0xFF00_0000 | UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
+        let hex = "0x\(String(argb, radix: 16))"
         switch pattern {
-        case .solid: return "videotestsrc is-live=true pattern=solid-color foreground-color=0x\(String(argb, radix: 16))"
-        case .ball: return "videotestsrc is-live=true pattern=ball motion=sweep background-color=0x\(String(argb, radix: 16))"
+        case .solid: return "videotestsrc is-live=true pattern=solid-color foreground-color=\(hex)"
+        case .ball: return "videotestsrc is-live=true pattern=ball motion=sweep background-color=\(hex)"
+        case .smpte: return "videotestsrc is-live=true pattern=smpte horizontal-speed=4"
         }
     }
 
+    /// The tone (steady or in bursts), with white noise and the simulated room's sound mixed in
+    /// when asked.
     private func microphoneSource(volume: Double) -> String {
-        "audiotestsrc is-live=true wave=sine freq=\(tone) volume=\(volume)"
+        let format = "audio/x-raw,rate=48000,channels=1"
+        let tone = toneBursts
+            // Ticks are bursts of sine: 0.4 s worth of periods, one burst a second.
+            ? "audiotestsrc is-live=true wave=ticks freq=\(self.tone) sine-periods-per-tick=\(max(1, Int(self.tone * 0.4))) volume=\(volume)"
+            : "audiotestsrc is-live=true wave=sine freq=\(self.tone) volume=\(volume)"
+        guard simulatedRoom || noise > 0 else { return tone }
+        var parts = ["\(tone) ! \(format) ! peer-microphone-mix."]
+        if noise > 0 { parts.append("audiotestsrc is-live=true wave=white-noise volume=\(noise) ! \(format) ! peer-microphone-mix.") }
+        if simulatedRoom { parts.append(PeerRoom.microphoneBranch(into: "peer-microphone-mix")) }
+        // Output from the first input's time (the inputs start from 0 on a running clock).
+        return parts.joined(separator: " ") + " audiomixer name=peer-microphone-mix start-time-selection=first ! identity"
+    }
+
+    /// The test speaker: discards the sound in time, or feeds the simulated room and the ear.
+    var speakerSink: String {
+        var outputs: [String] = []
+        if simulatedRoom { outputs.append(PeerRoom.speakerBranch) }
+        if !listen.isEmpty { outputs.append(PeerEar.speakerBranch) }
+        guard !outputs.isEmpty else { return "fakesink sync=true" }
+        if outputs.count == 1 { return outputs[0] }
+        return "tee name=peer-speaker-split " + outputs.map { "peer-speaker-split. ! queue ! \($0)" }.joined(separator: " ")
     }
 
     static func rgb(fromHex text: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {

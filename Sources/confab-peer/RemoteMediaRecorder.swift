@@ -22,6 +22,7 @@ final class RemoteMediaRecorder {
     private var timer: RepeatingTimer?
     private var frameSubscriptions: [Subscription] = []
     private var ticks = 0
+    private(set) var sentVideo: [MediaReport.SentSample] = []
     private let joinRequestedAt: Date
 
     init(joinRequestedAt: Date) {
@@ -44,6 +45,10 @@ final class RemoteMediaRecorder {
         timer = RepeatingTimer(interval: 0.1) { [weak self, weak engine, weak viewModel] in
             guard let self, let engine, let viewModel else { return }
             self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.activeCall?.participants ?? [:])
+            if self.ticks % 5 == 0, let sent = engine.session?.sentVideo {
+                self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height,
+                                            videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 }))
+            }
         }
     }
 
@@ -145,8 +150,13 @@ final class RemoteMediaRecorder {
                 }
                 record.connectionQuality = media.connectionQuality.rawValue
             }
+            record.videoNacksSent = feed.videoNacksSent ?? record.videoNacksSent
+            record.videoKeyframeRequestsSent = feed.videoKeyframeRequestsSent ?? record.videoKeyframeRequestsSent
             if ticks % 5 == 0 || final {
-                record.samples.append(.init(at: now, framesReceived: record.framesReceived, audioReadings: record.audioReadings))
+                record.samples.append(.init(at: now, framesReceived: record.framesReceived, audioReadings: record.audioReadings,
+                                            width: feed.receivedVideoSize?.width, height: feed.receivedVideoSize?.height,
+                                            framesPerSecond: feed.framesPerSecond,
+                                            videoKilobitsPerSecond: feed.videoBitrate.map { ($0 / 100).rounded() / 10 }))
             }
             remote[feed.sessionID] = record
         }

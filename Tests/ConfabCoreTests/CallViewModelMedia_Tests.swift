@@ -44,6 +44,17 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(engine.videoEnabled.last, false)
     } }
 
+    func test_speakerToggledInCall_reachesTheEngine_andTheSpeakerStartsAsSet() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(engine.speakerEnabled.last, true, "media started without being told the speaker is on")
+        subject.toggleSpeaker()
+        XCTAssertFalse(subject.callSettings.speakerOn)
+        XCTAssertEqual(engine.speakerEnabled.last, false, "the speaker still plays")
+        subject.toggleSpeaker()
+        XCTAssertEqual(engine.speakerEnabled.last, true)
+    } }
+
     func test_mutedByAHost_microphoneTurnsOffHere_andTheUserIsToldByWhom() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }

@@ -180,6 +180,8 @@ final class FakeMediaEngine: CallMediaEngine {
 
     func setAudioEnabled(_ enabled: Bool) { audioEnabled.append(enabled) }
     func setVideoEnabled(_ enabled: Bool) { videoEnabled.append(enabled) }
+    private(set) var speakerEnabled: [Bool] = []
+    func setSpeakerEnabled(_ enabled: Bool) { speakerEnabled.append(enabled) }
     var screenshareFailure: Error?
     private(set) var screenshareStarts: [ScreenshareSource] = []
     private(set) var screenshareStopCount = 0

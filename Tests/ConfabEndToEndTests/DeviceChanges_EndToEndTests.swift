@@ -8,8 +8,9 @@ import XCTest
 ///   speaker, as the app's Devices popover does; she stays 13 s;
 /// - carol (blue) joins with her camera off and turns it on 4 s in; her camera fails after 90
 ///   frames (about 3 s later), as one pulled out does;
-/// - dave has no camera and no microphone when he joins; 5 s in he plugs some in (magenta, the
-///   tone at 0.5) and picks them, in the same call;
+/// - dave has no camera and no microphone when he joins; 5 s in he plugs some in (magenta, 550 Hz
+///   at 0.5) and picks them, in the same call (a tone of his own: the echo canceller would take
+///   a tone he also hears from alice, a perfectly periodic signal, for echo and remove it);
 /// - bob (green) watches.
 /// Off must close the camera device (its light goes off) and stop the video for the others; on
 /// must bring it back quickly; a switch must reach the others without anyone leaving or joining.
@@ -23,7 +24,7 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
         MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "13", "--color", "00FF00", "--tone", "660"]),
         MediaCall.Peer(user: "dave", joinsAfter: 0, arguments: [
-            "join", call, "--create", "--duration", "11", "--join-without-devices",
+            "join", call, "--create", "--duration", "11", "--join-without-devices", "--tone", "550",
             "--switch-devices-after", "5", "--next-color", "FF00FF", "--next-volume", "0.5"]),
         MediaCall.Peer(user: "carol", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "12", "--color", "0000FF", "--tone", "880",

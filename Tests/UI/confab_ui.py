@@ -371,7 +371,11 @@ class MediaCallTestCase(XvfbTestCase):
     def call_bob(self, call_name, bob_arguments, tile="bob, "):
         """Rings bob (a confab-peer that answers with test media) from the home page; returns
         bob and the call window once bob's tile (whose name contains `tile`) is shown."""
+        # bob's steady test tone is sent unprocessed: noise suppression would take it for noise
+        # and lower it below what Janus counts as speaking, and the echo canceller would remove
+        # it as echo of the app's test tone (the same 440 Hz sine, perfectly predictable).
         bob = Peer(self.server, "bob", ["answer", "--accept", "--timeout", "30", "--media", "test",
+                                        "--no-noise-suppression", "--no-gain-control", "--no-echo-cancellation",
                                         "--media-address", MEDIA_ADDRESS, *bob_arguments])
         self.addCleanup(bob.stop)
         self.server.wait_for_connections(2)

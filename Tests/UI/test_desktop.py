@@ -253,6 +253,30 @@ class PreferencesKept(DesktopTestCase):
         user = wait_for(lambda: find(preferences, role="text", name="User id"), what="the User id field")
         self.assertEqual(text_of(user), "grace")
 
+    def test_voiceSwitches_areOnByDefault_andEachIsSavedOffOnItsOwn(self):
+        app = self.launch("--gapplication-service")
+        self.server.wait_for_connections(1)
+        preferences = self.open_preferences(app)
+        switches = {name: wait_for(lambda name=name: find(preferences, role="check box", name_contains=name), what=f"the {name} switch")
+                    for name in ["Echo cancellation", "Noise suppression", "Automatic microphone level"]}
+        for name, switch in switches.items():
+            self.assertTrue(is_checked(switch), f"{name} is off by default")
+        click(switches["Echo cancellation"])
+        wait_for(lambda: not is_checked(switches["Echo cancellation"]), what="echo cancellation off")
+        app.activate_action("quit")
+        self.assertEqual(app.process.wait(15), 0, app.output())
+
+        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
+            saved = file.read()
+        self.assertIn("echo-cancellation=false", saved)
+        self.assertNotIn("noise-suppression=false", saved)
+        self.assertNotIn("automatic-gain-control=false", saved)
+
+        again = self.launch("--gapplication-service")
+        preferences = self.open_preferences(again)
+        echo = wait_for(lambda: find(preferences, role="check box", name_contains="Echo cancellation"), what="the echo switch")
+        self.assertFalse(is_checked(echo), "echo cancellation came back on after a restart")
+
     def test_startAtLogin_switch_writesAValidAutostartEntry_andRemovesIt(self):
         app = self.launch("--gapplication-service")
         self.server.wait_for_connections(1)

@@ -177,6 +177,7 @@ public final class ActiveCall {
 
     func setAudioEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setAudioEnabled(enabled) } }
     func setVideoEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setVideoEnabled(enabled) } }
+    func setSpeakerEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setSpeakerEnabled(enabled) } }
 
     /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
     /// that fails gives up and says why; recovery attempts stay quiet (the loop tries again).
@@ -202,6 +203,7 @@ public final class ActiveCall {
             // The user may have toggled while media was starting.
             mediaEngine.setAudioEnabled(settings().audioOn)
             mediaEngine.setVideoEnabled(settings().videoOn)
+            mediaEngine.setSpeakerEnabled(settings().speakerOn)
             return true
         } catch {
             guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }

@@ -63,6 +63,13 @@ public protocol CallMediaEngine: AnyObject {
     /// Stops publishing the screen (nothing happens if it is not shared).
     func stopScreenshare() async
     func stop() async
+    /// Mutes or unmutes what we hear from the others.
+    func setSpeakerEnabled(_ enabled: Bool)
+}
+
+extension CallMediaEngine {
+    /// Engines without a speaker of their own (test fakes) ignore it.
+    public func setSpeakerEnabled(_ enabled: Bool) {}
 }
 
 /// The user cancelled the desktop's "choose what to share" dialog: nothing to report.

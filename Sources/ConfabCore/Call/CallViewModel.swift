@@ -208,7 +208,10 @@ public final class CallViewModel {
         activeCall?.setVideoEnabled(effectiveSettings.videoOn)
     }
 
-    public func toggleSpeaker() { callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn) }
+    public func toggleSpeaker() {
+        callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn)
+        activeCall?.setSpeakerEnabled(callSettings.speakerOn)
+    }
 
     /// A camera or microphone stopped working in the call. With another device taking over,
     /// the user is told which; without one, the camera or microphone shows as off (turning it

@@ -50,6 +50,7 @@ public final class ConfabApplication {
                                       callService: coordinator, mediaEngine: mediaEngine)
         mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.recordLocalAudioLevel(level) }
         mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.mediaDeviceFailed(failure) }
+        mediaEngine.audioProcessing = { [preferences] in preferences.audioProcessing }
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
         // X11 has no "what to share" picker: the whole display goes out, so say so and ask first.

@@ -13,7 +13,7 @@ import GLibBridge
 public final class AppPreferences {
     static let schemaID = "org.confab.Confab"
     static let keys = ["server-url", "user", "token", "camera", "microphone", "speaker", "microphone-on-join",
-                       "camera-on-join", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height"]
+                       "camera-on-join", "echo-cancellation", "noise-suppression", "automatic-gain-control", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height"]
 
     private let settings: Settings?
     private let legacyFile: JSONFileDevicePreferences
@@ -58,6 +58,20 @@ public final class AppPreferences {
     /// What a call starts with: the microphone and camera as the user wants them on joining.
     public var callSettingsOnJoin: CallSettings {
         CallSettings.default.withUpdatedAudioState(microphoneOnJoin).withUpdatedVideoState(cameraOnJoin)
+    }
+
+    /// Voice processing on the microphone in calls; each on unless turned off.
+    public var audioProcessing: AudioProcessing {
+        get {
+            guard let settings else { return .default }
+            return AudioProcessing(echoCancellation: settings.bool("echo-cancellation"), noiseSuppression: settings.bool("noise-suppression"),
+                                   automaticGainControl: settings.bool("automatic-gain-control"))
+        }
+        set {
+            settings?.setBool("echo-cancellation", newValue.echoCancellation)
+            settings?.setBool("noise-suppression", newValue.noiseSuppression)
+            settings?.setBool("automatic-gain-control", newValue.automaticGainControl)
+        }
     }
 
     public var layout: ParticipantsLayout? {

@@ -3,7 +3,8 @@ import ConfabMedia
 import GLibBridge
 
 /// Preferences: the account to sign in with, devices with a live preview and microphone level,
-/// whether the microphone and camera start on when joining, and the ring volume. Every change is
+/// whether the microphone and camera start on when joining, voice processing (echo
+/// cancellation, noise suppression, automatic level), and the ring volume. Every change is
 /// saved at once (GNOME's instant-apply); the account applies from the next start.
 @MainActor
 final class AppPreferencesWindow {
@@ -39,7 +40,7 @@ final class AppPreferencesWindow {
         }
 
         window.add(PreferencesPage(title: "General", iconName: "emblem-system-symbolic", groups: [
-            accountGroup(), joiningGroup(), ringingGroup(onRingVolumeChanged),
+            accountGroup(), joiningGroup(), voiceGroup(), ringingGroup(onRingVolumeChanged),
         ]))
         window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups()))
 
@@ -135,6 +136,26 @@ final class AppPreferencesWindow {
             ActionRow(title: "Start in the background at login",
                       subtitle: "Stay signed in so calls ring before you open Confab", control: atLogin),
         ])
+    }
+
+    /// Echo cancellation, noise suppression and automatic level, each its own switch.
+    private func voiceGroup() -> PreferencesGroup {
+        let echo = Switch(), noise = Switch(), gain = Switch()
+        let current = preferences.audioProcessing
+        echo.isOn = current.echoCancellation
+        noise.isOn = current.noiseSuppression
+        gain.isOn = current.automaticGainControl
+        echo.onChange { [preferences] in preferences.audioProcessing.echoCancellation = $0 }
+        noise.onChange { [preferences] in preferences.audioProcessing.noiseSuppression = $0 }
+        gain.onChange { [preferences] in preferences.audioProcessing.automaticGainControl = $0 }
+        controls += [echo, noise, gain]
+        let group = PreferencesGroup(title: "Voice", rows: [
+            ActionRow(title: "Echo cancellation", subtitle: "Others do not hear themselves come back from your speakers", control: echo),
+            ActionRow(title: "Noise suppression", subtitle: "Remove steady background noise such as fans and hum", control: noise),
+            ActionRow(title: "Automatic microphone level", subtitle: "Raise a quiet voice, keep a loud one from distorting", control: gain),
+        ])
+        group.setDescription("Changes apply from the next call.")
+        return group
     }
 
     private func devicesGroups() -> [PreferencesGroup] {

@@ -36,7 +36,8 @@ public enum BusMessage: Sendable {
         case GST_MESSAGE_ELEMENT:
             if let structure = gst_message_get_structure(message),
                gst_structure_has_name(structure, "level") != 0,
-               let reading = LevelReading(structure) {
+               var reading = LevelReading(structure) {
+                reading.elementName = confab_message_source_name(message).map { String(cString: $0) }
                 self = .level(reading)
             } else {
                 self = .other
@@ -51,10 +52,13 @@ public enum BusMessage: Sendable {
 public struct LevelReading: Sendable, Equatable {
     public let rmsDecibels: [Double]
     public let peakDecibels: [Double]
+    /// The name of the `level` element that measured, for pipelines with several.
+    public var elementName: String?
 
-    public init(rmsDecibels: [Double], peakDecibels: [Double]) {
+    public init(rmsDecibels: [Double], peakDecibels: [Double], elementName: String? = nil) {
         self.rmsDecibels = rmsDecibels
         self.peakDecibels = peakDecibels
+        self.elementName = elementName
     }
 
     /// The loudest channel's RMS level: a voice on one channel of a stereo mic still counts.

@@ -224,6 +224,7 @@ public final class MediaPipeline {
         if let output = gst_element_get_static_pad(element, "src") {
             if let peer = gst_pad_get_peer(output) {
                 gst_pad_unlink(output, peer)
+                releaseIfRequested(peer)
                 gst_object_unref(gpointer(peer))
             }
             gst_object_unref(gpointer(output))

@@ -23,11 +23,41 @@ struct MediaPeerReport: Decodable {
             /// Whether the camera device was open half a second after the change.
             let deviceOpenAfter: Bool?
         }
+        /// What the test speaker played (`--listen`), every `intervalSeconds`.
+        struct Heard: Decodable {
+            struct Band: Decodable {
+                let band: String
+                let rmsDecibels: [Double]
+            }
+            let startedAt: Date
+            let intervalSeconds: Double
+            let bands: [Band]
+
+            /// The readings of `band` ("all", or a frequency such as "440") from `start` seconds
+            /// after listening began to `end` seconds (nil: to the end).
+            func readings(_ band: String, from start: Double, to end: Double? = nil) -> [Double] {
+                guard let all = bands.first(where: { $0.band == band })?.rmsDecibels else { return [] }
+                let first = min(all.count, Int(start / intervalSeconds))
+                let last = min(all.count, end.map { Int($0 / intervalSeconds) } ?? all.count)
+                return first < last ? Array(all[first..<last]) : []
+            }
+        }
         let sent: Sent
+        let heard: Heard?
+        /// Our own camera as sent, every half second.
+        struct SentSample: Decodable {
+            let at: Date
+            let width: Int
+            let height: Int
+            let videoKilobitsPerSecond: Double?
+        }
+        let sentVideo: [SentSample]?
         let joinRequestedAt: Date?
         let inCallAt: Date?
         let connectedAt: Date?
         let microphone: [MicrophoneChange]
+        /// The speaker muted and unmuted (`--speaker-off-after`).
+        let speaker: [MicrophoneChange]?
         let camera: [CameraChange]?
         let cameraOpenWhenConnected: Bool?
         let devicesSwitchedAt: Date?
@@ -75,6 +105,11 @@ struct RemoteMedia: Decodable {
         let at: Date
         let framesReceived: Int
         let audioReadings: Int
+        /// The video as received then: size, frames and kilobits per second over the last second.
+        let width: Int?
+        let height: Int?
+        let framesPerSecond: Double?
+        let videoKilobitsPerSecond: Double?
     }
 
     let userID: String
@@ -92,6 +127,9 @@ struct RemoteMedia: Decodable {
     let connectionQuality: String
     let changes: [Change]
     let samples: [Sample]
+    /// Lost video packets asked for again (NACK), keyframes asked for (PLI/FIR).
+    let videoNacksSent: Int?
+    let videoKeyframeRequestsSent: Int?
 
     /// Audio readings counted by `date` (from the half-second samples).
     func audioReadings(at date: Date) -> Int? {

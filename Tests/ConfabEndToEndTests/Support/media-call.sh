@@ -48,7 +48,12 @@ for spec in "$@"; do
   pause_ms=$((start_ms + delay_ms - $(date +%s%3N)))
   if [ "$pause_ms" -gt 0 ]; then sleep "$(awk -v ms="$pause_ms" 'BEGIN { printf "%.3f", ms / 1000 }')"; fi
   # shellcheck disable=SC2086 # the peer's arguments are words
-  ( "$bin/confab-peer" --server "$url" --user "$user" --report "$out/$user.json" --media test $args \
+  # Test microphones send steady tones, which noise suppression is built to remove and gain
+  # control to change: suites that check a tone's level and speaking check the transport, so by
+  # default they send it unprocessed (echo cancellation stays on). The peer's own arguments come
+  # later and win (the audio-processing suite turns them back on).
+  ( "$bin/confab-peer" --server "$url" --user "$user" --report "$out/$user.json" --media test \
+      --no-noise-suppression --no-gain-control $args \
       2>"$out/$user.log"; echo $? >"$out/$user.status" ) &
   peer_pids+=($!)
 done
