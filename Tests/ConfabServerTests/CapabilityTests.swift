@@ -108,4 +108,43 @@ final class CapabilityTests: ServerTestCase {
         let error = try await bob.sendExpectingError(KickUserRequest(cid: cid("audio_room:talk"), userId: "alice"))
         XCTAssertEqual(error.code, .forbidden)
     }
+
+    // MARK: Reading needs readCall (issue 16, item 4)
+
+    func test_blockedUser_getCall_isRefusedWithNothingOfTheCall() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:private")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "mallory")], custom: ["agenda": .string("secret")]))
+        _ = try await alice.send(BlockUserRequest(cid: call, userId: "mallory"))
+
+        let error = try await mallory.sendExpectingError(GetCallRequest(cid: call))
+        XCTAssertEqual(error.code, .blockedFromCall)
+        XCTAssertFalse(error.message.contains("secret"))
+    }
+
+    func test_blockedUser_getOrCreateExistingCall_isRefused() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:private")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call))
+        _ = try await alice.send(BlockUserRequest(cid: call, userId: "mallory"))
+        let error = try await mallory.sendExpectingError(GetOrCreateCallRequest(cid: call))
+        XCTAssertEqual(error.code, .blockedFromCall)
+    }
+
+    func test_blockedMemberWatchingTheCall_hearsNoMoreOfItsEvents() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:private")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "mallory")]))
+        _ = try await mallory.send(GetCallRequest(cid: call))
+        _ = try await alice.send(BlockUserRequest(cid: call, userId: "mallory"))
+        _ = try await mallory.nextEvent(.userBlocked)
+
+        _ = try await alice.send(UpdateCallRequest(cid: call, custom: ["agenda": .string("after the block")]))
+        try await mallory.barrier()
+        let updates = await mallory.receivedEvents(.callUpdated)
+        XCTAssertEqual(updates.count, 0, "a blocked member still received \(updates)")
+    }
 }

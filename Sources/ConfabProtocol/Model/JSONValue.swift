@@ -7,20 +7,26 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Each failed attempt below builds a `DecodingError` whose coding path is as long as the
+    /// value is deep, which made a 500-deep frame cost 1.5 s (the attempts multiplied by the
+    /// depth at every level). Frames are now refused past 32 levels by `FrameGuard` before
+    /// decoding, which bounds that; the order puts the shapes `custom` data and Janus replies
+    /// mostly hold (strings, objects) first, so most values decode on the first or second try.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode(Bool.self) {
+            // Before Double: a decoder that bridges through NSNumber would read `true` as 1.
+            self = .bool(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .number(try container.decode(Double.self))
         }
     }
 

@@ -21,17 +21,24 @@ enum ConnectionLoop {
                         if connection.isTooSlow { break }
                         try await outbound.write(.text(text))
                     }
-                    // The outbox finished: either the reader is done or the client was too slow.
-                    try await outbound.close(.goingAway, reason: "closing")
+                    // The outbox finished: the reader is done, refused the client, or it was too slow.
+                    let code = connection.closeCode
+                    try await outbound.close(code, reason: code == .goingAway ? "closing" : "invalid UTF-8 in a text frame")
                 } catch {
                     // The socket is already gone; the reader side notices on its own.
                 }
             }
             var assembler = MessageAssembler(limit: maxMessageSize)
             do {
-                for try await frame in inbound {
+                reading: for try await frame in inbound {
                     switch assembler.append(frame) {
-                    case .message(let bytes):
+                    case .message(let bytes, let isText):
+                        // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection
+                        // with 1007; nothing in it is read.
+                        if isText, String(validating: bytes, as: UTF8.self) == nil {
+                            connection.close(with: .dataInconsistentWithMessage)
+                            break reading
+                        }
                         await coordinator.receive(Data(bytes), from: connection)
                     case .tooLarge(let size):
                         await coordinator.reject(

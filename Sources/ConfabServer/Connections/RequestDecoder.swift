@@ -11,30 +11,38 @@ struct IncomingRequest: Sendable {
 /// Turns frames into requests, and decoding failures into errors that name the problem.
 enum RequestDecoder {
     /// Reads the envelope. On failure, the error envelope to send back (with the id when known).
-    static func envelope(of frame: Data) -> Result<IncomingRequest, ErrorEnvelope> {
-        // JSONValue first: it tells "not JSON" apart from "JSON of the wrong shape".
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: frame) else {
+    ///
+    /// `FrameGuard` runs first, so no parser ever sees a frame that is too large or too deeply
+    /// nested (Foundation's parser traps on some of those, which would take the server down).
+    static func envelope(of frame: Data, limits: FrameGuard.Limits = .coordinator) -> Result<IncomingRequest, ErrorEnvelope> {
+        do {
+            try FrameGuard.check(frame, limits: limits)
+        } catch {
+            return .failure(ErrorEnvelope(id: nil, type: nil, error: error.protocolError))
+        }
+        let head: EnvelopeHead
+        do {
+            head = try JSONDecoder().decode(EnvelopeHead.self, from: frame)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "frame must be a JSON object")))
+        } catch {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.malformedJSON, "frame is not valid JSON")))
         }
-        guard case .object(let fields) = value else {
-            return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "frame must be a JSON object")))
-        }
-        let id: String?
-        switch fields["id"] {
-        case .string(let text): id = text
-        case .none, .null: id = nil
-        default:
+        guard case .valid(let id) = head.id else {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "id: expected a string")))
         }
         func failure(_ code: ErrorCode, _ message: String, type: String? = nil) -> Result<IncomingRequest, ErrorEnvelope> {
             .failure(ErrorEnvelope(id: id, type: type, error: ProtocolError(code, message)))
         }
-        guard case .string(MessageKind.request.rawValue) = fields["kind"] else {
+        guard case .valid(.some(MessageKind.request.rawValue)) = head.kind else {
             return failure(.invalidRequest, "kind: expected \"request\"")
         }
         guard let id else { return failure(.invalidRequest, "missing field 'id'") }
-        guard case .string(let typeName) = fields["type"] else {
-            return failure(.invalidRequest, fields["type"] == nil ? "missing field 'type'" : "type: expected a string")
+        let typeName: String
+        switch head.type {
+        case .valid(let name?): typeName = name
+        case .valid(nil): return failure(.invalidRequest, "missing field 'type'")
+        case .wrongType: return failure(.invalidRequest, "type: expected a string")
         }
         guard let type = RequestType(rawValue: typeName) else {
             return failure(.unknownRequestType, "unknown request type '\(typeName)'", type: typeName)
@@ -84,5 +92,39 @@ enum RequestDecoder {
         case is [Any].Type: "an array"
         default: "\(type)"
         }
+    }
+}
+
+/// The envelope's fields, each read with one typed decode: a field of the wrong type is
+/// recorded, not thrown, so the answer can name it and still carry the id when that was readable.
+/// (Decoding the frame as a `JSONValue` tree first cost several failed decodes per value.)
+private struct EnvelopeHead: Decodable {
+    enum Field<Value: Decodable>: Decodable {
+        case valid(Value?)
+        case wrongType
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .valid(nil)
+            } else if let value = try? container.decode(Value.self) {
+                self = .valid(value)
+            } else {
+                self = .wrongType
+            }
+        }
+    }
+
+    var id: Field<String>
+    var kind: Field<String>
+    var type: Field<String>
+
+    private enum CodingKeys: String, CodingKey { case id, kind, type }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Field<String>.self, forKey: .id) ?? .valid(nil)
+        kind = try container.decodeIfPresent(Field<String>.self, forKey: .kind) ?? .valid(nil)
+        type = try container.decodeIfPresent(Field<String>.self, forKey: .type) ?? .valid(nil)
     }
 }
