@@ -35,8 +35,14 @@ final class HostileFrameTests: XCTestCase {
     private func sendBeforeSignIn(_ frame: String) async throws -> (ErrorEnvelope, Duration) {
         let attacker = try await connect()
         let started = ContinuousClock.now
-        let reply = try await attacker.sendText(frame, expectingReplyTo: nil, timeout: .seconds(10))
-        return (try TestClient.error(in: reply), ContinuousClock.now - started)
+        do {
+            let reply = try await attacker.sendText(frame, expectingReplyTo: nil, timeout: .seconds(10))
+            return (try TestClient.error(in: reply), ContinuousClock.now - started)
+        } catch {
+            // What the 513-`[` frame did before FrameGuard: SIGILL in Foundation's parser.
+            if !server.isRunning { XCTFail("confab-server died (status \(server.process.terminationStatus))") }
+            throw error
+        }
     }
 
     private func assertServerStillServes(file: StaticString = #filePath, line: UInt = #line) async throws {
@@ -73,7 +79,14 @@ final class HostileFrameTests: XCTestCase {
         // would hold this one up.
         _ = try await bystander.send(HealthCheckRequest())
         let bystanderWaited = ContinuousClock.now - attackStarted
-        let error = try TestClient.error(in: try await reply)
+        let answer: TestClient.Frame
+        do {
+            answer = try await reply
+        } catch {
+            if !server.isRunning { XCTFail("confab-server died (status \(server.process.terminationStatus))") }
+            throw error
+        }
+        let error = try TestClient.error(in: answer)
         let elapsed = ContinuousClock.now - attackStarted
 
         XCTAssertEqual(error.error.code, .nestingTooDeep)
