@@ -54,5 +54,14 @@ bench: test-deps
 	dbus-run-session -- /usr/bin/python3 meson-helpers/bench-lobby --binary .build/release/confab
 	/usr/bin/python3 meson-helpers/bench-signalling --binary .build/release/confab-server
 
+## Fuzzing (prints numbers): libFuzzer on the frame decoder, then a protocol-aware run against a
+## live confab-server (see the scripts' headers). FUZZ_RUNS / FUZZ_FRAMES make them longer.
+FUZZ_RUNS ?= 1000000
+FUZZ_FRAMES ?= 100000
+fuzz:
+	$(SWIFT) build --product confab-server
+	meson-helpers/fuzz-frame-decoder --runs $(FUZZ_RUNS)
+	/usr/bin/python3 meson-helpers/fuzz-coordinator --frames $(FUZZ_FRAMES)
+
 clean:
 	rm -rf .build

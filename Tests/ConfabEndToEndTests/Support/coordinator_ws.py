@@ -24,8 +24,10 @@ class Coordinator:
         header = bytes([0x80 | opcode])
         if len(data) < 126:
             header += bytes([0x80 | len(data)])
-        else:
+        elif len(data) < 65536:
             header += bytes([0x80 | 126]) + struct.pack(">H", len(data))
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", len(data))
         self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
 
     def _read_exact(self, n):
