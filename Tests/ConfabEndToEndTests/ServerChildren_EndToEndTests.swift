@@ -71,6 +71,14 @@ final class ServerChildren_EndToEndTests: XCTestCase {
         XCTAssertEqual((summary["broadcastFilesAfterStop"] as? [String])?.count, 0, "\(summary["broadcastFilesAfterStop"] ?? "?")")
     }
 
+    func test_liveLink_isPerViewer_andStopsServingAViewerBlockedFromTheCall() async throws {
+        let summary = try await runCall(ending: "term")
+        XCTAssertEqual(summary["viewerLinksDiffer"] as? Bool, true)
+        XCTAssertEqual(summary["carolPlaylistStatusBeforeBlock"] as? Int, 200)
+        XCTAssertEqual(summary["carolPlaylistStatusAfterBlock"] as? Int, 404)
+        XCTAssertEqual(summary["alicePlaylistStatusAfterBlock"] as? Int, 200)
+    }
+
     func test_sigtermWhileRecordingAndBroadcasting_leavesNoProcessAndNoTemporaryFile() async throws {
         let summary = try await runCall(ending: "term")
         assertNothingOutlived(summary)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// One call's HLS broadcast: a `gst-launch-1.0` child that receives a publisher's RTP (which
 /// Janus forwards to it with `rtp_forward`), transcodes VP8/Opus to H.264/AAC (what MPEG-TS
@@ -11,6 +12,8 @@ final class HLSBroadcast: @unchecked Sendable {
     let audioPort: Int
     let videoPort: Int
     private let process: ChildProcess
+    /// Each reader's key to the broadcast (see `viewerPath(for:)`); made on first use.
+    private let viewerKeys = Mutex<[String: String]>([:])
 
     static let playlistName = "playlist.m3u8"
 
@@ -41,6 +44,25 @@ final class HLSBroadcast: @unchecked Sendable {
     }
 
     var isRunning: Bool { !process.hasExited }
+
+    /// `NAME/USER/KEY`: where `userId` watches. Segments are named relative to the playlist, so
+    /// every request a player makes carries the viewer, and the server checks `readCall` on
+    /// each one: a viewer blocked from the call loses the stream at the next request, while
+    /// the key (random, per viewer) keeps anyone from watching as someone else.
+    func viewerPath(for userId: String) -> String {
+        let key = viewerKeys.withLock { keys in
+            if let key = keys[userId] { return key }
+            let key = randomHex(bytes: 16)
+            keys[userId] = key
+            return key
+        }
+        return "\(name)/\(userId)/\(key)"
+    }
+
+    /// True when `key` is the one handed to `userId`.
+    func isViewerKey(_ key: String, of userId: String) -> Bool {
+        viewerKeys.withLock { $0[userId] } == key
+    }
 
     /// Stops the pipeline (SIGTERM, SIGKILL after 1 s: a live stream has nothing to finish) and
     /// deletes the playlist, the segments and the pipeline's log.

@@ -238,7 +238,7 @@ extension CallCoordinator {
             throw ProtocolError(.conflict, "the broadcast of \(cid) was stopped while it started")
         }
         productions[cid]?.broadcast = forwarding
-        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/\(pipeline.name)/\(HLSBroadcast.playlistName)"
+        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/"
         current.broadcasting = true
         do {
             try saveAndTell(current, .callUpdated)
@@ -289,10 +289,22 @@ extension CallCoordinator {
         await children.stopAll()
     }
 
-    /// The broadcast's file, by the broadcast's secret name; nil for anything else.
-    func liveFile(broadcast name: String, file: String) -> URL? {
+    /// The playlist URL `userId` is given: their own viewer path (see `HLSBroadcast.viewerPath`),
+    /// only while they may read the call and a broadcast runs.
+    func hlsPlaylistURL(of cid: CallID, for userId: String) -> String? {
+        guard let base = productions[cid]?.hlsPlaylistUrl, let pipeline = productions[cid]?.broadcast?.pipeline,
+              let call = calls[cid], CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+        else { return nil }
+        return "\(base)\(pipeline.viewerPath(for: userId))/\(HLSBroadcast.playlistName)"
+    }
+
+    /// A broadcast's file for the viewer `userId` with `key`, while that user may read the call;
+    /// nil for anything else (an unknown broadcast, a wrong key, a blocked user).
+    func liveFile(broadcast name: String, viewer userId: String, key: String, file: String) -> URL? {
         guard Self.isPlainFileName(name), Self.isPlainFileName(file),
-              productions.values.contains(where: { $0.broadcast?.pipeline.name == name })
+              let (cid, production) = productions.first(where: { $0.value.broadcast?.pipeline.name == name }),
+              let pipeline = production.broadcast?.pipeline, pipeline.isViewerKey(key, of: userId),
+              let call = calls[cid], CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
         else { return nil }
         return liveFolder.appendingPathComponent(name).appendingPathComponent(file)
     }

@@ -309,7 +309,8 @@ actor CallCoordinator {
             session: sessions[call.cid]?.wireValue ?? CallSession(),
             ownCapabilities: CallPermissions.capabilities(of: userId, in: call).sorted(),
             recordingState: productions[call.cid]?.recordingState, recordings: productions[call.cid]?.recordings ?? [],
-            recordingErrors: productions[call.cid]?.recordingErrors ?? [], hlsPlaylistUrl: productions[call.cid]?.hlsPlaylistUrl)
+            recordingErrors: productions[call.cid]?.recordingErrors ?? [],
+            hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId))
     }
 
     // MARK: Recipients and events

@@ -99,7 +99,19 @@ playlist = coordinator.request("startBroadcasting", {"cid": cid})["call"]["hlsPl
 summary["firstPlaylistServed"] = wait_for_playlist(playlist)
 pipelines = pipeline_pids()
 summary["pipelinesWhileBroadcasting"] = len(pipelines)
-broadcast_folder = os.path.join(live_folder, playlist.rsplit("/", 2)[1])
+
+# Reading the broadcast needs readCall: carol watches with her own link until alice blocks her.
+carol = Coordinator(url)
+carol.request("hello", {"protocolVersion": 1, "userId": "carol"})
+carols_playlist = carol.request("getCall", {"cid": cid})["call"].get("hlsPlaylistUrl")
+summary["viewerLinksDiffer"] = carols_playlist is not None and carols_playlist != playlist
+summary["carolPlaylistStatusBeforeBlock"] = http_status(carols_playlist) if carols_playlist else None
+coordinator.request("blockUser", {"cid": cid, "userId": "carol"})
+summary["carolPlaylistStatusAfterBlock"] = http_status(carols_playlist) if carols_playlist else None
+summary["alicePlaylistStatusAfterBlock"] = http_status(playlist)
+carol.close()
+# …/live/NAME/VIEWER/KEY/playlist.m3u8: the files are in live/NAME.
+broadcast_folder = os.path.join(live_folder, playlist.split("/live/", 1)[1].split("/")[0])
 summary["segmentsBeforeStop"] = len(files_under(broadcast_folder))
 stop_asked = time.time()
 coordinator.request("stopBroadcasting", {"cid": cid})
