@@ -10,7 +10,7 @@ SERVER      ?= ws://127.0.0.1:8630
 # Tests treat any GLib/GTK/GStreamer critical as a crash.
 TEST_ENV    := G_DEBUG=fatal-criticals
 
-.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench clean
+.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench fuzz clean
 
 all: build
 
