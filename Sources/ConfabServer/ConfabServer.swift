@@ -22,6 +22,7 @@ public struct ConfabServer: Sendable {
         // Before anything else, so that a server that cannot write never says "listening".
         let store = try SQLiteCallStore(path: configuration.databasePath)
         let dataFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+        let frameLimits = FrameGuard.Limits(maxBytes: configuration.maxMessageSize, maxDepth: FrameGuard.Limits.coordinator.maxDepth)
         let tokens = try await TokenAuthority.loadingSecret(at: configuration.secretPath)
         let media = try await CallMedia.start(configuration.media, roomSecretPath: configuration.roomSecretPath, logger: logger)
         let coordinator = CallCoordinator(
@@ -30,8 +31,7 @@ public struct ConfabServer: Sendable {
                 devAuth: configuration.devAuth, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
                 healthCheckInterval: configuration.healthCheckInterval,
                 dataFolder: dataFolder,
-                forwardHost: "127.0.0.1",
-                frameLimits: .init(maxBytes: configuration.maxMessageSize, maxDepth: FrameGuard.Limits.coordinator.maxDepth)),
+                forwardHost: "127.0.0.1"),
             media: media?.rooms,
             logger: logger)
         // Broadcasts never outlive their server; what is still there is from one that was killed.
@@ -56,7 +56,8 @@ public struct ConfabServer: Sendable {
         for path in ["/", "/ws"] {
             socketRouter.ws(RouterPath(path)) { inbound, outbound, _ in
                 await ConnectionLoop.run(
-                    inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize)
+                    inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize,
+                    frameLimits: frameLimits)
             }
         }
 

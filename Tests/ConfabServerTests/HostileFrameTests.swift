@@ -95,6 +95,26 @@ final class HostileFrameTests: XCTestCase {
         try await assertServerStillServes()
     }
 
+    func test_64KiBFrameCostlyToDecode_holdsUpOnlyItsSender() async throws {
+        // Within every limit, yet ~0.4 s of decoding (debug build): 32,000 numbers in `custom`.
+        let frame = #"{"kind":"request","id":"big","type":"getOrCreateCall","payload":{"cid":"default:m","custom":{"x":["#
+            + Array(repeating: "1", count: 32000).joined(separator: ",") + "]}}}"
+        let attacker = try await connect("attacker")
+        let bystander = try await connect("bystander")
+
+        async let attack = attacker.sendText(frame, expectingReplyTo: "big", timeout: .seconds(20))
+        // Let the decoding start, then ask: requests are handled one at a time, so decoding on
+        // the coordinator would make the bystander wait for it.
+        try await Task.sleep(for: .milliseconds(50))
+        let asked = ContinuousClock.now
+        _ = try await bystander.send(HealthCheckRequest())
+        let waited = ContinuousClock.now - asked
+        let answer = try await attack
+
+        XCTAssertEqual(answer.header.kind, .response)
+        XCTAssertLessThan(waited, quickAnswer)
+    }
+
     func test_frameNestedToTheLimit_isStillRead() async throws {
         // 32 levels in all (the envelope's object and `payload` count): a legitimate deep frame.
         let inner = 30

@@ -17,8 +17,6 @@ actor CallCoordinator {
         var dataFolder: URL = FileManager.default.temporaryDirectory
         /// Where Janus forwards a broadcast's RTP to (the pipeline listens there).
         var forwardHost = "127.0.0.1"
-        /// What a client frame may be before it is parsed (size, JSON depth).
-        var frameLimits = FrameGuard.Limits.coordinator
     }
 
     struct Client {
@@ -122,15 +120,15 @@ actor CallCoordinator {
 
     // MARK: Requests
 
-    /// Handles one frame from a connection and answers it.
-    func receive(_ frame: Data, from connection: ClientConnection) async {
+    /// Answers one frame, decoded by the connection's loop (or its decoding error).
+    func receive(_ decoded: Result<IncomingRequest, ErrorEnvelope>, from connection: ClientConnection) async {
         let request: IncomingRequest
-        switch RequestDecoder.envelope(of: frame, limits: settings.frameLimits) {
+        switch decoded {
         case .failure(let error):
             send(error, to: connection)
             return
-        case .success(let decoded):
-            request = decoded
+        case .success(let incoming):
+            request = incoming
         }
         do {
             let response: String

@@ -8,7 +8,8 @@ enum ConnectionLoop {
     static let outboxCapacity = 4096
 
     static func run(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, coordinator: CallCoordinator, maxMessageSize: Int
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, coordinator: CallCoordinator,
+        maxMessageSize: Int, frameLimits: FrameGuard.Limits
     ) async {
         let (outbox, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(outboxCapacity))
         let connection = ClientConnection(id: UUID().uuidString.lowercased(), outbox: continuation)
@@ -39,7 +40,10 @@ enum ConnectionLoop {
                             connection.close(with: .dataInconsistentWithMessage)
                             break reading
                         }
-                        await coordinator.receive(Data(bytes), from: connection)
+                        // Decoded here, in this connection's task: the coordinator handles one
+                        // request at a time, and a costly frame must not hold up other clients.
+                        let decoded = RequestDecoder.envelope(of: Data(bytes), limits: frameLimits)
+                        await coordinator.receive(decoded, from: connection)
                     case .tooLarge(let size):
                         await coordinator.reject(
                             ProtocolError(.messageTooLarge, "message of \(size) bytes exceeds the \(maxMessageSize)-byte limit"),

@@ -1,11 +1,13 @@
 import ConfabProtocol
 import Foundation
 
-/// A request whose envelope was readable: its payload is decoded once its type is known.
+/// A request whose envelope was readable, with its payload decoded as the type says (or why
+/// it could not be). Made in the connection's own task, not on the coordinator: a frame that is
+/// slow to decode holds up only the client that sent it.
 struct IncomingRequest: Sendable {
     var id: String
     var type: RequestType
-    var frame: Data
+    var payload: Result<any ConfabRequest, ProtocolError>
 }
 
 /// Turns frames into requests, and decoding failures into errors that name the problem.
@@ -47,18 +49,57 @@ enum RequestDecoder {
         guard let type = RequestType(rawValue: typeName) else {
             return failure(.unknownRequestType, "unknown request type '\(typeName)'", type: typeName)
         }
-        return .success(IncomingRequest(id: id, type: type, frame: frame))
+        return .success(IncomingRequest(id: id, type: type, payload: decodePayload(type, of: frame)))
     }
 
-    /// Decodes the whole envelope with its typed payload.
-    static func payload<Request: ConfabRequest>(_: Request.Type, of request: IncomingRequest) throws(ProtocolError) -> Request {
-        do {
-            return try ConfabJSON.decoder().decode(RequestEnvelope<Request>.self, from: request.frame).payload
-        } catch let error as DecodingError {
-            throw ProtocolError(.invalidRequest, describe(error))
-        } catch {
-            throw ProtocolError(.invalidRequest, "\(error)")
+    /// The payload of a request of `type`; its error is only reported once the request gets that
+    /// far (a frame before sign-in is refused as such, whatever its payload).
+    private static func decodePayload(_ type: RequestType, of frame: Data) -> Result<any ConfabRequest, ProtocolError> {
+        func decode<Request: ConfabRequest>(_: Request.Type) -> Result<any ConfabRequest, ProtocolError> {
+            do {
+                return .success(try ConfabJSON.decoder().decode(RequestEnvelope<Request>.self, from: frame).payload)
+            } catch let error as DecodingError {
+                return .failure(ProtocolError(.invalidRequest, describe(error)))
+            } catch {
+                return .failure(ProtocolError(.invalidRequest, "\(error)"))
+            }
         }
+        switch type {
+        case .hello: return decode(HelloRequest.self)
+        case .healthCheck: return decode(HealthCheckRequest.self)
+        case .getOrCreateCall: return decode(GetOrCreateCallRequest.self)
+        case .getCall: return decode(GetCallRequest.self)
+        case .joinCall: return decode(JoinCallRequest.self)
+        case .leaveCall: return decode(LeaveCallRequest.self)
+        case .ringCall: return decode(RingCallRequest.self)
+        case .acceptCall: return decode(AcceptCallRequest.self)
+        case .rejectCall: return decode(RejectCallRequest.self)
+        case .endCall: return decode(EndCallRequest.self)
+        case .updateCall: return decode(UpdateCallRequest.self)
+        case .addMembers: return decode(AddMembersRequest.self)
+        case .removeMembers: return decode(RemoveMembersRequest.self)
+        case .blockUser: return decode(BlockUserRequest.self)
+        case .unblockUser: return decode(UnblockUserRequest.self)
+        case .muteUsers: return decode(MuteUsersRequest.self)
+        case .kickUser: return decode(KickUserRequest.self)
+        case .pinForEveryone: return decode(PinForEveryoneRequest.self)
+        case .unpinForEveryone: return decode(UnpinForEveryoneRequest.self)
+        case .startRecording: return decode(StartRecordingRequest.self)
+        case .stopRecording: return decode(StopRecordingRequest.self)
+        case .goLive: return decode(GoLiveRequest.self)
+        case .stopLive: return decode(StopLiveRequest.self)
+        case .startBroadcasting: return decode(StartBroadcastingRequest.self)
+        case .stopBroadcasting: return decode(StopBroadcastingRequest.self)
+        }
+    }
+
+    /// The request's payload as `Request` (what its type said), or the decoding error.
+    static func payload<Request: ConfabRequest>(_: Request.Type, of request: IncomingRequest) throws(ProtocolError) -> Request {
+        let payload = try request.payload.get()
+        guard let typed = payload as? Request else {
+            throw ProtocolError(.internalError, "\(request.type.rawValue) was decoded as \(type(of: payload))")
+        }
+        return typed
     }
 
     /// "payload.members[0].role: cannot read 'boss' as CallRole" rather than Foundation's dump.
