@@ -147,4 +147,37 @@ final class CapabilityTests: ServerTestCase {
         let updates = await mallory.receivedEvents(.callUpdated)
         XCTAssertEqual(updates.count, 0, "a blocked member still received \(updates)")
     }
+
+    // MARK: Creating a call that exists never hands it over (issue 16, item 8)
+
+    func test_strangerCreatingAnExistingCall_getsItAsAUser_neverAsItsHost() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, custom: ["owner": .string("alice")]))
+
+        let taken = try await mallory.send(GetOrCreateCallRequest(
+            cid: call, members: [MemberRequest(userId: "mallory", role: .host)], custom: ["owner": .string("mallory")]))
+        XCTAssertFalse(taken.created)
+        XCTAssertEqual(taken.call.createdBy, "alice")
+        XCTAssertEqual(taken.call.members.map(\.userId), ["alice"])
+        XCTAssertEqual(taken.call.custom, ["owner": .string("alice")])
+        XCTAssertFalse(taken.call.ownCapabilities.contains(.endCall))
+        let refused = try await mallory.sendExpectingError(EndCallRequest(cid: call))
+        XCTAssertEqual(refused.code, .forbidden)
+    }
+
+    func test_strangerJoiningAnEndedCallWithCreate_doesNotReopenIt() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call))
+        _ = try await alice.send(EndCallRequest(cid: call))
+
+        let refused = try await mallory.sendExpectingError(JoinCallRequest(cid: call, create: true))
+        XCTAssertEqual(refused.code, .callEnded)
+        let read = try await alice.send(GetCallRequest(cid: call))
+        XCTAssertNotNil(read.call.endedAt)
+        XCTAssertEqual(read.call.createdBy, "alice")
+    }
 }
