@@ -39,7 +39,8 @@ enum InboundFrame: Sendable {
             }
         case .event:
             do {
-                return .event(try decoder.decode(EventEnvelope.self, from: json).event)
+                // Events carry calls' `custom` data: parsed once, not by trial decodes.
+                return .event(try ConfabJSON.decoder(preparsing: json).decode(EventEnvelope.self, from: json).event)
             } catch {
                 throw UnreadableFrame(reason: "an unreadable \(header.type ?? "untyped") event: \(error)", text: text)
             }

@@ -55,9 +55,11 @@ enum RequestDecoder {
     /// The payload of a request of `type`; its error is only reported once the request gets that
     /// far (a frame before sign-in is refused as such, whatever its payload).
     private static func decodePayload(_ type: RequestType, of frame: Data) -> Result<any ConfabRequest, ProtocolError> {
-        func decode<Request: ConfabRequest>(_: Request.Type) -> Result<any ConfabRequest, ProtocolError> {
+        func decode<Request: ConfabRequest>(_: Request.Type, holdsFreeFormJSON: Bool = false) -> Result<any ConfabRequest, ProtocolError> {
+            // Requests with `custom` data get the frame parsed once up front (JSONValue's lookup).
+            let decoder = holdsFreeFormJSON ? ConfabJSON.decoder(preparsing: frame) : ConfabJSON.decoder()
             do {
-                return .success(try ConfabJSON.decoder().decode(RequestEnvelope<Request>.self, from: frame).payload)
+                return .success(try decoder.decode(RequestEnvelope<Request>.self, from: frame).payload)
             } catch let error as DecodingError {
                 return .failure(ProtocolError(.invalidRequest, describe(error)))
             } catch {
@@ -67,7 +69,7 @@ enum RequestDecoder {
         switch type {
         case .hello: return decode(HelloRequest.self)
         case .healthCheck: return decode(HealthCheckRequest.self)
-        case .getOrCreateCall: return decode(GetOrCreateCallRequest.self)
+        case .getOrCreateCall: return decode(GetOrCreateCallRequest.self, holdsFreeFormJSON: true)
         case .getCall: return decode(GetCallRequest.self)
         case .joinCall: return decode(JoinCallRequest.self)
         case .leaveCall: return decode(LeaveCallRequest.self)
@@ -75,7 +77,7 @@ enum RequestDecoder {
         case .acceptCall: return decode(AcceptCallRequest.self)
         case .rejectCall: return decode(RejectCallRequest.self)
         case .endCall: return decode(EndCallRequest.self)
-        case .updateCall: return decode(UpdateCallRequest.self)
+        case .updateCall: return decode(UpdateCallRequest.self, holdsFreeFormJSON: true)
         case .addMembers: return decode(AddMembersRequest.self)
         case .removeMembers: return decode(RemoveMembersRequest.self)
         case .blockUser: return decode(BlockUserRequest.self)
