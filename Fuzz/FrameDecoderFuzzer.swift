@@ -1,6 +1,6 @@
 // libFuzzer harness for the decoding of untrusted frames: FrameGuard, then every decode the
 // server and the apps run on a frame (the envelope of every request type, responses' headers,
-// errors, events, free-form JSON). Built with `-sanitize=fuzzer` together with the sources of
+// errors, events, free-form JSON, and JSONValue's own parser checked against JSONDecoder). Built with `-sanitize=fuzzer` together with the sources of
 // ConfabProtocol (one module, no package build needed) by meson-helpers/fuzz-frame-decoder.
 //
 // What counts as a finding: a crash or trap (what the 513-`[` frame did to confab-server), a
@@ -23,7 +23,13 @@ public func frameDecoderFuzzTarget(_ start: UnsafeRawPointer?, _ count: Int) -> 
     _ = try? decoder.decode(MessageHeader.self, from: frame)
     _ = try? decoder.decode(ErrorEnvelope.self, from: frame)
     _ = try? decoder.decode(EventEnvelope.self, from: frame)
-    _ = try? decoder.decode(JSONValue.self, from: frame)
+    // JSONValue(parsing:) is our own parser of untrusted bytes: where both read a frame, they
+    // must read the same values (where only JSONDecoder does, e.g. text after a NUL, the lookup
+    // is not used and decoding falls back to trying shapes).
+    if let byTrial = try? decoder.decode(JSONValue.self, from: frame), let parsed = try? JSONValue(parsing: frame) {
+        precondition(parsed == byTrial, "JSONValue(parsing:) read \(parsed), JSONDecoder \(byTrial)")
+    }
+    _ = try? ConfabJSON.decoder(preparsing: frame).decode(RequestEnvelope<GetOrCreateCallRequest>.self, from: frame)
     for type in RequestType.allCases { decodeRequest(type, frame, decoder) }
     return 0
 }

@@ -98,7 +98,10 @@ private struct Parser {
             skipSpace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure }
             position += 1
-            fields[key] = try value()
+            let field = try value()
+            // A repeated key keeps its first value, as JSONDecoder does (found by the fuzzer:
+            // the lookup and the trial decoding must never read different data).
+            if fields[key] == nil { fields[key] = field }
             skipSpace()
             guard position < bytes.count else { throw failure }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
