@@ -23,6 +23,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// The kernel's sigaction, for the signals glibc keeps for itself (32 and 33, SIGCANCEL and
+// SIGSETXID): its wrapper refuses them, yet an ignored one is inherited across exec like any
+// other (seen here: signal 32 ignored in every child).
+struct kernel_sigaction {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)(void);
+    unsigned long long mask;
+};
+
+static void default_disposition(int number) {
+    struct kernel_sigaction action = {0};
+    action.handler = SIG_DFL;
+    syscall(SYS_rt_sigaction, number, &action, NULL, sizeof action.mask);
+}
+
 static void fail_in_child(int report_fd) {
     int error = errno;
     // Best effort: the parent reads errno from the pipe; nothing else can be done here.
@@ -50,8 +66,8 @@ pid_t confab_spawn(const char *path, char *const argv[], char *const envp[], int
         default_action.sa_handler = SIG_DFL;
         sigemptyset(&default_action.sa_mask);
         for (int number = 1; number < NSIG; number++) {
-            // SIGKILL/SIGSTOP and the libc-reserved real-time signals refuse; that is fine.
-            sigaction(number, &default_action, NULL);
+            // SIGKILL/SIGSTOP refuse, which is fine; glibc's own two need the kernel call.
+            if (sigaction(number, &default_action, NULL) != 0) default_disposition(number);
         }
         sigset_t nothing;
         sigemptyset(&nothing);

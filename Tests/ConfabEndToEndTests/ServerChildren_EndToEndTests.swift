@@ -30,14 +30,15 @@ final class ServerChildren_EndToEndTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-children-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = MediaCall.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/server-children.py").path
+        // 45 s: long enough for every step even when media takes ~10 s to flow on a busy machine.
         let peers = [("alice", 0.0, "FF0000"), ("bob", 0.7, "00FF00")].map { user, delay, color in
             MediaCall.Peer(user: user, joinsAfter: delay, arguments: [
-                "join", Self.call, "--create", "--duration", "30", "--color", color, "--tone", "440"])
+                "join", Self.call, "--create", "--duration", "45", "--color", color, "--tone", "440"])
         }
         let failure: (any Error)?
         do {
             _ = try await MediaCall(peers: peers, controller: ["python3", script, Self.call, mode], outputDirectory: directory)
-                .run(timeout: .seconds(90))
+                .run(timeout: .seconds(120))
             failure = nil
         } catch {
             // The peers' own verdict is not what this test is about; the summary is.
