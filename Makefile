@@ -10,7 +10,7 @@ SERVER      ?= ws://127.0.0.1:8630
 # Tests treat any GLib/GTK/GStreamer critical as a crash.
 TEST_ENV    := G_DEBUG=fatal-criticals
 
-.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench clean
+.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench fuzz clean
 
 all: build
 
@@ -53,6 +53,15 @@ bench: test-deps
 	$(SWIFT) build -c release --product confab-server
 	dbus-run-session -- /usr/bin/python3 meson-helpers/bench-lobby --binary .build/release/confab
 	/usr/bin/python3 meson-helpers/bench-signalling --binary .build/release/confab-server
+
+## Fuzzing (prints numbers): libFuzzer on the frame decoder, then a protocol-aware run against a
+## live confab-server (see the scripts' headers). FUZZ_RUNS / FUZZ_FRAMES make them longer.
+FUZZ_RUNS ?= 1000000
+FUZZ_FRAMES ?= 100000
+fuzz:
+	$(SWIFT) build --product confab-server
+	meson-helpers/fuzz-frame-decoder --runs $(FUZZ_RUNS)
+	/usr/bin/python3 meson-helpers/fuzz-coordinator --frames $(FUZZ_FRAMES)
 
 clean:
 	rm -rf .build

@@ -8,7 +8,7 @@ let clientOnly = ProcessInfo.processInfo.environment["CONFAB_CLIENT_ONLY"] == "1
 /// XCTest on Linux runs tests on the main thread but cannot call main-actor test methods;
 /// tests enter the main actor themselves, which Swift 6 mode's capture checks cannot see.
 let testSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-let serverTargetNames: Set<String> = ["ConfabServer", "confab-server", "ConfabServerTests", "ConfabEndToEndTests"]
+let serverTargetNames: Set<String> = ["ConfabServer", "CChildProcess", "confab-server", "ConfabServerTests", "ConfabEndToEndTests"]
 
 /// One system-library target per pkg-config package. Their shim.h files hold only
 /// static-inline helpers for C macros and variadics that Swift cannot import.
@@ -83,11 +83,16 @@ let package = Package(
 
         // MARK: Shared wire protocol and the coordinator
         .target(name: "ConfabProtocol"),
+        // fork/exec of the server's children with a clean signal state and a parent-death signal:
+        // C, because only async-signal-safe calls may run between fork and exec.
+        .target(name: "CChildProcess", path: "Sources/CChildProcess"),
         .target(
             name: "ConfabServer",
             dependencies: [
-                "ConfabProtocol",
+                "ConfabProtocol", "CChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // WebSocketErrorCode: the 1007 close for invalid UTF-8.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -110,12 +115,15 @@ let package = Package(
         .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
-                    exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh", "Support/packet-loss.sh"], swiftSettings: testSettings),
+                    exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",
+                              "Support/packet-loss.sh", "Support/server-children.py", "Support/coordinator_ws.py"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",
             dependencies: [
                 "ConfabServer", "ConfabProtocol",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // Raw frames (invalid UTF-8 text) and close codes in the hostile-client tests.
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
     ]

@@ -19,7 +19,10 @@ public struct ConfabServer: Sendable {
     /// Runs until the task is cancelled. `onListening` gets the bound host and port (the real
     /// one when the configuration asked for port 0).
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
+        // Before anything else, so that a server that cannot write never says "listening".
         let store = try SQLiteCallStore(path: configuration.databasePath)
+        let dataFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+        let frameLimits = FrameGuard.Limits(maxBytes: configuration.maxMessageSize, maxDepth: FrameGuard.Limits.coordinator.maxDepth)
         let tokens = try await TokenAuthority.loadingSecret(at: configuration.secretPath)
         let media = try await CallMedia.start(configuration.media, roomSecretPath: configuration.roomSecretPath, logger: logger)
         let coordinator = CallCoordinator(
@@ -27,18 +30,21 @@ public struct ConfabServer: Sendable {
             settings: .init(
                 devAuth: configuration.devAuth, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
                 healthCheckInterval: configuration.healthCheckInterval,
-                dataFolder: URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent(),
+                dataFolder: dataFolder,
                 forwardHost: "127.0.0.1"),
             media: media?.rooms,
             logger: logger)
+        // Broadcasts never outlive their server; what is still there is from one that was killed.
+        HLSBroadcast.removeLeftovers(in: await coordinator.liveFolder)
         await coordinator.startHeartbeat()
         defer { Task { await coordinator.stopHeartbeat() } }
 
         let router = Router()
         router.get("/health") { _, _ -> Response in
+            let memory = await coordinator.inMemoryCounts
             let status = HealthStatus(
                 status: "ok", protocolVersion: ProtocolVersion.current, serverTime: Date(),
-                connections: await coordinator.connectionCount)
+                connections: await coordinator.connectionCount, callsInMemory: memory.calls, sessionsInMemory: memory.sessions)
             let body = try ConfabJSON.encoder().encode(status)
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -50,7 +56,8 @@ public struct ConfabServer: Sendable {
         for path in ["/", "/ws"] {
             socketRouter.ws(RouterPath(path)) { inbound, outbound, _ in
                 await ConnectionLoop.run(
-                    inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize)
+                    inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize,
+                    frameLimits: frameLimits)
             }
         }
 
@@ -70,13 +77,18 @@ public struct ConfabServer: Sendable {
                 await onListening(host, channel.localAddress?.port ?? 0)
             },
             logger: logger)
-        // Janus is stopped however the server ends (cancelled, failed), never left running.
+        // Children are stopped however the server ends (cancelled, failed), never left running:
+        // broadcast pipelines and recording converters first (their files go with them), then
+        // Janus. A server killed outright leaves that to the parent-death signal each child got.
+        let result: Result<Void, any Error>
         do {
             try await app.run()
+            result = .success(())
         } catch {
-            await media?.stop()
-            throw error
+            result = .failure(error)
         }
+        await coordinator.stopProductions()
         await media?.stop()
+        try result.get()
     }
 }

@@ -66,4 +66,16 @@ final class InboundFrame_Tests: XCTestCase {
         let error = UnreadableFrame(reason: "too odd", text: String(repeating: "x", count: 5000))
         XCTAssertLessThan(error.description.count, 300)
     }
+
+    func test_513OpenBrackets_fromAHostileServer_isRefusedBeforeParsing_notACrash() {
+        // Foundation's parser traps on this input; the app must drop it, not die.
+        XCTAssertThrowsError(try InboundFrame.decode(String(repeating: "[", count: 513))) { error in
+            XCTAssertTrue("\(error)".contains("nested deeper than 32 levels"), "\(error)")
+        }
+    }
+
+    func test_eventNested500Deep_isRefusedBeforeParsing() {
+        let text = WireJSON.event("call.reaction", #"{"p":"# + String(repeating: "[", count: 500) + String(repeating: "]", count: 500) + "}")
+        XCTAssertThrowsError(try InboundFrame.decode(text))
+    }
 }

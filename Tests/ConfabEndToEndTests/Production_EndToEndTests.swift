@@ -104,12 +104,17 @@ final class Production_EndToEndTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(decodable.count, 2, reports.joined(separator: "\n"))
     }
 
-    func test_hlsPlaylistUrl_reachedEveryPeer() throws {
+    func test_hlsPlaylistUrl_reachedEveryPeer_eachWithTheirOwnViewerLink() throws {
         let url = try XCTUnwrap(host["hlsPlaylistUrl"] as? String)
         XCTAssertTrue(url.contains("/live/") && url.hasSuffix("/playlist.m3u8"), url)
+        // …/live/NAME/USER/KEY/playlist.m3u8: one broadcast, a link per viewer (issue 16: each
+        // request checks that viewer may still read the call).
+        let alicePart = try XCTUnwrap(url.range(of: "/alice/"), url)
+        let broadcast = String(url[..<alicePart.lowerBound])
         for user in ["alice", "bob"] {
             let seen = try Self.peerEvents(user, in: folder).compactMap { $0["hlsPlaylistUrl"] as? String }
-            XCTAssertTrue(seen.contains(url), "\(user) never saw \(url): \(seen)")
+            XCTAssertTrue(seen.contains { $0.hasPrefix(broadcast + "/\(user)/") && $0.hasSuffix("/playlist.m3u8") },
+                          "\(user) never saw a link to \(broadcast): \(seen)")
         }
     }
 

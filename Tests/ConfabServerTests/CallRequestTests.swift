@@ -190,8 +190,10 @@ final class CallRequestTests: ServerTestCase {
 
         let refused = try await bob.sendExpectingError(JoinCallRequest(cid: cid("default:standup")))
         XCTAssertEqual(refused.code, .blockedFromCall)
-        let bobsView = try await bob.send(GetCallRequest(cid: cid("default:standup")))
-        XCTAssertEqual(bobsView.call.ownCapabilities, [])
+        // Issue 16: a blocked user reads nothing of the call any more (it used to answer with
+        // the whole call and no capabilities).
+        let unread = try await bob.sendExpectingError(GetCallRequest(cid: cid("default:standup")))
+        XCTAssertEqual(unread.code, .blockedFromCall)
 
         let unblocked = try await alice.send(UnblockUserRequest(cid: cid("default:standup"), userId: "bob"))
         XCTAssertEqual(unblocked.call.blockedUsers, [])

@@ -108,4 +108,76 @@ final class CapabilityTests: ServerTestCase {
         let error = try await bob.sendExpectingError(KickUserRequest(cid: cid("audio_room:talk"), userId: "alice"))
         XCTAssertEqual(error.code, .forbidden)
     }
+
+    // MARK: Reading needs readCall (issue 16, item 4)
+
+    func test_blockedUser_getCall_isRefusedWithNothingOfTheCall() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:private")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "mallory")], custom: ["agenda": .string("secret")]))
+        _ = try await alice.send(BlockUserRequest(cid: call, userId: "mallory"))
+
+        let error = try await mallory.sendExpectingError(GetCallRequest(cid: call))
+        XCTAssertEqual(error.code, .blockedFromCall)
+        XCTAssertFalse(error.message.contains("secret"))
+    }
+
+    func test_blockedUser_getOrCreateExistingCall_isRefused() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:private")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call))
+        _ = try await alice.send(BlockUserRequest(cid: call, userId: "mallory"))
+        let error = try await mallory.sendExpectingError(GetOrCreateCallRequest(cid: call))
+        XCTAssertEqual(error.code, .blockedFromCall)
+    }
+
+    func test_blockedMemberWatchingTheCall_hearsNoMoreOfItsEvents() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:private")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "mallory")]))
+        _ = try await mallory.send(GetCallRequest(cid: call))
+        _ = try await alice.send(BlockUserRequest(cid: call, userId: "mallory"))
+        _ = try await mallory.nextEvent(.userBlocked)
+
+        _ = try await alice.send(UpdateCallRequest(cid: call, custom: ["agenda": .string("after the block")]))
+        try await mallory.barrier()
+        let updates = await mallory.receivedEvents(.callUpdated)
+        XCTAssertEqual(updates.count, 0, "a blocked member still received \(updates)")
+    }
+
+    // MARK: Creating a call that exists never hands it over (issue 16, item 8)
+
+    func test_strangerCreatingAnExistingCall_getsItAsAUser_neverAsItsHost() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, custom: ["owner": .string("alice")]))
+
+        let taken = try await mallory.send(GetOrCreateCallRequest(
+            cid: call, members: [MemberRequest(userId: "mallory", role: .host)], custom: ["owner": .string("mallory")]))
+        XCTAssertFalse(taken.created)
+        XCTAssertEqual(taken.call.createdBy, "alice")
+        XCTAssertEqual(taken.call.members.map(\.userId), ["alice"])
+        XCTAssertEqual(taken.call.custom, ["owner": .string("alice")])
+        XCTAssertFalse(taken.call.ownCapabilities.contains(.endCall))
+        let refused = try await mallory.sendExpectingError(EndCallRequest(cid: call))
+        XCTAssertEqual(refused.code, .forbidden)
+    }
+
+    func test_strangerJoiningAnEndedCallWithCreate_doesNotReopenIt() async throws {
+        let alice = try await connect("alice")
+        let mallory = try await connect("mallory")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call))
+        _ = try await alice.send(EndCallRequest(cid: call))
+
+        let refused = try await mallory.sendExpectingError(JoinCallRequest(cid: call, create: true))
+        XCTAssertEqual(refused.code, .callEnded)
+        let read = try await alice.send(GetCallRequest(cid: call))
+        XCTAssertNotNil(read.call.endedAt)
+        XCTAssertEqual(read.call.createdBy, "alice")
+    }
 }

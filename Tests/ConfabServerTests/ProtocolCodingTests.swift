@@ -51,4 +51,19 @@ final class ProtocolCodingTests: XCTestCase {
         let data = try ConfabJSON.encoder().encode(custom)
         XCTAssertEqual(try ConfabJSON.decoder().decode([String: JSONValue].self, from: data), custom)
     }
+
+    func test_freeFormJSON_decodedFromTheParsedFrame_equalsTheTrialDecoding() throws {
+        // Both ways of reading `custom` (issue 16: the lookup replaced trial decodes per value).
+        let frame = Data(#"""
+            {"kind":"request","id":"1","type":"getOrCreateCall","payload":{"cid":"default:x","custom":{
+            "flags":[true,false,0,1,-2e10,1.5,null],"text":"é\u00e9\ud83d\ude00\"","deep":[[[{"a":[{}]}]]],"empty":{},"twice":1,"twice":2}}}
+            """#.utf8)
+        let byTrial = try ConfabJSON.decoder().decode(RequestEnvelope<GetOrCreateCallRequest>.self, from: frame).payload
+        let byLookup = try ConfabJSON.decoder(preparsing: frame).decode(RequestEnvelope<GetOrCreateCallRequest>.self, from: frame).payload
+        XCTAssertEqual(byLookup.custom, byTrial.custom)
+        XCTAssertEqual(byLookup.custom?["flags"], .array([.bool(true), .bool(false), .number(0), .number(1), .number(-2e10), .number(1.5), .null]))
+        XCTAssertEqual(byLookup.custom?["text"], .string("éé😀\""))
+        // A repeated key keeps its first value in both (the fuzzer found the lookup keeping the last).
+        XCTAssertEqual(byLookup.custom?["twice"], .number(1))
+    }
 }

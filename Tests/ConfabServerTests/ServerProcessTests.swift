@@ -5,62 +5,28 @@ import XCTest
 /// The built `confab-server` executable, as scripts use it.
 final class ServerProcessTests: XCTestCase {
     private var directory: URL!
-    private var processes: [Process] = []
 
     override func setUp() async throws {
         directory = try TestServer.makeTemporaryDirectory()
     }
 
     override func tearDown() async throws {
-        for process in processes where process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        for server in servers { server.stop() }
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `confab-server` beside the test bundle (both are products of the same build).
-    private func executable() throws -> URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        var folder = testBinary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("confab-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        throw XCTSkip("confab-server executable not built beside \(testBinary.path); run `swift build --product confab-server` first")
-    }
+    private var servers: [ServerBinary] = []
 
     /// Starts the server and returns the URL from its `listening on` line.
-    private func launch(_ arguments: [String]) async throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
-        let line = try await Self.firstLine(of: output.fileHandleForReading, timeout: .seconds(20))
-        return (process, line)
-    }
-
-    private static func firstLine(of handle: FileHandle, timeout: Duration) async throws -> String {
-        let reader = FirstLineReader()
-        handle.readabilityHandler = { handle in reader.append(handle.availableData) }
-        defer { handle.readabilityHandler = nil }
-        return try await withCheckedThrowingContinuation { continuation in
-            reader.onLine(continuation)
-            Task {
-                try? await Task.sleep(for: timeout)
-                reader.fail(TestClient.Failure.timedOut("the listening line"))
-            }
-        }
+    private func launch(_ arguments: [String]) async throws -> (ServerBinary, String) {
+        let server = try await ServerBinary.launch(arguments)
+        servers.append(server)
+        return (server, server.listeningLine ?? "")
     }
 
     private func run(_ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = try ServerBinary.executable()
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
@@ -108,47 +74,24 @@ final class ServerProcessTests: XCTestCase {
         await client.close()
         await other.close()
     }
-}
 
-/// Collects a pipe's output until the first newline and hands that line over exactly once.
-private final class FirstLineReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = Data()
-    private var continuation: CheckedContinuation<String, any Error>?
-    private var result: Result<String, any Error>?
+    func test_readOnlyDatabase_failsAtStart_namingThePathAndTheFix_neverSayingListening() async throws {
+        let db = directory.appendingPathComponent("server.sqlite").path
+        // A database made and migrated by a server that could write it.
+        let (first, _) = try await launch(["--port", "0", "--db", db, "--dev-auth", "--no-media"])
+        first.stop()
 
-    func onLine(_ continuation: CheckedContinuation<String, any Error>) {
-        lock.withLock {
-            self.continuation = continuation
-            deliverIfReady()
-        }
-    }
+        // The folder mounted read-only in a private mount namespace: chmod would not stop root,
+        // and tests may run as root. (Unprivileged: a user namespace maps us to root in it.)
+        let namespace = geteuid() == 0 ? ["unshare", "--mount"] : ["unshare", "--user", "--map-root-user", "--mount"]
+        let readOnly = #"d=$1; shift; mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && exec "$@""#
+        let result = try await ServerBinary.runToExit(
+            ["--port", "0", "--db", db, "--dev-auth", "--no-media"],
+            launcher: namespace + ["sh", "-c", readOnly, "sh", directory.path])
 
-    func append(_ data: Data) {
-        lock.withLock {
-            guard result == nil else { return }
-            if data.isEmpty {
-                result = .failure(TestClient.Failure.closed("the listening line (server exited)"))
-            } else {
-                buffer.append(data)
-                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    result = .success(String(decoding: buffer[..<newline], as: UTF8.self))
-                }
-            }
-            deliverIfReady()
-        }
-    }
-
-    func fail(_ error: any Error) {
-        lock.withLock {
-            if result == nil { result = .failure(error) }
-            deliverIfReady()
-        }
-    }
-
-    private func deliverIfReady() {
-        guard let result, let continuation else { return }
-        self.continuation = nil
-        continuation.resume(with: result)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertFalse(result.stdout.contains("listening"), result.stdout)
+        XCTAssertTrue(result.stderr.contains(db), result.stderr)
+        XCTAssertTrue(result.stderr.contains("writable"), result.stderr)
     }
 }

@@ -328,7 +328,8 @@ public final class CoordinatorClient: CallService {
             connection.socket.send(text)
         }
         do {
-            return try ConfabJSON.decoder().decode(ResponseEnvelope<Request.Response>.self, from: json).payload
+            // Answers carry calls' `custom` data: parsed once, not by trial decodes (JSONValue).
+            return try ConfabJSON.decoder(preparsing: json).decode(ResponseEnvelope<Request.Response>.self, from: json).payload
         } catch {
             logger.warning("unreadable answer from the coordinator", metadata: ["request": "\(Request.type.rawValue)", "error": "\(error)"])
             throw CallError.unreadableAnswer(Request.type)

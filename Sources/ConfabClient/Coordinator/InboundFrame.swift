@@ -10,7 +10,14 @@ enum InboundFrame: Sendable {
     case event(ServerEvent)
 
     /// Decodes a text frame; anything malformed is an `UnreadableFrame`, never a crash.
+    /// A server is not trusted further than a client: `FrameGuard` runs before any parser, so a
+    /// hostile or broken server cannot crash the app with a deeply nested frame.
     static func decode(_ text: String) throws(UnreadableFrame) -> InboundFrame {
+        do {
+            try FrameGuard.check(text, limits: .coordinator)
+        } catch {
+            throw UnreadableFrame(reason: "refused before parsing: \(error)", text: text)
+        }
         let json = Data(text.utf8)
         let decoder = ConfabJSON.decoder()
         let header: MessageHeader
@@ -32,7 +39,8 @@ enum InboundFrame: Sendable {
             }
         case .event:
             do {
-                return .event(try decoder.decode(EventEnvelope.self, from: json).event)
+                // Events carry calls' `custom` data: parsed once, not by trial decodes.
+                return .event(try ConfabJSON.decoder(preparsing: json).decode(EventEnvelope.self, from: json).event)
             } catch {
                 throw UnreadableFrame(reason: "an unreadable \(header.type ?? "untyped") event: \(error)", text: text)
             }

@@ -119,6 +119,8 @@ public final class JanusSession {
     private func receive(_ text: String) {
         let message: JanusIncoming
         do {
+            // Checked before parsing: see `FrameGuard` (a deep frame would crash the app).
+            try FrameGuard.check(text, limits: .janus)
             message = try JSONDecoder().decode(JanusIncoming.self, from: Data(text.utf8))
         } catch {
             logger.warning("dropped an unreadable message from Janus", metadata: ["error": "\(error)"])

@@ -18,7 +18,10 @@
 //   Events caused by a request are sent after that request's response.
 //   A `health.check` event arrives every few seconds and doubles as a heartbeat.
 // - Dates are ISO 8601 strings with milliseconds (`ConfabJSON` has the encoder and decoder).
-// - Errors never close the connection; a client that stops answering WebSocket pings is dropped.
+// - Frames are checked before they are parsed (`FrameGuard`): over 64 KiB → `messageTooLarge`,
+//   JSON nested deeper than 32 levels → `nestingTooDeep`. Clients check server frames the same way.
+// - Errors never close the connection, with one exception: a text frame that is not UTF-8 closes
+//   it with 1007 (RFC 6455). A client that stops answering WebSocket pings is dropped.
 // - Plain HTTP `GET /health` answers `HealthStatus` (200) — cheap for round-trip measurements.
 //
 // Clients: encode `RequestEnvelope(id:payload:)`, read every incoming frame's `MessageHeader`

@@ -26,5 +26,17 @@ public enum ConfabJSON {
         return decoder
     }
 
+    /// The decoder for one frame that holds free-form `JSONValue`s (a call's `custom`): the frame
+    /// is parsed once up front, and each `JSONValue` is then looked up instead of found by trial
+    /// decodes (see `JSONValue.init(from:)`). Check the frame with `FrameGuard` first.
+    public static func decoder(preparsing frame: Data) -> JSONDecoder {
+        let decoder = decoder()
+        if let parsed = try? JSONValue(parsing: frame) { decoder.userInfo[parsedFrameKey] = parsed }
+        return decoder
+    }
+
+    /// Where `decoder(preparsing:)` keeps the parsed frame.
+    static let parsedFrameKey = CodingUserInfoKey(rawValue: "org.confab.parsedFrame")!
+
     private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

@@ -20,6 +20,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unknownRequestType
     /// The frame is larger than 64 KiB.
     case messageTooLarge
+    /// The frame nests JSON arrays/objects deeper than the server reads (see `FrameGuard`).
+    case nestingTooDeep
     case unsupportedProtocolVersion
     /// A request other than `hello` came before a successful `hello`.
     case notAuthenticated

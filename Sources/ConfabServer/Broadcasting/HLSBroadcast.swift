@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// One call's HLS broadcast: a `gst-launch-1.0` child that receives a publisher's RTP (which
 /// Janus forwards to it with `rtp_forward`), transcodes VP8/Opus to H.264/AAC (what MPEG-TS
@@ -10,12 +11,14 @@ final class HLSBroadcast: @unchecked Sendable {
     let folder: URL
     let audioPort: Int
     let videoPort: Int
-    private let process: Process
+    private let process: ChildProcess
+    /// Each reader's key to the broadcast (see `viewerPath(for:)`); made on first use.
+    private let viewerKeys = Mutex<[String: String]>([:])
 
     static let playlistName = "playlist.m3u8"
 
     /// Starts the pipeline listening on two free UDP ports on `host`.
-    init(liveFolder: URL, host: String) throws {
+    init(liveFolder: URL, host: String, children: ChildGroup) throws {
         name = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         folder = liveFolder.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,18 +38,48 @@ final class HLSBroadcast: @unchecked Sendable {
             "rtpjitterbuffer", "latency=200", "!", "rtpopusdepay", "!", "opusdec", "!", "audioconvert", "!", "audioresample", "!",
             "voaacenc", "!", "aacparse", "!", "queue", "!", "hls.audio",
         ]
-        process = try ChildProcess.start("gst-launch-1.0", pipeline, logPath: liveFolder.appendingPathComponent("\(name).log").path)
+        process = try ChildProcess.start(
+            "gst-launch-1.0", pipeline, logPath: liveFolder.appendingPathComponent("\(name).log").path, in: children)
+        // The pipeline is the server's: killed with it (parent-death signal) or stopped by `stop`.
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { !process.hasExited }
 
-    /// Stops the pipeline and deletes the playlist and segments.
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+    /// `NAME/USER/KEY`: where `userId` watches. Segments are named relative to the playlist, so
+    /// every request a player makes carries the viewer, and the server checks `readCall` on
+    /// each one: a viewer blocked from the call loses the stream at the next request, while
+    /// the key (random, per viewer) keeps anyone from watching as someone else.
+    func viewerPath(for userId: String) -> String {
+        let key = viewerKeys.withLock { keys in
+            if let key = keys[userId] { return key }
+            let key = randomHex(bytes: 16)
+            keys[userId] = key
+            return key
         }
+        return "\(name)/\(userId)/\(key)"
+    }
+
+    /// True when `key` is the one handed to `userId`.
+    func isViewerKey(_ key: String, of userId: String) -> Bool {
+        viewerKeys.withLock { $0[userId] } == key
+    }
+
+    /// Stops the pipeline (SIGTERM, SIGKILL after 1 s: a live stream has nothing to finish) and
+    /// deletes the playlist, the segments and the pipeline's log.
+    func stop() async {
+        await process.stop(grace: .seconds(1))
         try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.removeItem(at: logFile)
+    }
+
+    private var logFile: URL { folder.deletingLastPathComponent().appendingPathComponent("\(name).log") }
+
+    /// Removes what broadcasts of an earlier run left in `liveFolder`: a broadcast never
+    /// survives its server (the Janus forwarders and the pipeline went with it), so anything
+    /// there at start is from a server that was killed or crashed.
+    static func removeLeftovers(in liveFolder: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: liveFolder.path)) ?? []
+        for name in names { try? FileManager.default.removeItem(at: liveFolder.appendingPathComponent(name)) }
     }
 
     /// A port the kernel says is free now; the pipeline binds it a moment later.

@@ -44,6 +44,10 @@ extension CallCoordinator {
     }
 
     private func mediaWorkFinished(for cid: CallID, ticket: UInt64) {
-        if mediaQueues[cid]?.ticket == ticket { mediaQueues[cid] = nil }
+        if mediaQueues[cid]?.ticket == ticket {
+            mediaQueues[cid] = nil
+            // The queued work was all that kept an idle call (e.g. one that just ended) in memory.
+            evictIfIdle(cid)
+        }
     }
 }

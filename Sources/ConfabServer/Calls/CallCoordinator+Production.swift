@@ -68,6 +68,7 @@ extension CallCoordinator {
         let known = productions[cid]?.publisherNames ?? [:]
         let outputFolder = recordingsFolder.appendingPathComponent(Self.folderName(of: cid))
         let prefix = String(folder.lastPathComponent.dropFirst("raw-".count))
+        let children = children
         _ = inMediaOrder(for: cid) { [weak self] in
             var names = known
             for publisher in (try? await media.publishers(in: cid)) ?? [] { names[publisher.id] = publisher.display }
@@ -79,7 +80,8 @@ extension CallCoordinator {
             let finalNames = names
             Task.detached {
                 // Janus closes the files as recording stops; conversion is slow, so off the media order.
-                let converter = RecordingConverter(sessionFolder: folder, outputFolder: outputFolder, prefix: prefix)
+                let converter = RecordingConverter(
+                    sessionFolder: folder, outputFolder: outputFolder, prefix: prefix, children: children)
                 let result = await converter.convert(participantNames: finalNames)
                 await self?.recordingsConverted(cid, result.outputs, names: finalNames, failures: result.failures)
             }
@@ -197,7 +199,7 @@ extension CallCoordinator {
         }
         let pipeline: HLSBroadcast
         do {
-            pipeline = try HLSBroadcast(liveFolder: liveFolder, host: settings.forwardHost)
+            pipeline = try HLSBroadcast(liveFolder: liveFolder, host: settings.forwardHost, children: children)
         } catch {
             throw ProtocolError(.internalError, "the broadcast pipeline could not start: \(error)")
         }
@@ -224,19 +226,19 @@ extension CallCoordinator {
         } catch {
             logger.error("broadcast failed", metadata: ["cid": "\(cid)", "error": "\(error)"])
             if productions[cid]?.broadcast?.pipeline === pipeline { productions[cid]?.broadcast = nil }
-            pipeline.stop()
+            await pipeline.stop()
             throw ProtocolError(.internalError, "the broadcast could not start: \(error)")
         }
         guard productions[cid]?.broadcast?.pipeline === pipeline, var current = try? loadCall(cid), current.endedAt == nil else {
             // Stopped (or the call ended) meanwhile: undo the forward.
             _ = inMediaOrder(for: cid) {
                 await media.stopForwarding(forwarding.publisher, streams: forwarding.streams, in: cid)
-                pipeline.stop()
+                await pipeline.stop()
             }
             throw ProtocolError(.conflict, "the broadcast of \(cid) was stopped while it started")
         }
         productions[cid]?.broadcast = forwarding
-        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/\(pipeline.name)/\(HLSBroadcast.playlistName)"
+        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/"
         current.broadcasting = true
         do {
             try saveAndTell(current, .callUpdated)
@@ -269,14 +271,40 @@ extension CallCoordinator {
         let media = media
         _ = inMediaOrder(for: cid) {
             await media?.stopForwarding(broadcast.publisher, streams: broadcast.streams, in: cid)
-            broadcast.pipeline.stop()
+            await broadcast.pipeline.stop()
         }
     }
 
-    /// The broadcast's file, by the broadcast's secret name; nil for anything else.
-    func liveFile(broadcast name: String, file: String) -> URL? {
+    /// Stops every broadcast pipeline and every other child (recording converters) before the
+    /// server exits: none may outlive it, and their temporary files go with them. Janus's
+    /// forwarders need no undoing, Janus stops next.
+    func stopProductions() async {
+        var pipelines: [HLSBroadcast] = []
+        for cid in Array(productions.keys) {
+            if let broadcast = productions[cid]?.broadcast { pipelines.append(broadcast.pipeline) }
+            productions[cid]?.broadcast = nil
+            productions[cid]?.hlsPlaylistUrl = nil
+        }
+        for pipeline in pipelines { await pipeline.stop() }
+        await children.stopAll()
+    }
+
+    /// The playlist URL `userId` is given: their own viewer path (see `HLSBroadcast.viewerPath`),
+    /// only while they may read the call and a broadcast runs.
+    func hlsPlaylistURL(of cid: CallID, for userId: String) -> String? {
+        guard let base = productions[cid]?.hlsPlaylistUrl, let pipeline = productions[cid]?.broadcast?.pipeline,
+              let call = calls[cid], CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+        else { return nil }
+        return "\(base)\(pipeline.viewerPath(for: userId))/\(HLSBroadcast.playlistName)"
+    }
+
+    /// A broadcast's file for the viewer `userId` with `key`, while that user may read the call;
+    /// nil for anything else (an unknown broadcast, a wrong key, a blocked user).
+    func liveFile(broadcast name: String, viewer userId: String, key: String, file: String) -> URL? {
         guard Self.isPlainFileName(name), Self.isPlainFileName(file),
-              productions.values.contains(where: { $0.broadcast?.pipeline.name == name })
+              let (cid, production) = productions.first(where: { $0.value.broadcast?.pipeline.name == name }),
+              let pipeline = production.broadcast?.pipeline, pipeline.isViewerKey(key, of: userId),
+              let call = calls[cid], CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
         else { return nil }
         return liveFolder.appendingPathComponent(name).appendingPathComponent(file)
     }

@@ -10,6 +10,8 @@ extension CallCoordinator {
         var call: StoredCall
         if let existing = try existingCall(request.cid) {
             call = existing
+            // Getting an existing call is reading it.
+            try require(.readCall, of: user.userId, in: call)
             if call.endedAt != nil, request.ring == true {
                 // Ringing an ended call again starts a new session on it, so "call Bob" can reuse a cid.
                 try require(.ringCall, of: user.userId, in: call)
@@ -50,8 +52,11 @@ extension CallCoordinator {
         return call
     }
 
+    /// Reading a call (and so subscribing to its events) needs `readCall`: a blocked user gets
+    /// `blockedFromCall` and nothing of the call.
     func getCall(_ request: GetCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        try require(.readCall, of: user.userId, in: call)
         sessions[call.cid, default: LiveSession()].watchers.insert(user.connection.id)
         return CallResponse(call: state(of: call, for: user.userId))
     }
@@ -174,6 +179,8 @@ extension CallCoordinator {
 
     func leaveCall(_ request: LeaveCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        // The answer carries the call: not for a blocked user (blocking already took them out).
+        try require(.readCall, of: user.userId, in: call)
         if let participant = sessions[call.cid]?.participant(onConnection: user.connection.id) {
             removeParticipant(participant, from: call.cid, reason: .left)
         }

@@ -220,6 +220,9 @@ extension CallCoordinator {
         endBroadcast(of: cid)
         closeMediaRoom(of: cid)
         emit(to: recipients, about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
+        // An ended call has no session: its watchers stop hearing about it, and it can leave
+        // memory (`evictIdleCalls`). Reopening it (a new ring, a host's join) starts a new one.
+        sessions[cid] = nil
     }
 }
 

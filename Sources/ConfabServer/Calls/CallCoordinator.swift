@@ -33,8 +33,11 @@ actor CallCoordinator {
 
     var clients: [String: Client] = [:]
     var connectionsByUser: [String: Set<String>] = [:]
-    /// Calls read from the store so far; the store stays the source of truth across restarts.
+    /// Calls in use (read from the store, or being changed); the store stays the source of truth,
+    /// and a call nobody uses any more leaves memory (see `evictIdleCalls`).
     var calls: [CallID: StoredCall] = [:]
+    /// Calls touched since the last `flush`: the only ones that can have become idle.
+    var touchedCalls: Set<CallID> = []
     var sessions: [CallID: LiveSession] = [:]
     var nextRingId: UInt64 = 0
     /// The last media work queued per call, so Janus sees a call's joins, leaves and end in the
@@ -44,6 +47,8 @@ actor CallCoordinator {
     /// Recording and broadcast per call; in memory, like the Janus rooms they run in, except the
     /// finished recordings and errors, which the store keeps too (see `restoreProduction`).
     var productions: [CallID: CallProduction] = [:]
+    /// Broadcast pipelines and recording converters, stopped with the server (`stopProductions`).
+    let children = ChildGroup()
     /// `http://host:port` of this server, for download and playlist URLs; set once listening.
     var publicBaseURL = ""
     /// Events queued while a request is handled, sent after its response.
@@ -63,6 +68,9 @@ actor CallCoordinator {
 
     var connectionCount: Int { clients.count }
 
+    /// What the coordinator holds in memory (`GET /health` reports it).
+    var inMemoryCounts: (calls: Int, sessions: Int) { (calls.count, sessions.count) }
+
     func connected(_ connection: ClientConnection) {
         clients[connection.id] = Client(connection: connection)
     }
@@ -73,7 +81,7 @@ actor CallCoordinator {
         connectionsByUser[userId]?.remove(connection.id)
         if connectionsByUser[userId]?.isEmpty == true { connectionsByUser[userId] = nil }
         for cid in Array(sessions.keys) {
-            sessions[cid]?.watchers.remove(connection.id)
+            if sessions[cid]?.watchers.remove(connection.id) != nil { touchedCalls.insert(cid) }
             if let participant = sessions[cid]?.participant(onConnection: connection.id) {
                 removeParticipant(participant, from: cid, reason: .disconnected)
             }
@@ -112,15 +120,15 @@ actor CallCoordinator {
 
     // MARK: Requests
 
-    /// Handles one frame from a connection and answers it.
-    func receive(_ frame: Data, from connection: ClientConnection) async {
+    /// Answers one frame, decoded by the connection's loop (or its decoding error).
+    func receive(_ decoded: Result<IncomingRequest, ErrorEnvelope>, from connection: ClientConnection) async {
         let request: IncomingRequest
-        switch RequestDecoder.envelope(of: frame) {
+        switch decoded {
         case .failure(let error):
             send(error, to: connection)
             return
-        case .success(let decoded):
-            request = decoded
+        case .success(let incoming):
+            request = incoming
         }
         do {
             let response: String
@@ -255,6 +263,7 @@ actor CallCoordinator {
 
     /// The call, from memory or the store; nil when it does not exist.
     func existingCall(_ cid: CallID) throws -> StoredCall? {
+        touchedCalls.insert(cid)
         if let call = calls[cid] { return call }
         guard let stored = try store.call(cid) else { return nil }
         let call = try restoreProduction(of: stored)
@@ -298,7 +307,8 @@ actor CallCoordinator {
             session: sessions[call.cid]?.wireValue ?? CallSession(),
             ownCapabilities: CallPermissions.capabilities(of: userId, in: call).sorted(),
             recordingState: productions[call.cid]?.recordingState, recordings: productions[call.cid]?.recordings ?? [],
-            recordingErrors: productions[call.cid]?.recordingErrors ?? [], hlsPlaylistUrl: productions[call.cid]?.hlsPlaylistUrl)
+            recordingErrors: productions[call.cid]?.recordingErrors ?? [],
+            hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId))
     }
 
     // MARK: Recipients and events
@@ -307,7 +317,9 @@ actor CallCoordinator {
         connectionsByUser[userId] ?? []
     }
 
-    /// Everyone who hears about a call: its members' devices, its participants and watchers.
+    /// Everyone who hears about a call: its members' devices, its participants and watchers —
+    /// of those, only users who may read the call (a blocked member hears nothing more; the
+    /// events about their own block or kick are addressed to them explicitly).
     func audience(of cid: CallID) -> Set<String> {
         var ids = Set<String>()
         for member in calls[cid]?.members ?? [] { ids.formUnion(connections(ofUser: member.userId)) }
@@ -315,7 +327,11 @@ actor CallCoordinator {
             ids.formUnion(session.participants.values.map(\.connectionId))
             ids.formUnion(session.watchers)
         }
-        return ids
+        guard let call = calls[cid] else { return ids }
+        return ids.filter { id in
+            guard let userId = clients[id]?.userId else { return false }
+            return CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+        }
     }
 
     /// Queues an event for each connection; `makeEvent` builds it per user, because the call
@@ -331,17 +347,48 @@ actor CallCoordinator {
         }
     }
 
-    /// Queues an event whose payload embeds the call as each recipient sees it.
+    /// Queues an event whose payload embeds the call as each recipient sees it; never to a user
+    /// who may not read the call (the state carries its members and custom data).
     func emit(to connectionIds: Set<String>, about cid: CallID, _ makeEvent: (CallState) -> ServerEvent) {
         guard let call = calls[cid] else { return }
-        emit(to: connectionIds) { userId in makeEvent(state(of: call, for: userId)) }
+        let readers = connectionIds.filter { id in
+            guard let userId = clients[id]?.userId else { return false }
+            return CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+        }
+        emit(to: readers) { userId in makeEvent(state(of: call, for: userId)) }
     }
 
-    /// Sends everything queued so far.
+    /// Sends everything queued so far, then lets go of the calls that became idle.
     func flush() {
         let batch = outgoing
         outgoing.removeAll()
         for (connection, text) in batch { connection.send(text) }
+        evictIdleCalls()
+    }
+
+    /// Takes calls that nobody uses out of memory: no participant, no watcher, no ring, no
+    /// recording or broadcast running and no Janus work queued. Their durable part is in the
+    /// store (`existingCall` reads it back, with finished recordings); what a session held
+    /// (the last ring's answers) is of no use once nobody is connected to see it.
+    /// Without this, every call ever used stayed in memory (issue 16: 806 calls, +24 MB).
+    func evictIdleCalls() {
+        let candidates = touchedCalls
+        touchedCalls.removeAll()
+        for cid in candidates { evictIfIdle(cid) }
+    }
+
+    func evictIfIdle(_ cid: CallID) {
+        if let session = sessions[cid] {
+            guard session.participants.isEmpty, session.watchers.isEmpty, session.ring == nil else { return }
+            sessions[cid] = nil
+        }
+        guard mediaQueues[cid] == nil else { return }
+        if let production = productions[cid] {
+            guard production.recordingState == .noRecording, production.recordingFolder == nil, production.broadcast == nil
+            else { return }
+        }
+        calls[cid] = nil
+        productions[cid] = nil
     }
 
     private func send(_ event: ServerEvent, to connection: ClientConnection) {

@@ -12,6 +12,7 @@ struct CallProduction: Sendable {
     var recordings: [CallRecording] = []
     var recordingErrors: [String] = []
     var broadcast: Broadcast?
+    /// `http://host:port/live/` while broadcasting; each reader's playlist is below it (`hlsPlaylistURL`).
     var hlsPlaylistUrl: String?
 
     struct Broadcast: Sendable {

@@ -1,3 +1,4 @@
+import NIOWebSocket
 import Synchronization
 
 /// One client's WebSocket as the coordinator sees it: an id and an outbox.
@@ -8,6 +9,7 @@ final class ClientConnection: Sendable {
     let id: String
     private let outbox: AsyncStream<String>.Continuation
     private let overflowed = Atomic<Bool>(false)
+    private let closing = Mutex<WebSocketErrorCode>(.goingAway)
 
     init(id: String, outbox: AsyncStream<String>.Continuation) {
         self.id = id
@@ -30,4 +32,13 @@ final class ClientConnection: Sendable {
     func close() {
         outbox.finish()
     }
+
+    /// Stops the writer, which closes the socket with `code` (the client broke the protocol).
+    func close(with code: WebSocketErrorCode) {
+        closing.withLock { $0 = code }
+        outbox.finish()
+    }
+
+    /// The close code the writer sends when it stops.
+    var closeCode: WebSocketErrorCode { closing.withLock { $0 } }
 }

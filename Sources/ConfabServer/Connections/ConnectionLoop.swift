@@ -8,7 +8,8 @@ enum ConnectionLoop {
     static let outboxCapacity = 4096
 
     static func run(
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, coordinator: CallCoordinator, maxMessageSize: Int
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, coordinator: CallCoordinator,
+        maxMessageSize: Int, frameLimits: FrameGuard.Limits
     ) async {
         let (outbox, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(outboxCapacity))
         let connection = ClientConnection(id: UUID().uuidString.lowercased(), outbox: continuation)
@@ -21,18 +22,28 @@ enum ConnectionLoop {
                         if connection.isTooSlow { break }
                         try await outbound.write(.text(text))
                     }
-                    // The outbox finished: either the reader is done or the client was too slow.
-                    try await outbound.close(.goingAway, reason: "closing")
+                    // The outbox finished: the reader is done, refused the client, or it was too slow.
+                    let code = connection.closeCode
+                    try await outbound.close(code, reason: code == .goingAway ? "closing" : "invalid UTF-8 in a text frame")
                 } catch {
                     // The socket is already gone; the reader side notices on its own.
                 }
             }
             var assembler = MessageAssembler(limit: maxMessageSize)
             do {
-                for try await frame in inbound {
+                reading: for try await frame in inbound {
                     switch assembler.append(frame) {
-                    case .message(let bytes):
-                        await coordinator.receive(Data(bytes), from: connection)
+                    case .message(let bytes, let isText):
+                        // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection
+                        // with 1007; nothing in it is read.
+                        if isText, String(validating: bytes, as: UTF8.self) == nil {
+                            connection.close(with: .dataInconsistentWithMessage)
+                            break reading
+                        }
+                        // Decoded here, in this connection's task: the coordinator handles one
+                        // request at a time, and a costly frame must not hold up other clients.
+                        let decoded = RequestDecoder.envelope(of: Data(bytes), limits: frameLimits)
+                        await coordinator.receive(decoded, from: connection)
                     case .tooLarge(let size):
                         await coordinator.reject(
                             ProtocolError(.messageTooLarge, "message of \(size) bytes exceeds the \(maxMessageSize)-byte limit"),

@@ -6,13 +6,15 @@ import WSCore
 /// answers it with `messageTooLarge`.
 struct MessageAssembler {
     enum Outcome: Equatable {
-        case message([UInt8])
+        /// `isText`: the message began with a text frame, so it must be UTF-8 (RFC 6455 §8.1).
+        case message([UInt8], isText: Bool)
         case tooLarge(size: Int)
     }
 
     let limit: Int
     private var bytes: [UInt8] = []
     private var size = 0
+    private var isText = false
 
     init(limit: Int) {
         self.limit = limit
@@ -23,6 +25,7 @@ struct MessageAssembler {
         if frame.opcode != .continuation {
             bytes.removeAll(keepingCapacity: true)
             size = 0
+            isText = frame.opcode == .text
         }
         size += frame.data.readableBytes
         if size <= limit {
@@ -35,6 +38,6 @@ struct MessageAssembler {
             bytes = []
             size = 0
         }
-        return size <= limit ? .message(bytes) : .tooLarge(size: size)
+        return size <= limit ? .message(bytes, isText: isText) : .tooLarge(size: size)
     }
 }

@@ -1,56 +1,107 @@
 import ConfabProtocol
 import Foundation
 
-/// A request whose envelope was readable: its payload is decoded once its type is known.
+/// A request whose envelope was readable, with its payload decoded as the type says (or why
+/// it could not be). Made in the connection's own task, not on the coordinator: a frame that is
+/// slow to decode holds up only the client that sent it.
 struct IncomingRequest: Sendable {
     var id: String
     var type: RequestType
-    var frame: Data
+    var payload: Result<any ConfabRequest, ProtocolError>
 }
 
 /// Turns frames into requests, and decoding failures into errors that name the problem.
 enum RequestDecoder {
     /// Reads the envelope. On failure, the error envelope to send back (with the id when known).
-    static func envelope(of frame: Data) -> Result<IncomingRequest, ErrorEnvelope> {
-        // JSONValue first: it tells "not JSON" apart from "JSON of the wrong shape".
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: frame) else {
+    ///
+    /// `FrameGuard` runs first, so no parser ever sees a frame that is too large or too deeply
+    /// nested (Foundation's parser traps on some of those, which would take the server down).
+    static func envelope(of frame: Data, limits: FrameGuard.Limits = .coordinator) -> Result<IncomingRequest, ErrorEnvelope> {
+        do {
+            try FrameGuard.check(frame, limits: limits)
+        } catch {
+            return .failure(ErrorEnvelope(id: nil, type: nil, error: error.protocolError))
+        }
+        let head: EnvelopeHead
+        do {
+            head = try JSONDecoder().decode(EnvelopeHead.self, from: frame)
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "frame must be a JSON object")))
+        } catch {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.malformedJSON, "frame is not valid JSON")))
         }
-        guard case .object(let fields) = value else {
-            return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "frame must be a JSON object")))
-        }
-        let id: String?
-        switch fields["id"] {
-        case .string(let text): id = text
-        case .none, .null: id = nil
-        default:
+        guard case .valid(let id) = head.id else {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "id: expected a string")))
         }
         func failure(_ code: ErrorCode, _ message: String, type: String? = nil) -> Result<IncomingRequest, ErrorEnvelope> {
             .failure(ErrorEnvelope(id: id, type: type, error: ProtocolError(code, message)))
         }
-        guard case .string(MessageKind.request.rawValue) = fields["kind"] else {
+        guard case .valid(.some(MessageKind.request.rawValue)) = head.kind else {
             return failure(.invalidRequest, "kind: expected \"request\"")
         }
         guard let id else { return failure(.invalidRequest, "missing field 'id'") }
-        guard case .string(let typeName) = fields["type"] else {
-            return failure(.invalidRequest, fields["type"] == nil ? "missing field 'type'" : "type: expected a string")
+        let typeName: String
+        switch head.type {
+        case .valid(let name?): typeName = name
+        case .valid(nil): return failure(.invalidRequest, "missing field 'type'")
+        case .wrongType: return failure(.invalidRequest, "type: expected a string")
         }
         guard let type = RequestType(rawValue: typeName) else {
             return failure(.unknownRequestType, "unknown request type '\(typeName)'", type: typeName)
         }
-        return .success(IncomingRequest(id: id, type: type, frame: frame))
+        return .success(IncomingRequest(id: id, type: type, payload: decodePayload(type, of: frame)))
     }
 
-    /// Decodes the whole envelope with its typed payload.
-    static func payload<Request: ConfabRequest>(_: Request.Type, of request: IncomingRequest) throws(ProtocolError) -> Request {
-        do {
-            return try ConfabJSON.decoder().decode(RequestEnvelope<Request>.self, from: request.frame).payload
-        } catch let error as DecodingError {
-            throw ProtocolError(.invalidRequest, describe(error))
-        } catch {
-            throw ProtocolError(.invalidRequest, "\(error)")
+    /// The payload of a request of `type`; its error is only reported once the request gets that
+    /// far (a frame before sign-in is refused as such, whatever its payload).
+    private static func decodePayload(_ type: RequestType, of frame: Data) -> Result<any ConfabRequest, ProtocolError> {
+        func decode<Request: ConfabRequest>(_: Request.Type, holdsFreeFormJSON: Bool = false) -> Result<any ConfabRequest, ProtocolError> {
+            // Requests with `custom` data get the frame parsed once up front (JSONValue's lookup).
+            let decoder = holdsFreeFormJSON ? ConfabJSON.decoder(preparsing: frame) : ConfabJSON.decoder()
+            do {
+                return .success(try decoder.decode(RequestEnvelope<Request>.self, from: frame).payload)
+            } catch let error as DecodingError {
+                return .failure(ProtocolError(.invalidRequest, describe(error)))
+            } catch {
+                return .failure(ProtocolError(.invalidRequest, "\(error)"))
+            }
         }
+        switch type {
+        case .hello: return decode(HelloRequest.self)
+        case .healthCheck: return decode(HealthCheckRequest.self)
+        case .getOrCreateCall: return decode(GetOrCreateCallRequest.self, holdsFreeFormJSON: true)
+        case .getCall: return decode(GetCallRequest.self)
+        case .joinCall: return decode(JoinCallRequest.self)
+        case .leaveCall: return decode(LeaveCallRequest.self)
+        case .ringCall: return decode(RingCallRequest.self)
+        case .acceptCall: return decode(AcceptCallRequest.self)
+        case .rejectCall: return decode(RejectCallRequest.self)
+        case .endCall: return decode(EndCallRequest.self)
+        case .updateCall: return decode(UpdateCallRequest.self, holdsFreeFormJSON: true)
+        case .addMembers: return decode(AddMembersRequest.self)
+        case .removeMembers: return decode(RemoveMembersRequest.self)
+        case .blockUser: return decode(BlockUserRequest.self)
+        case .unblockUser: return decode(UnblockUserRequest.self)
+        case .muteUsers: return decode(MuteUsersRequest.self)
+        case .kickUser: return decode(KickUserRequest.self)
+        case .pinForEveryone: return decode(PinForEveryoneRequest.self)
+        case .unpinForEveryone: return decode(UnpinForEveryoneRequest.self)
+        case .startRecording: return decode(StartRecordingRequest.self)
+        case .stopRecording: return decode(StopRecordingRequest.self)
+        case .goLive: return decode(GoLiveRequest.self)
+        case .stopLive: return decode(StopLiveRequest.self)
+        case .startBroadcasting: return decode(StartBroadcastingRequest.self)
+        case .stopBroadcasting: return decode(StopBroadcastingRequest.self)
+        }
+    }
+
+    /// The request's payload as `Request` (what its type said), or the decoding error.
+    static func payload<Request: ConfabRequest>(_: Request.Type, of request: IncomingRequest) throws(ProtocolError) -> Request {
+        let payload = try request.payload.get()
+        guard let typed = payload as? Request else {
+            throw ProtocolError(.internalError, "\(request.type.rawValue) was decoded as \(type(of: payload))")
+        }
+        return typed
     }
 
     /// "payload.members[0].role: cannot read 'boss' as CallRole" rather than Foundation's dump.
@@ -84,5 +135,39 @@ enum RequestDecoder {
         case is [Any].Type: "an array"
         default: "\(type)"
         }
+    }
+}
+
+/// The envelope's fields, each read with one typed decode: a field of the wrong type is
+/// recorded, not thrown, so the answer can name it and still carry the id when that was readable.
+/// (Decoding the frame as a `JSONValue` tree first cost several failed decodes per value.)
+private struct EnvelopeHead: Decodable {
+    enum Field<Value: Decodable>: Decodable {
+        case valid(Value?)
+        case wrongType
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .valid(nil)
+            } else if let value = try? container.decode(Value.self) {
+                self = .valid(value)
+            } else {
+                self = .wrongType
+            }
+        }
+    }
+
+    var id: Field<String>
+    var kind: Field<String>
+    var type: Field<String>
+
+    private enum CodingKeys: String, CodingKey { case id, kind, type }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Field<String>.self, forKey: .id) ?? .valid(nil)
+        kind = try container.decodeIfPresent(Field<String>.self, forKey: .kind) ?? .valid(nil)
+        type = try container.decodeIfPresent(Field<String>.self, forKey: .type) ?? .valid(nil)
     }
 }

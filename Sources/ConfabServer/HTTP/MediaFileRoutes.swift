@@ -5,8 +5,9 @@ import NIOCore
 
 /// Plain HTTP for media files: `GET /recordings/TYPE/ID/FILE` (a call's converted recordings,
 /// for whoever may read the call: `?token=…`, `Authorization: Bearer …`, or `?user=…` on a
-/// dev-auth server) and `GET /live/NAME/FILE` (a broadcast's HLS playlist and segments, without
-/// auth: the 128-bit name is the secret, as for any broadcast link).
+/// dev-auth server) and `GET /live/NAME/USER/KEY/FILE` (a broadcast's HLS playlist and segments
+/// for one viewer: the key is that viewer's secret, and each request checks that the viewer
+/// may still read the call).
 enum MediaFileRoutes {
     static func add(to router: Router<BasicRequestContext>, coordinator: CallCoordinator, tokens: TokenAuthority, devAuth: Bool) {
         router.get("/recordings/:type/:id/:file") { request, context -> Response in
@@ -27,9 +28,10 @@ enum MediaFileRoutes {
             }
             return fileResponse(path, contentType: "video/x-matroska")
         }
-        router.get("/live/:name/:file") { _, context -> Response in
-            guard let name = context.parameters.get("name"), let file = context.parameters.get("file"),
-                  let path = await coordinator.liveFile(broadcast: name, file: file)
+        router.get("/live/:name/:user/:key/:file") { _, context -> Response in
+            guard let name = context.parameters.get("name"), let user = context.parameters.get("user"),
+                  let key = context.parameters.get("key"), let file = context.parameters.get("file"),
+                  let path = await coordinator.liveFile(broadcast: name, viewer: user, key: key, file: file)
             else { return plain(.notFound, "no such broadcast") }
             let type = file.hasSuffix(".m3u8") ? "application/vnd.apple.mpegurl" : "video/mp2t"
             return fileResponse(path, contentType: type)

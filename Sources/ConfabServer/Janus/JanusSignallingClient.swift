@@ -1,3 +1,4 @@
+import ConfabProtocol
 import Foundation
 import HummingbirdWSClient
 import Logging
@@ -173,6 +174,14 @@ actor JanusSignallingClient {
     // MARK: Answers
 
     private func received(_ text: String) {
+        // Janus relays strings that clients chose (display names); the guard keeps the parser
+        // safe whatever ends up in a frame.
+        do {
+            try FrameGuard.check(text, limits: .janus)
+        } catch {
+            logger.warning("dropped a frame from Janus", metadata: ["reason": "\(error)"])
+            return
+        }
         guard let message = try? JSONDecoder().decode(JanusJSON.self, from: Data(text.utf8)) else {
             logger.warning("dropped an unreadable frame from Janus", metadata: ["frame": "\(text.prefix(200))"])
             return

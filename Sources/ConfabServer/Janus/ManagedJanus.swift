@@ -36,10 +36,9 @@ actor ManagedJanus {
     /// Quick successive deaths back off up to 5 s between starts.
     private var restartDelay: Duration = .milliseconds(200)
 
-    /// One started process and how to learn that it exited.
+    /// One started process and whether it answered yet.
     private struct Child {
-        var process: Process
-        var exit: ProcessExit
+        var process: ChildProcess
         var isReady: Bool
     }
 
@@ -53,7 +52,9 @@ actor ManagedJanus {
         self.settings = settings
         self.logger = logger
         adminKey = randomHex(bytes: 16)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("confab-janus-\(UUID().uuidString)")
+        Self.removeLeftovers()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(Self.folderPrefix)\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         port = try freeTCPPort(host: settings.websocketHost)
     }
@@ -64,7 +65,25 @@ actor ManagedJanus {
     private var urlHost: String { settings.websocketHost.contains(":") ? "[\(settings.websocketHost)]" : settings.websocketHost }
 
     /// The running child's pid (tests kill it to check restarts).
-    var processIdentifier: Int32? { child.map { $0.process.processIdentifier } }
+    var processIdentifier: Int32? { child.map { $0.process.pid } }
+
+    /// Private folders are `confab-janus-<server pid>-<uuid>` in the temporary directory.
+    private static let folderPrefix = "confab-janus-"
+
+    /// Removes the folders (configuration, log) of managed Janus processes whose server is
+    /// gone: a server killed with SIGKILL or crashed could not remove its own. A folder whose
+    /// server is still running (another confab-server on this machine) is left alone.
+    static func removeLeftovers() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        where name.hasPrefix(folderPrefix) {
+            guard let owner = Int32(name.dropFirst(folderPrefix.count).prefix { $0 != "-" }), owner > 0 else { continue }
+            // kill(pid, 0) fails with ESRCH only when no such process exists.
+            if kill(owner, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
+    }
 
     /// Starts Janus and returns once it answers on its WebSocket. When that fails it keeps
     /// trying in the background (joins fail with a clear error meanwhile) and rethrows.
@@ -83,7 +102,7 @@ actor ManagedJanus {
         let deadline = ContinuousClock.now + timeout
         while true {
             if stopped { throw JanusError.unreachable(url: url, reason: "the managed Janus was stopped") }
-            if let child, child.isReady, !child.exit.hasExited { return url }
+            if let child, child.isReady, !child.process.hasExited { return url }
             guard ContinuousClock.now < deadline else {
                 throw JanusError.unreachable(url: url, reason: "the managed Janus is not running (restarting); see \(logPath)")
             }
@@ -95,7 +114,8 @@ actor ManagedJanus {
     func stop() async {
         stopped = true
         restarts?.cancel()
-        if let child { await Self.terminate(child) }
+        // SIGTERM, SIGKILL after 3 s.
+        if let child { await child.process.stop(grace: .seconds(3)) }
         child = nil
         try? FileManager.default.removeItem(at: folder)
     }
@@ -110,45 +130,29 @@ actor ManagedJanus {
             adminKey: adminKey, mediaAddress: settings.mediaAddress, rtpPortRange: settings.rtpPortRange,
             sessionTimeoutSeconds: settings.sessionTimeoutSeconds)
         try configuration.write(to: folder)
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        defer { try? log.close() }
 
-        let process = Process()
         let janusArguments = ["-C", folder.appendingPathComponent("janus.jcfg").path, "-F", folder.path]
-        if FileManager.default.isExecutableFile(atPath: Self.setpriv) {
-            // setpriv sets the parent-death signal and execs janus (same pid): a confab-server
-            // killed with SIGKILL, which cannot stop its child itself, leaves no janus behind.
-            process.executableURL = URL(fileURLWithPath: Self.setpriv)
-            process.arguments = ["--pdeathsig", "TERM", settings.executable] + janusArguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: settings.executable)
-            process.arguments = janusArguments
+        // SIGTERM when the server dies (even by SIGKILL): Janus closes its sockets and exits.
+        let process = try ChildProcess.start(
+            settings.executable, janusArguments, logPath: logPath, directory: folder.path, deathSignal: SIGTERM
+        ) { [weak self] status in
+            Task { await self?.childExited(status: status) }
         }
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        let exit = ProcessExit()
-        process.terminationHandler = { [weak self] process in
-            exit.markExited(status: process.terminationStatus)
-            Task { await self?.childExited(process) }
-        }
-        try await LauncherThread.shared.run(process)
-        child = Child(process: process, exit: exit, isReady: false)
-        logger.info("starting janus", metadata: ["pid": "\(process.processIdentifier)", "url": "\(url)", "config": "\(folder.path)"])
+        let pid = process.pid
+        child = Child(process: process, isReady: false)
+        logger.info("starting janus", metadata: ["pid": "\(pid)", "url": "\(url)", "config": "\(folder.path)"])
 
         let deadline = ContinuousClock.now + settings.startTimeout
-        while !exit.hasExited, ContinuousClock.now < deadline, !stopped {
+        while !process.hasExited, ContinuousClock.now < deadline, !stopped {
             if await answersInfo() {
                 child?.isReady = true
-                logger.notice("janus is ready", metadata: ["url": "\(url)", "pid": "\(process.processIdentifier)"])
+                logger.notice("janus is ready", metadata: ["url": "\(url)", "pid": "\(pid)"])
                 return
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        let reason = exit.hasExited ? "janus exited during start-up" : "janus did not answer within \(settings.startTimeout)"
-        await Self.terminate(Child(process: process, exit: exit, isReady: false))
+        let reason = process.hasExited ? "janus exited during start-up" : "janus did not answer within \(settings.startTimeout)"
+        await process.stop(grace: .seconds(3))
         if child?.process === process { child = nil }
         throw JanusError.unreachable(url: url, reason: "\(reason); last lines of \(logPath):\n\(logTail())")
     }
@@ -163,18 +167,15 @@ actor ManagedJanus {
         return answer?["janus"]?.string == "server_info"
     }
 
-    /// util-linux's setpriv (Debian and most distributions have it).
-    private static let setpriv = "/usr/bin/setpriv"
-
     // MARK: Restarting
 
-    private func childExited(_ process: Process) {
+    private func childExited(status: Int32) {
         // A child that never became ready belongs to `launch`, which reports and retries.
-        guard !stopped, let child, child.process === process, child.isReady else { return }
+        guard !stopped, let child, child.process.hasExited, child.isReady else { return }
         self.child = nil
         logger.warning(
             "janus exited; restarting it",
-            metadata: ["status": "\(process.terminationStatus)", "log": "\(logPath)", "tail": "\(logTail(lines: 5))"])
+            metadata: ["status": "\(status)", "log": "\(logPath)", "tail": "\(logTail(lines: 5))"])
         restartDelay = .milliseconds(200)
         scheduleRestart()
     }
@@ -202,100 +203,9 @@ actor ManagedJanus {
         }
     }
 
-    private static func terminate(_ child: Child) async {
-        let pid = child.process.processIdentifier
-        guard !child.exit.hasExited else { return }
-        kill(pid, SIGTERM)
-        let exit = child.exit
-        // Detached so that a cancelled caller (a test tearing the server down) still waits.
-        let killer = Task.detached {
-            try? await Task.sleep(for: .seconds(3))
-            if !exit.hasExited { kill(pid, SIGKILL) }
-        }
-        await exit.wait()
-        killer.cancel()
-    }
-
     private func logTail(lines: Int = 20) -> String {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
-    }
-}
-
-/// Starts processes from one thread that lives as long as the server. The parent-death signal
-/// fires when the *thread* that spawned the child exits, and the threads running Swift tasks
-/// come and go.
-private final class LauncherThread: @unchecked Sendable {
-    static let shared = LauncherThread()
-    private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
-
-    private init() {
-        let thread = Thread { [self] in
-            // Children inherit the spawning thread's signal mask, and this thread inherits the
-            // mask of the dispatch worker that created it, which blocks nearly everything: a
-            // janus started with SIGTERM blocked ignores our stop.
-            var nothing = sigset_t()
-            sigemptyset(&nothing)
-            pthread_sigmask(SIG_SETMASK, &nothing, nil)
-            while true {
-                condition.lock()
-                while jobs.isEmpty { condition.wait() }
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job()
-            }
-        }
-        thread.name = "confab-janus-launcher"
-        thread.start()
-    }
-
-    func run(_ process: Process) async throws {
-        let box = UncheckedProcess(process: process)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            condition.lock()
-            jobs.append {
-                do {
-                    try box.process.run()
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            condition.signal()
-            condition.unlock()
-        }
-    }
-
-    private struct UncheckedProcess: @unchecked Sendable { var process: Process }
-}
-
-/// Learns a process's exit from its termination handler; waiters need not be on any actor.
-private final class ProcessExit: @unchecked Sendable {
-    private let lock = NSLock()
-    private var exited = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    var hasExited: Bool { lock.withLock { exited } }
-
-    func markExited(status: Int32) {
-        let waiting: [CheckedContinuation<Void, Never>] = lock.withLock {
-            exited = true
-            defer { waiters.removeAll() }
-            return waiters
-        }
-        for waiter in waiting { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let done: Bool = lock.withLock {
-                if exited { return true }
-                waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
     }
 }
 

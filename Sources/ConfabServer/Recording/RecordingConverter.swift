@@ -20,6 +20,8 @@ struct RecordingConverter: Sendable {
     var outputFolder: URL
     /// Names files `<prefix>-<participant>-<publisher>.mkv`.
     var prefix: String
+    /// The server's children: the converter's tools are stopped with the server.
+    var children: ChildGroup
 
     /// Converts every publisher found; a publisher whose conversion failed is reported in
     /// `failures` with the reason, never left out silently.
@@ -58,32 +60,38 @@ struct RecordingConverter: Sendable {
         let folder = sessionFolder.path
         let log = "\(folder)/convert-\(publisher).log"
         var sources: [String] = []
+        var extractedFiles: [String] = []
+        // The extracted streams are only a step towards the .mkv: never left behind.
+        defer { for file in extractedFiles { try? FileManager.default.removeItem(atPath: file) } }
         if let audio {
             let extracted = "\(folder)/\(publisher)-audio.opus"
-            try await ChildProcess.run("janus-pp-rec", ["-o", "\(folder)/\(audio)", extracted], logPath: log)
+            extractedFiles.append(extracted)
+            try await ChildProcess.run("janus-pp-rec", ["-o", "\(folder)/\(audio)", extracted], logPath: log, in: children)
             sources += ["filesrc", "location=\(extracted)", "!", "oggdemux", "!", "opusparse", "!", "queue", "!", "mux."]
         }
         if let video {
             let extracted = "\(folder)/\(publisher)-video.webm"
-            try await ChildProcess.run("janus-pp-rec", ["-o", "\(folder)/\(video)", extracted], logPath: log)
+            extractedFiles.append(extracted)
+            try await ChildProcess.run("janus-pp-rec", ["-o", "\(folder)/\(video)", extracted], logPath: log, in: children)
             sources += ["filesrc", "location=\(extracted)", "!", "matroskademux", "!", "queue", "!", "mux."]
         }
         let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }.prefix(40))
         let fileName = "\(prefix)-\(safeName)-\(publisher).mkv"
         let target = outputFolder.appendingPathComponent(fileName).path
         try await ChildProcess.run(
-            "gst-launch-1.0", ["-q", "matroskamux", "name=mux", "!", "filesink", "location=\(target)"] + sources, logPath: log)
+            "gst-launch-1.0", ["-q", "matroskamux", "name=mux", "!", "filesink", "location=\(target)"] + sources, logPath: log,
+            in: children)
         let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         guard size > 0 else { throw RecordingError.emptyOutput(fileName) }
         return Output(
             publisher: publisher, fileName: fileName, start: Date(timeIntervalSince1970: Double(start) / 1_000_000),
-            duration: try await Self.duration(of: target, log: log), size: size)
+            duration: try await Self.duration(of: target, log: log, children: children), size: size)
     }
 
     /// The file's duration as GStreamer reads it (0 when gst-discoverer-1.0 is missing).
-    static func duration(of path: String, log: String) async throws -> Double {
+    static func duration(of path: String, log: String, children: ChildGroup? = nil) async throws -> Double {
         guard ChildProcess.find("gst-discoverer-1.0") != nil else { return 0 }
-        let report = try await ChildProcess.run("gst-discoverer-1.0", [path], logPath: log)
+        let report = try await ChildProcess.run("gst-discoverer-1.0", [path], logPath: log, in: children)
         // "Duration: 0:00:05.123000000"
         guard let line = report.split(separator: "\n").first(where: { $0.contains("Duration:") }) else { return 0 }
         let clock = line.split(separator: " ").last.map(String.init) ?? ""

@@ -6,12 +6,25 @@ import GRDB
 final class SQLiteCallStore: CallStore {
     private let database: DatabaseQueue
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    init(path: String) throws {
+    /// Opens (creating if needed) the database at `path`, brings its schema up to date and
+    /// proves it can write, so that a server that cannot keep anything never says "listening".
+    ///
+    /// SQLite opens a file it may not write read-only without a word, and a migrated database
+    /// needs no write to migrate: before this check the first call request was the first to
+    /// find out, with `internalError`.
+    init(path: String) throws(DatabaseStartError) {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = try DatabaseQueue(path: path)
-        try Self.migrator.migrate(database)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            database = try DatabaseQueue(path: path)
+            try Self.migrator.migrate(database)
+            try database.write { db in
+                // A real write in a transaction that leaves nothing behind.
+                try db.execute(sql: "CREATE TABLE startupWriteCheck (x INTEGER); DROP TABLE startupWriteCheck;")
+            }
+        } catch {
+            throw DatabaseStartError.notWritable(path: path, reason: "\(error)")
+        }
     }
 
     private static var migrator: DatabaseMigrator {
@@ -182,6 +195,20 @@ final class SQLiteCallStore: CallStore {
             switch self {
             case .unknownRole(let role): "stored member role '\(role)' is unknown"
             }
+        }
+    }
+}
+
+/// Why the server cannot use its database, with what to do about it.
+public enum DatabaseStartError: Error, CustomStringConvertible {
+    case notWritable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notWritable(let path, let reason):
+            "cannot open the database \(path) for writing (\(reason)). The server needs to write it and the folder it is in "
+                + "(SQLite keeps a journal beside it): make both writable by this user (e.g. `chmod u+w \(path)` and its folder), "
+                + "or pass --db with a path on a writable file system."
         }
     }
 }

@@ -2,6 +2,8 @@ import ConfabProtocol
 import Foundation
 import HummingbirdWSClient
 import Logging
+import NIOCore
+import NIOWebSocket
 
 /// A real WebSocket client speaking the confab protocol, for tests: send typed requests, await
 /// responses and events with a deadline.
@@ -44,6 +46,8 @@ actor TestClient {
     private var frozen = false
     private(set) var userId: String?
     private(set) var connectionId: String?
+    /// The close code the server sent, once it closed the connection.
+    private(set) var serverCloseCode: WebSocketErrorCode?
 
     /// Connects (no hello yet).
     static func connect(to url: String) async throws -> TestClient {
@@ -66,7 +70,7 @@ actor TestClient {
             do {
                 var logger = Logger(label: "test-client")
                 logger.logLevel = .critical
-                try await WebSocketClient.connect(
+                let closeFrame = try await WebSocketClient.connect(
                     url: url, configuration: .init(maxFrameSize: 1 << 21), logger: logger
                 ) { inbound, outbound, _ in
                     await self.opened(outbound)
@@ -76,6 +80,7 @@ actor TestClient {
                         if case .text(let text) = message { await self.deliver(text) }
                     }
                 }
+                await self.closedBy(closeFrame?.closeCode)
             } catch {}
             await self.closed()
         }
@@ -91,6 +96,10 @@ actor TestClient {
         if writer != nil { return }
         if isClosed { throw Failure.closed("the connection to open") }
         try await withCheckedThrowingContinuation { openWaiters.append($0) }
+    }
+
+    private func closedBy(_ code: WebSocketErrorCode?) {
+        serverCloseCode = code
     }
 
     private func closed() {
@@ -177,6 +186,12 @@ actor TestClient {
         }
     }
 
+    /// Sends a text frame whose payload is `bytes` as they are (they need not be UTF-8).
+    func sendRawText(_ bytes: [UInt8]) async throws {
+        guard let writer else { throw Failure.closed("sending") }
+        try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))))
+    }
+
     /// Sends a binary frame of raw bytes and returns the error that answers it.
     func sendBinary(_ bytes: [UInt8]) async throws -> ErrorEnvelope {
         guard let writer else { throw Failure.closed("sending") }
@@ -217,6 +232,11 @@ actor TestClient {
         frames.filter { $0.header.kind == .event && $0.header.type == type.rawValue }.compactMap {
             try? ConfabJSON.decoder().decode(EventEnvelope.self, from: Data($0.text.utf8)).event
         }
+    }
+
+    /// How many frames answered the request with this id (checks that nothing answered).
+    func receivedFrames(withId id: String) -> Int {
+        frames.filter { $0.header.id == id }.count
     }
 
     /// Stops reading frames and answering pings, like a frozen or vanished client.
