@@ -4,6 +4,7 @@ Run inside a private D-Bus session (dbus-run-session): the accessibility bus and
 activated there, so nothing leaks into the developer's desktop. Used by the UI suites and the
 lobby benchmark.
 """
+import atexit
 import json
 import os
 import shutil
@@ -77,6 +78,20 @@ def app_environment(xvfb, config_home, extra=None):
     return env
 
 
+# Every process a test starts, so none outlives the run: a setUp that fails after starting a
+# server gets no tearDown, and its server (with Janus) would be left with parent 1.
+_started = []
+
+
+@atexit.register
+def _stop_leftovers():
+    for started in reversed(_started):
+        try:
+            started.stop()
+        except Exception:
+            pass
+
+
 class ConfabProcess:
     """One running confab, its output kept in a log file."""
 
@@ -84,6 +99,7 @@ class ConfabProcess:
         self.log_path = log_path
         self.log = open(log_path, "w")
         self.process = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        _started.append(self)
 
     def output(self):
         self.log.flush()
@@ -277,6 +293,7 @@ class Server:
             [binary, "--host", "127.0.0.1", "--port", "0", "--dev-auth", "--db", os.path.join(self.directory, "calls.sqlite"),
              *media_args, *extra_args],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
+        _started.append(self)
         line = self.process.stdout.readline().strip()
         if not line.startswith("listening on "):
             raise RuntimeError(f"confab-server did not start: {line!r}")
@@ -309,6 +326,7 @@ class Peer:
         binary = os.path.join(os.path.dirname(confab_binary()), "confab-peer")
         self.process = subprocess.Popen([binary, "--server", server.url, "--user", user, "--report", self.report_path, *command],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        _started.append(self)
 
     def report(self, timeout=30):
         output, _ = self.process.communicate(timeout=timeout)
@@ -363,7 +381,9 @@ class MediaCallTestCase(XvfbTestCase):
 
     def setUp(self):
         self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
+        self.addCleanup(self.server.stop)  # also when the rest of setUp fails
         self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(self.app.stop)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
         self.server.wait_for_connections(1)
