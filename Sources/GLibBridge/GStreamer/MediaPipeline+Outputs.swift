@@ -6,17 +6,9 @@ extension MediaPipeline {
     /// called `source`, while the pipeline runs; what is upstream of `source` keeps running.
     public func attachOutput(named name: String, description: String, from source: String) throws(MediaPipelineError) {
         detachOutput(named: name)
-        var error: UnsafeMutablePointer<GError>?
-        guard let bin = gst_parse_bin_from_description(description, 1, &error) else {
-            let message = takeErrorMessage(error) ?? "unknown error"
-            throw MediaPipelineError("could not build “\(description)”: \(message)")
-        }
-        let element: UnsafeMutablePointer<GstElement> = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self)
-        gst_object_set_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self), name)
-        guard let sourceElement = elementPointer(named: source) else {
-            gst_object_unref(gpointer(element))
-            throw MediaPipelineError("no \(source) in the pipeline")
-        }
+        let element = try namedBin(description, name: name)
+        defer { gst_object_unref(gpointer(element)) }
+        guard let sourceElement = elementPointer(named: source) else { throw MediaPipelineError("no \(source) in the pipeline") }
         defer { gst_object_unref(gpointer(sourceElement)) }
         gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
         guard gst_element_link(sourceElement, element) != 0 else {

@@ -181,16 +181,8 @@ public final class MediaPipeline {
     public func attachInput(named name: String, description: String, sources: [String: Source] = [:],
                             to target: String) throws(MediaPipelineError) {
         detachInput(named: name)
-        var error: UnsafeMutablePointer<GError>?
-        // Unlinked pads become ghost pads: the bin's "src" is its output.
-        guard let bin = gst_parse_bin_from_description(description, 1, &error) else {
-            let message = takeErrorMessage(error) ?? "unknown error"
-            throw MediaPipelineError("could not build “\(description)”: \(message)")
-        }
-        let element: UnsafeMutablePointer<GstElement> = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self)
-        gst_object_set_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self), name)
-        // The bin is floating until it is added; keep it alive while devices are put in place.
-        gst_object_ref_sink(gpointer(element))
+        // Kept alive (an owned reference) while devices are put in place.
+        let element = try namedBin(description, name: name)
         defer { gst_object_unref(gpointer(element)) }
         for (sourceName, source) in sources {
             if case .device(let device) = source { try replacePlaceholder(sourceName, with: device, in: element) }
@@ -212,6 +204,21 @@ public final class MediaPipeline {
             detachInput(named: name)
             throw MediaPipelineError("could not start: the device may be busy or missing")
         }
+    }
+
+    /// A bin built from a gst-launch description and named `name`, as an owned reference (the
+    /// caller unrefs it once it is added). Unlinked pads become ghost pads: the bin's "src" is
+    /// its output, its "sink" its input.
+    func namedBin(_ description: String, name: String) throws(MediaPipelineError) -> UnsafeMutablePointer<GstElement> {
+        var error: UnsafeMutablePointer<GError>?
+        guard let bin = gst_parse_bin_from_description(description, 1, &error) else {
+            let message = takeErrorMessage(error) ?? "unknown error"
+            throw MediaPipelineError("could not build “\(description)”: \(message)")
+        }
+        let element: UnsafeMutablePointer<GstElement> = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self)
+        gst_object_set_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self), name)
+        gst_object_ref_sink(gpointer(element))
+        return element
     }
 
     /// Stops the input called `name` (releasing its device: a camera's light goes off) and
