@@ -78,7 +78,7 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
             await bob.rejectCall(CallID(type: .default, id: "vm-decline"))
             XCTAssertEqual(bob.callingState, .idle)
             try await waitFor(alice, "idle")
-            XCTAssertEqual(alice.lastCallEndReason, "bob declined")
+            XCTAssertEqual(alice.endedCall?.reason, "bob declined")
         }
     }
 
@@ -94,7 +94,7 @@ final class CallViewModelOverCoordinator_Tests: XCTestCase {
             try await waitFor(phone, "incoming")
             await laptop.acceptCall(CallID(type: .default, id: "vm-elsewhere"))
             try await waitFor(phone, "idle")
-            XCTAssertEqual(phone.lastCallEndReason, "Answered on another device")
+            XCTAssertEqual(phone.endedCall?.reason, "Answered on another device")
             try await waitFor(laptop, "inCall")
             try await waitFor(alice, "inCall")
         }

@@ -210,19 +210,19 @@ final class DeviceAccess_Tests: XCTestCase {
 
     func test_cameraRefusedMidCall_stopsSending_andResumesWhenAllowedAgain() { onMain {
         let (subject, engine) = inCall()
-        subject.updateDeviceAccess(DeviceAccess(camera: false, microphone: true))
+        subject.localMedia.updateDeviceAccess(DeviceAccess(camera: false, microphone: true))
         XCTAssertEqual(engine.videoEnabled.last, false, "the camera still sends after the privacy switch refused it")
         XCTAssertEqual(subject.callSettings.videoOn, true, "the user's own toggle is kept")
-        subject.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
+        subject.localMedia.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
         XCTAssertEqual(engine.videoEnabled.last, true)
     } }
 
     func test_microphoneRefused_thenToggledOff_staysOffWhenAllowedAgain() { onMain {
         let (subject, engine) = inCall()
-        subject.updateDeviceAccess(DeviceAccess(camera: true, microphone: false))
+        subject.localMedia.updateDeviceAccess(DeviceAccess(camera: true, microphone: false))
         XCTAssertEqual(engine.audioEnabled.last, false)
         subject.toggleMicrophoneEnabled()
-        subject.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
+        subject.localMedia.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
         XCTAssertEqual(engine.audioEnabled.last, false, "access returning does not turn on what the user turned off")
     } }
 
@@ -231,7 +231,7 @@ final class DeviceAccess_Tests: XCTestCase {
         service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
         let engine = FakeMediaEngine()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
-        subject.updateDeviceAccess(DeviceAccess(camera: false, microphone: true))
+        subject.localMedia.updateDeviceAccess(DeviceAccess(camera: false, microphone: true))
         var done = false
         Task { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false); done = true }
         waitUntil { done && subject.activeCall?.isMediaConnected == true }

@@ -56,13 +56,24 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
 
     func test_pushToTalk_opensMicWhileHeld_onlyWhenMuted() { onMain {
         let (subject, _) = inCall()
-        subject.startPushToTalk()
-        XCTAssertFalse(subject.isPushToTalkActive, "not muted: nothing to do")
+        subject.localMedia.startPushToTalk()
+        XCTAssertFalse(subject.localMedia.isPushToTalkActive, "not muted: nothing to do")
         subject.toggleMicrophoneEnabled()
-        subject.startPushToTalk()
+        subject.localMedia.startPushToTalk()
         XCTAssertTrue(subject.callSettings.audioOn)
-        subject.endPushToTalk()
+        subject.localMedia.endPushToTalk()
         XCTAssertFalse(subject.callSettings.audioOn)
+    } }
+
+    func test_hangingUpWhileHoldingPushToTalk_nextCallStartsMuted() { onMain {
+        let (subject, _) = inCall()
+        subject.toggleMicrophoneEnabled()
+        subject.localMedia.startPushToTalk()
+        var done = false
+        Task { await subject.hangUp(); done = true }
+        waitUntil { done }
+        XCTAssertFalse(subject.localMedia.isPushToTalkActive)
+        XCTAssertFalse(subject.callSettings.audioOn, "the microphone was open only while the key was held")
     } }
 
     func test_callEndedByOthers_showsEndedPage_untilDismissed() { onMain {
@@ -160,10 +171,10 @@ final class SpeakingWhileMuted_Tests: XCTestCase {
     func test_viewModel_followsReadingsWhileMuted() { onMain {
         let subject = CallViewModel(currentUser: User(id: "ada"))
         subject.toggleMicrophoneEnabled()
-        for _ in 0..<3 { subject.recordLocalAudioLevel(-15) }
-        XCTAssertTrue(subject.isSpeakingWhileMuted)
+        for _ in 0..<3 { subject.localMedia.recordLocalAudioLevel(-15) }
+        XCTAssertTrue(subject.localMedia.isSpeakingWhileMuted)
         subject.toggleMicrophoneEnabled()
-        subject.recordLocalAudioLevel(-15)
-        XCTAssertFalse(subject.isSpeakingWhileMuted)
+        subject.localMedia.recordLocalAudioLevel(-15)
+        XCTAssertFalse(subject.localMedia.isSpeakingWhileMuted)
     } }
 }

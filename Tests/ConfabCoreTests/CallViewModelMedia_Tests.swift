@@ -81,11 +81,11 @@ final class CallViewModelMedia_Tests: XCTestCase {
         let (subject, service, _) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }
         subject.toggleMicrophoneEnabled()
-        subject.startPushToTalk()
+        subject.localMedia.startPushToTalk()
         XCTAssertTrue(subject.callSettings.audioOn)
         service.send(.mutedByModerator(standup, byUserID: "alice", tracks: .microphone))
         XCTAssertFalse(subject.callSettings.audioOn)
-        XCTAssertFalse(subject.isPushToTalkActive)
+        XCTAssertFalse(subject.localMedia.isPushToTalkActive)
     } }
 
     func test_mutedByAHost_alreadyMutedOrAnotherCall_nothingChangesAndNothingIsSaid() { onMain {
@@ -105,7 +105,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
         waitUntil { subject.activeCall?.isMediaConnected == true }
         let headset = MediaDevice(id: "usb", name: "USB Headset", kind: .microphone)
         let builtIn = MediaDevice(id: "pci", name: "Built-in Audio", kind: .microphone)
-        subject.mediaDeviceFailed(MediaDeviceFailure(device: headset, replacement: builtIn, detail: "device gone"))
+        subject.localMedia.deviceFailed(MediaDeviceFailure(device: headset, replacement: builtIn, detail: "device gone"))
         XCTAssertTrue(subject.callSettings.audioOn)
         XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” stopped working. Now using “Built-in Audio”.")
     } }
@@ -114,7 +114,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
         let (subject, _, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }
         let webcam = MediaDevice(id: "v4l2", name: "HD Webcam", kind: .camera)
-        subject.mediaDeviceFailed(MediaDeviceFailure(device: webcam, replacement: nil, detail: "device gone"))
+        subject.localMedia.deviceFailed(MediaDeviceFailure(device: webcam, replacement: nil, detail: "device gone"))
         XCTAssertFalse(subject.callSettings.videoOn, "the camera still shows as on though nothing is sent")
         XCTAssertEqual(engine.videoEnabled.last, false)
         XCTAssertEqual(subject.toast?.message,

@@ -50,7 +50,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         service.send(.rejected(standup, userID: "bob", reason: .decline, byThisDevice: false, call: snapshot()))
         XCTAssertEqual(subject.callingState, .idle)
         XCTAssertEqual(subject.toast?.message, "bob declined")
-        XCTAssertEqual(subject.lastCallEndReason, "bob declined")
+        XCTAssertEqual(subject.endedCall?.reason, "bob declined")
     } }
 
     func test_outgoing_calleeBusy_saysBusy() { onMain {
@@ -253,7 +253,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         service.send(.callUpdated(CallSnapshot(id: standup, createdBy: "bob", blockedUserIDs: ["ada"])))
         XCTAssertEqual(subject.callingState, .idle)
-        XCTAssertEqual(subject.lastCallEndReason, "You were removed from the call")
+        XCTAssertEqual(subject.endedCall?.reason, "You were removed from the call")
     } }
 
     func test_inCall_endedByHost_idleWithReason() { onMain {
@@ -261,7 +261,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
         service.send(.ended(standup, reason: "Bob ended the call"))
         XCTAssertEqual(subject.callingState, .idle)
-        XCTAssertEqual(subject.lastCallEndReason, "Bob ended the call")
+        XCTAssertEqual(subject.endedCall?.reason, "Bob ended the call")
     } }
 
     // MARK: Lobby

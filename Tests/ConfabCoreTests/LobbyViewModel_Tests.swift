@@ -63,11 +63,11 @@ final class LobbyViewModel_Tests: XCTestCase {
     func test_privacySwitchRefusesCameraAndMicrophone_previewAndMeterStop_andComeBackWhenAllowed() { onMain {
         let h = makeHarness()
         h.subject.start()
-        h.call.updateDeviceAccess(DeviceAccess(camera: false, microphone: false))
+        h.call.localMedia.updateDeviceAccess(DeviceAccess(camera: false, microphone: false))
         settle()
         XCTAssertNil(h.camera.running, "the camera preview keeps running against the privacy switch")
         XCTAssertNil(h.microphone.metering, "the microphone keeps being read against the privacy switch")
-        h.call.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
+        h.call.localMedia.updateDeviceAccess(DeviceAccess(camera: true, microphone: true))
         settle()
         XCTAssertEqual(h.camera.running, Devices.builtInCamera)
         XCTAssertEqual(h.microphone.metering, Devices.builtInMic)

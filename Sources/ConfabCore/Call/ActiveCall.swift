@@ -51,8 +51,8 @@ public final class ActiveCall {
     @ObservationIgnored let currentUserID: String
     @ObservationIgnored private let callService: CallService?
     @ObservationIgnored private let mediaEngine: CallMediaEngine?
-    /// The user's media choices now (the call view model owns them).
-    @ObservationIgnored private let settings: @MainActor () -> CallSettings
+    /// The user's microphone, camera and speaker (the call view model owns them; they outlive the call).
+    @ObservationIgnored private let localMedia: LocalMedia
     /// A sentence for the user (a toast scoped to this call).
     @ObservationIgnored private let report: @MainActor (String) -> Void
     /// Media state by session id; kept apart so a media update that arrives before the
@@ -67,13 +67,13 @@ public final class ActiveCall {
     @ObservationIgnored public private(set) var isEnded = false
 
     init(id: CallID, currentUserID: String, isRingCall: Bool, callService: CallService?, mediaEngine: CallMediaEngine?,
-         settings: @escaping @MainActor () -> CallSettings, report: @escaping @MainActor (String) -> Void) {
+         localMedia: LocalMedia, report: @escaping @MainActor (String) -> Void) {
         self.id = id
         self.currentUserID = currentUserID
         self.isRingCall = isRingCall
         self.callService = callService
         self.mediaEngine = mediaEngine
-        self.settings = settings
+        self.localMedia = localMedia
         self.report = report
     }
 
@@ -141,28 +141,45 @@ public final class ActiveCall {
         ownCapabilities = snapshot.ownCapabilities
     }
 
-    /// Adds a participant; true when they are new to the call.
-    @discardableResult
-    func participantJoined(_ participant: CallParticipant) -> Bool {
+    /// Adds a participant, and once we are in the call tells the user who joined (not in big
+    /// calls, where a toast per person is noise).
+    func participantJoined(_ participant: CallParticipant) {
         var participant = participant
         participant.media = mediaBySession[participant.sessionID] ?? participant.media
         let isNew = participants[participant.sessionID] == nil
         participants[participant.sessionID] = participant
         noteOthers()
-        return isNew
+        if isNew, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
+            report("\(participant.name) joined")
+        }
     }
 
-    /// Removes a participant; true when they were in the call.
-    @discardableResult
+    /// Removes a participant. Returns true when that ends the call for us: a rung call (1:1 or
+    /// a small group) is over once everyone else has hung up — staying alone in "Waiting for
+    /// others" is not what a phone-like call does (the Stream SDK ends ringing calls the same way).
     func participantLeft(_ participant: CallParticipant) -> Bool {
         guard participants.removeValue(forKey: participant.sessionID) != nil else { return false }
         locallyPinned.remove(participant.sessionID)
         updateDominantSpeaker()
-        return true
+        guard joinedAt != nil, participant.user.id != currentUserID else { return false }
+        if isRingCall, hadOthers, others.isEmpty { return true }
+        if participants.count < 25 { report("\(participant.name) left") }
+        return false
     }
 
     private func noteOthers() {
         if !hadOthers, participants.values.contains(where: { $0.user.id != currentUserID }) { hadOthers = true }
+    }
+
+    /// A moderator turned off our microphone, camera and/or screen share (the coordinator only
+    /// relays the request; each device mutes itself): say who did. The user may turn them on
+    /// again, as in the Stream SDK.
+    func mutedByModerator(_ moderatorID: String, tracks: ModeratedTracks) {
+        let turnedOff = localMedia.turnOff(tracks)
+        guard let last = turnedOff.last else { return }
+        let moderator = participants.values.first { $0.user.id == moderatorID }?.name ?? moderatorID
+        let list = turnedOff.count == 1 ? last : turnedOff.dropLast().joined(separator: ", ") + " and " + last
+        report("\(moderator) turned off your \(list)")
     }
 
     // MARK: Media
@@ -187,7 +204,7 @@ public final class ActiveCall {
         mediaAttempt += 1
         let attempt = mediaAttempt
         do {
-            try await mediaEngine.start(call: id, endpoint: endpoint, sessionID: sessionID, settings: settings(),
+            try await mediaEngine.start(call: id, endpoint: endpoint, sessionID: sessionID, settings: localMedia.effectiveSettings,
                                         onUpdate: { [weak self] media in self?.mediaUpdated(media) },
                                         onFailure: { [weak self] reason in
                                             guard let self, !self.isEnded, self.mediaAttempt == attempt else { return }
@@ -201,9 +218,9 @@ public final class ActiveCall {
             isMediaConnected = true
             isReconnectingMedia = false
             // The user may have toggled while media was starting.
-            mediaEngine.setAudioEnabled(settings().audioOn)
-            mediaEngine.setVideoEnabled(settings().videoOn)
-            mediaEngine.setSpeakerEnabled(settings().speakerOn)
+            mediaEngine.setAudioEnabled(localMedia.effectiveSettings.audioOn)
+            mediaEngine.setVideoEnabled(localMedia.effectiveSettings.videoOn)
+            mediaEngine.setSpeakerEnabled(localMedia.effectiveSettings.speakerOn)
             return true
         } catch {
             guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }

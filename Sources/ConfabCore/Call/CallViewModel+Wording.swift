@@ -6,17 +6,4 @@ extension CallViewModel {
         if let callError = error as? CallError, callError.message.hasPrefix("Couldn’t") { return callError.message }
         return "Couldn’t \(action): \(error)"
     }
-
-    /// "Bob declined", "Bob is busy", "Bob didn't answer", "Nobody answered", "Everyone declined".
-    static func describeRejections(_ rejections: [String: RejectionReason], members: [Member]) -> String {
-        if members.count == 1, let member = members.first, let reason = rejections[member.user.id] {
-            switch reason {
-            case .busy: return "\(member.user.name) is busy"
-            case .timeout: return "\(member.user.name) didn’t answer"
-            case .decline, .cancel: return "\(member.user.name) declined"
-            }
-        }
-        if rejections.values.allSatisfy({ $0 == .decline }) { return "Everyone declined" }
-        return "Nobody answered"
-    }
 }

@@ -14,28 +14,19 @@ import Observation
 public final class CallViewModel {
     /// The single source of truth for routing: one screen per state.
     public var callingState: CallingState = .idle
-    /// Mic/camera/speaker choices; in the lobby the toggles edit only this.
-    public private(set) var callSettings: CallSettings
-    /// What the desktop allows (privacy switches, the camera portal); see `DeviceAccess`.
-    public private(set) var deviceAccess = DeviceAccess()
-    /// The settings as media must follow them: a toggle that is on does not open a device the
-    /// desktop refuses.
-    public var effectiveSettings: CallSettings {
-        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone, videoOn: callSettings.videoOn && deviceAccess.camera,
-                     speakerOn: callSettings.speakerOn)
-    }
+    /// Your microphone, camera and speaker: choices, desktop access, push-to-talk.
+    public let localMedia: LocalMedia
+    /// Mic/camera/speaker choices (the seed's name; `localMedia` owns them).
+    public var callSettings: CallSettings { localMedia.callSettings }
     /// The latest message for the user, if any.
     public private(set) var toast: Toast?
     public let currentUser: User
     /// The call we are ringing, joining or in, and everything that lives as long as it does.
     public private(set) var activeCall: ActiveCall?
     /// Who we are ringing (outgoing page).
-    public private(set) var outgoingCallMembers: [Member] = []
-    /// Why the last call ended, for the call-ended page ("Bob declined", "Connection lost").
-    public private(set) var lastCallEndReason: String?
-    /// The user is talking into a muted microphone (the call window says so).
-    public private(set) var isSpeakingWhileMuted = false
-    @ObservationIgnored private var speakingWhileMutedDetector = SpeakingWhileMutedDetector()
+    public var outgoingCallMembers: [Member] { outgoingRing?.callees ?? [] }
+    /// The ring we are making, while we make one.
+    private var outgoingRing: OutgoingRing?
     /// How the call window arranges participants (kept from call to call).
     public private(set) var participantsLayout: ParticipantsLayout = .grid
     /// The call is shown in the small minimized window instead of the full one.
@@ -44,24 +35,19 @@ public final class CallViewModel {
     public private(set) var endedCall: EndedCall?
     /// The sound to loop now (ringing in or out), derived from the calling state.
     public var callSound: CallSound? { CallSound.forState(callingState) }
-    /// While muted, holding the push-to-talk key opens the microphone until it is released.
-    public private(set) var isPushToTalkActive = false
 
     @ObservationIgnored let callService: CallService?
     @ObservationIgnored let mediaEngine: CallMediaEngine?
     @ObservationIgnored private var toastCounter = 0
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
-    /// Set while getOrCreateCall is in flight, so a hang-up then can cancel the ring when it returns.
-    @ObservationIgnored private var isCreatingCall = false
-    @ObservationIgnored private var hangUpRequestedDuringCreate = false
-    @ObservationIgnored private var outgoingRejections: [String: RejectionReason] = [:]
 
     public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil,
                 mediaEngine: CallMediaEngine? = nil) {
         self.currentUser = currentUser
-        self.callSettings = callSettings
+        localMedia = LocalMedia(callSettings: callSettings)
         self.callService = callService
         self.mediaEngine = mediaEngine
+        localMedia.report = { [weak self] message in self?.show(message, in: self?.activeCall?.id) }
         callService?.setEventHandler { [weak self] event in self?.handle(event) }
     }
 
@@ -117,28 +103,25 @@ public final class CallViewModel {
         let callees = members.filter { $0 != currentUser.id }
         endedCall = nil
         let call = begin(id, isRingCall: ring)
-        outgoingRejections = [:]
-        outgoingCallMembers = callees.map { Member(user: User(id: $0)) }
+        outgoingRing = OutgoingRing(callees: callees.map { Member(user: User(id: $0)) })
         callingState = ring ? .outgoing : .joining
-        isCreatingCall = true
-        hangUpRequestedDuringCreate = false
         let snapshot: CallSnapshot
         do {
             snapshot = try await callService.getOrCreateCall(call.id, memberIDs: callees, ring: ring, video: callSettings.videoOn)
         } catch {
-            isCreatingCall = false
+            outgoingRing?.isCreatingCall = false
             guard activeCall === call else { return }
             return finishCall(reason: Self.explain(error, whileTrying: "start the call"))
         }
-        isCreatingCall = false
-        if hangUpRequestedDuringCreate {
+        outgoingRing?.isCreatingCall = false
+        if call.isEnded {
             // The user hung up while the call was being created: cancel the ring it started.
             try? await callService.rejectCall(call.id, reason: .cancel)
             return
         }
         guard activeCall === call else { return }
         call.apply(snapshot)
-        outgoingCallMembers = snapshot.members.filter { callees.contains($0.user.id) }
+        outgoingRing?.callees = snapshot.members.filter { callees.contains($0.user.id) }
         if !ring { await join(call, fallback: .idle) }
     }
 
@@ -148,7 +131,7 @@ public final class CallViewModel {
     public func acceptCall(_ call: CallID, video: Bool = true) async {
         guard let callService, case .incoming(let incoming) = callingState, incoming.cid == call else { return }
         incomingTimeout?.cancel()
-        if !video { callSettings = callSettings.withUpdatedVideoState(false) }
+        if !video { localMedia.turnCameraOff() }
         let active = begin(incoming.cid, isRingCall: true)
         callingState = .joining
         do {
@@ -174,9 +157,10 @@ public final class CallViewModel {
         let call = activeCall?.id
         switch callingState {
         case .outgoing:
-            if isCreatingCall { hangUpRequestedDuringCreate = true }
+            // While the call is still being created, startCall cancels the ring once it exists.
+            let isCreating = outgoingRing?.isCreatingCall ?? false
             finishCall(reason: nil)
-            if !isCreatingCall, let call { try? await callService?.rejectCall(call, reason: .cancel) }
+            if !isCreating, let call { try? await callService?.rejectCall(call, reason: .cancel) }
         case .joining, .inCall, .reconnecting:
             finishCall(reason: nil)
             if let call { try? await callService?.leaveCall(call) }
@@ -187,93 +171,11 @@ public final class CallViewModel {
         }
     }
 
-    // MARK: Media toggles (in the lobby they edit callSettings only)
+    // MARK: Media toggles (the seed's names; in the lobby they edit callSettings only)
 
-    public func toggleMicrophoneEnabled() {
-        callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn)
-        activeCall?.setAudioEnabled(effectiveSettings.audioOn)
-    }
-
-    public func toggleCameraEnabled() {
-        callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
-        activeCall?.setVideoEnabled(effectiveSettings.videoOn)
-    }
-
-    /// The desktop granted or refused the camera or microphone: a refused device closes at
-    /// once (in the lobby and in a call), a granted one opens again if its toggle is on.
-    public func updateDeviceAccess(_ access: DeviceAccess) {
-        guard access != deviceAccess else { return }
-        deviceAccess = access
-        activeCall?.setAudioEnabled(effectiveSettings.audioOn)
-        activeCall?.setVideoEnabled(effectiveSettings.videoOn)
-    }
-
-    public func toggleSpeaker() {
-        callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn)
-        activeCall?.setSpeakerEnabled(callSettings.speakerOn)
-    }
-
-    /// A camera or microphone stopped working in the call. With another device taking over,
-    /// the user is told which; without one, the camera or microphone shows as off (turning it
-    /// on tries the device again) so nobody believes they are still seen or heard.
-    public func mediaDeviceFailed(_ failure: MediaDeviceFailure) {
-        guard isInCallSession else { return }
-        let what = failure.device.kind == .camera ? "camera" : "microphone"
-        if let replacement = failure.replacement {
-            show("Your \(what) “\(failure.device.name)” stopped working. Now using “\(replacement.name)”.")
-            return
-        }
-        switch failure.device.kind {
-        case .camera where callSettings.videoOn: toggleCameraEnabled()
-        case .microphone where callSettings.audioOn: toggleMicrophoneEnabled()
-        default: break
-        }
-        show("Your \(what) “\(failure.device.name)” stopped working. Choose another in Devices, or turn it on to try again.")
-    }
-
-    /// One reading of our own microphone during a call (measured before muting).
-    public func recordLocalAudioLevel(_ decibels: Double) {
-        let speaking = speakingWhileMutedDetector.record(decibels: decibels, microphoneOn: callSettings.audioOn)
-        if speaking != isSpeakingWhileMuted { isSpeakingWhileMuted = speaking }
-    }
-
-    // MARK: Push to talk
-
-    public func startPushToTalk() {
-        guard !callSettings.audioOn, !isPushToTalkActive, isInCallSession else { return }
-        isPushToTalkActive = true
-        toggleMicrophoneEnabled()
-    }
-
-    public func endPushToTalk() {
-        guard isPushToTalkActive else { return }
-        isPushToTalkActive = false
-        if callSettings.audioOn { toggleMicrophoneEnabled() }
-    }
-
-    /// A moderator turned off our microphone, camera and/or screen share: turn them off here
-    /// (the coordinator only relays the request; each device mutes itself) and say who did.
-    /// The user may turn them on again, as in the Stream SDK.
-    func mutedByModerator(_ moderatorID: String, tracks: ModeratedTracks, in call: ActiveCall) {
-        var turnedOff: [String] = []
-        if tracks.contains(.microphone), callSettings.audioOn {
-            // Holding push-to-talk does not keep the microphone open against a moderator.
-            if isPushToTalkActive { endPushToTalk() } else { toggleMicrophoneEnabled() }
-            turnedOff.append("microphone")
-        }
-        if tracks.contains(.camera), callSettings.videoOn {
-            toggleCameraEnabled()
-            turnedOff.append("camera")
-        }
-        if tracks.contains(.screenshare), call.isCurrentUserScreensharing {
-            Task { await call.stopScreensharing() }
-            turnedOff.append("screen sharing")
-        }
-        guard let last = turnedOff.last else { return }
-        let moderator = call.participants.values.first { $0.user.id == moderatorID }?.name ?? moderatorID
-        let list = turnedOff.count == 1 ? last : turnedOff.dropLast().joined(separator: ", ") + " and " + last
-        show("\(moderator) turned off your \(list)", in: call.id)
-    }
+    public func toggleMicrophoneEnabled() { localMedia.toggleMicrophone() }
+    public func toggleCameraEnabled() { localMedia.toggleCamera() }
+    public func toggleSpeaker() { localMedia.toggleSpeaker() }
 
     // MARK: Layout
 
@@ -305,14 +207,12 @@ public final class CallViewModel {
         case .ended(let call, let reason):
             if call == activeCall?.id || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
         case .participantJoined(let call, let participant):
-            if let active = activeCall, active.id == call, active.participantJoined(participant),
-               callingState == .inCall, participant.user.id != currentUser.id, active.participants.count < 25 {
-                show("\(participant.name) joined", in: call)
-            }
+            if let active = activeCall, active.id == call { active.participantJoined(participant) }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
         case .participantLeft(let call, let participant):
             if let active = activeCall, active.id == call, active.participantLeft(participant) {
-                participantLeft(participant, in: active)
+                finishCall(reason: "\(participant.name) hung up")
+                Task { try? await callService?.leaveCall(call) }
             }
             updateLobbyParticipants(of: call) { $0.filter { $0.user.id != participant.user.id } }
         case .callUpdated(let snapshot):
@@ -322,26 +222,13 @@ public final class CallViewModel {
                 finishCall(reason: "You were removed from the call")
             }
         case .mutedByModerator(let call, let moderator, let tracks):
-            if let active = activeCall, active.id == call, isInCallSession { mutedByModerator(moderator, tracks: tracks, in: active) }
+            if let active = activeCall, active.id == call, isInCallSession { active.mutedByModerator(moderator, tracks: tracks) }
         case .connectionLost:
             if callingState == .inCall { callingState = .reconnecting }
         case .connectionRestored:
             if callingState == .reconnecting, let call = activeCall {
                 Task { await self.join(call, fallback: .idle, rejoining: true) }
             }
-        }
-    }
-
-    /// Someone left the call we are in. A rung call (1:1 or a small group) is over for us once
-    /// everyone else has hung up: staying alone in "Waiting for others" is not what a phone-like
-    /// call does (the Stream SDK ends ringing calls the same way).
-    private func participantLeft(_ participant: CallParticipant, in call: ActiveCall) {
-        guard callingState == .inCall, participant.user.id != currentUser.id else { return }
-        if call.isRingCall, call.hadOthers, call.others.isEmpty {
-            finishCall(reason: "\(participant.name) hung up")
-            Task { try? await callService?.leaveCall(call.id) }
-        } else if call.participants.count < 25 {
-            show("\(participant.name) left", in: call.id)
         }
     }
 
@@ -384,12 +271,9 @@ public final class CallViewModel {
                 finishCall(reason: "Declined on another device")
             }
             // A rejection by another callee keeps our ring going.
-        } else if callingState == .outgoing, call == activeCall?.id, userID != currentUser.id {
-            outgoingRejections[userID] = reason
-            let callees = Set(outgoingCallMembers.map(\.user.id))
-            if !callees.isEmpty, callees.isSubset(of: outgoingRejections.keys) {
-                finishCall(reason: Self.describeRejections(outgoingRejections, members: outgoingCallMembers))
-            }
+        } else if callingState == .outgoing, call == activeCall?.id, userID != currentUser.id,
+                  let ending = outgoingRing?.reject(by: userID, reason: reason) {
+            finishCall(reason: ending)
         }
     }
 
@@ -399,9 +283,10 @@ public final class CallViewModel {
     private func begin(_ id: CallID, isRingCall: Bool) -> ActiveCall {
         activeCall?.end()
         let call = ActiveCall(id: id, currentUserID: currentUser.id, isRingCall: isRingCall, callService: callService,
-                              mediaEngine: mediaEngine, settings: { [unowned self] in self.effectiveSettings },
+                              mediaEngine: mediaEngine, localMedia: localMedia,
                               report: { [weak self] message in self?.show(message, in: id) })
         activeCall = call
+        localMedia.call = call
         return call
     }
 
@@ -409,7 +294,7 @@ public final class CallViewModel {
         guard let callService else { return }
         if !rejoining { callingState = .joining }
         do {
-            let snapshot = try await callService.joinCall(call.id, settings: effectiveSettings)
+            let snapshot = try await callService.joinCall(call.id, settings: localMedia.effectiveSettings)
             guard activeCall === call, callingState == .joining || callingState == .reconnecting else { return }
             call.joined(snapshot)
             callingState = .inCall
@@ -419,6 +304,7 @@ public final class CallViewModel {
             if case .lobby = fallback {
                 call.end()
                 activeCall = nil
+                localMedia.callEnded()
                 callingState = fallback
                 show(Self.explain(error, whileTrying: "join the call"))
             } else {
@@ -432,16 +318,12 @@ public final class CallViewModel {
         let call = activeCall?.id
         activeCall?.end()
         activeCall = nil
-        if isPushToTalkActive { isPushToTalkActive = false }
-        if isSpeakingWhileMuted { isSpeakingWhileMuted = false }
-        speakingWhileMutedDetector = SpeakingWhileMutedDetector()
+        localMedia.callEnded()
         isMinimized = false
         endedCall = reason.map { EndedCall(call: call, reason: $0) }
         incomingTimeout?.cancel()
         incomingTimeout = nil
-        outgoingCallMembers = []
-        outgoingRejections = [:]
-        lastCallEndReason = reason
+        outgoingRing = nil
         callingState = .idle
         if let reason { show(reason) }
     }

@@ -148,7 +148,7 @@ public final class LobbyViewModel {
     private func observeCallSettings() {
         guard isStarted else { return }
         withObservationTracking {
-            _ = callViewModel.effectiveSettings
+            _ = callViewModel.localMedia.effectiveSettings
         } onChange: {
             Task { @MainActor [weak self] in
                 guard let self, self.isStarted else { return }
@@ -162,7 +162,7 @@ public final class LobbyViewModel {
     private func applyMediaState() {
         guard isStarted else { return }
         // What the desktop refuses stays closed, whatever the toggles say.
-        let settings = callViewModel.effectiveSettings
+        let settings = callViewModel.localMedia.effectiveSettings
 
         if settings.videoOn, let camera = selectedCamera {
             if runningCamera != camera || !isCameraHealthy {

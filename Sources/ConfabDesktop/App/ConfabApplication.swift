@@ -48,8 +48,8 @@ public final class ConfabApplication {
         }
         callViewModel = CallViewModel(currentUser: options.user, callSettings: preferences.callSettingsOnJoin,
                                       callService: coordinator, mediaEngine: mediaEngine)
-        mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.recordLocalAudioLevel(level) }
-        mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.mediaDeviceFailed(failure) }
+        mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.localMedia.recordLocalAudioLevel(level) }
+        mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.localMedia.deviceFailed(failure) }
         mediaEngine.audioProcessing = { [preferences] in preferences.audioProcessing }
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)

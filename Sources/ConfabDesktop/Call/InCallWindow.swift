@@ -134,10 +134,10 @@ final class InCallWindow {
         let vm = callViewModel
         // Hold Space to talk while muted; when not muted Space keeps activating buttons.
         window.onKey("space", pressed: { [weak vm] in
-            guard let vm, !vm.callSettings.audioOn || vm.isPushToTalkActive else { return false }
-            vm.startPushToTalk()
+            guard let vm, !vm.callSettings.audioOn || vm.localMedia.isPushToTalkActive else { return false }
+            vm.localMedia.startPushToTalk()
             return true
-        }, released: { [weak vm] in vm?.endPushToTalk() })
+        }, released: { [weak vm] in vm?.localMedia.endPushToTalk() })
     }
 
     private func update() {
@@ -146,7 +146,7 @@ final class InCallWindow {
         reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia
         reconnectingLabel.text = vm.callingState == .reconnecting
             ? "Connection lost. Reconnecting…" : "Audio and video lost. Reconnecting…"
-        mutedHint.isVisible = vm.isSpeakingWhileMuted
+        mutedHint.isVisible = vm.localMedia.isSpeakingWhileMuted
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
         // Our own share is never shown back to us: a placeholder stands in for it.
         let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }

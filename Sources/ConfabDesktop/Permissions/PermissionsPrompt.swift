@@ -51,7 +51,7 @@ enum PermissionsPrompt {
         // The banner says it; this makes it so: a refused device is closed and sends nothing.
         accessBinding = ObservationBinding { [weak store, weak callViewModel] in
             guard let store, let callViewModel else { return }
-            callViewModel.updateDeviceAccess(DeviceAccess(camera: DeviceAccess.allows(store.cameraState),
+            callViewModel.localMedia.updateDeviceAccess(DeviceAccess(camera: DeviceAccess.allows(store.cameraState),
                                                           microphone: DeviceAccess.allows(store.microphoneState)))
         }
     }

@@ -1,0 +1,133 @@
+import Foundation
+import Observation
+
+/// Your own microphone, camera and speaker: what you chose (`callSettings`), what the desktop
+/// allows (`deviceAccess`), push-to-talk and the "you are muted" hint. One owner for them from
+/// the lobby through the call and into the next one, so the lobby's choices are the call's.
+///
+/// Changes reach the call in progress (`call`), which passes them to its media; in the lobby
+/// they only edit the settings the call will start with.
+@Observable
+@MainActor
+public final class LocalMedia {
+    /// Mic/camera/speaker choices; in the lobby the toggles edit only this.
+    public private(set) var callSettings: CallSettings
+    /// What the desktop allows (privacy switches, the camera portal); see `DeviceAccess`.
+    public private(set) var deviceAccess = DeviceAccess()
+    /// While muted, holding the push-to-talk key opens the microphone until it is released.
+    public private(set) var isPushToTalkActive = false
+    /// The user is talking into a muted microphone (the call window says so).
+    public private(set) var isSpeakingWhileMuted = false
+
+    /// The call these devices feed, while there is one (set by `CallViewModel`).
+    @ObservationIgnored weak var call: ActiveCall?
+    @ObservationIgnored private var speakingWhileMutedDetector = SpeakingWhileMutedDetector()
+    /// Tells the user something about their devices (`CallViewModel` shows it as a toast).
+    @ObservationIgnored var report: @MainActor (String) -> Void = { _ in }
+
+    init(callSettings: CallSettings) {
+        self.callSettings = callSettings
+    }
+
+    /// The settings as media must follow them: a toggle that is on does not open a device the
+    /// desktop refuses.
+    public var effectiveSettings: CallSettings {
+        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone,
+                     videoOn: callSettings.videoOn && deviceAccess.camera, speakerOn: callSettings.speakerOn)
+    }
+
+    public func toggleMicrophone() {
+        callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn)
+        call?.setAudioEnabled(effectiveSettings.audioOn)
+    }
+
+    public func toggleCamera() {
+        callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
+        call?.setVideoEnabled(effectiveSettings.videoOn)
+    }
+
+    public func toggleSpeaker() {
+        callSettings = callSettings.withUpdatedSpeakerState(!callSettings.speakerOn)
+        call?.setSpeakerEnabled(callSettings.speakerOn)
+    }
+
+    /// Answering a ring without video starts the call with the camera off.
+    func turnCameraOff() {
+        if callSettings.videoOn { toggleCamera() }
+    }
+
+    /// The desktop granted or refused the camera or microphone: a refused device closes at
+    /// once (in the lobby and in a call), a granted one opens again if its toggle is on.
+    public func updateDeviceAccess(_ access: DeviceAccess) {
+        guard access != deviceAccess else { return }
+        deviceAccess = access
+        call?.setAudioEnabled(effectiveSettings.audioOn)
+        call?.setVideoEnabled(effectiveSettings.videoOn)
+    }
+
+    // MARK: In a call
+
+    /// A camera or microphone stopped working in the call. With another device taking over,
+    /// the user is told which; without one, the camera or microphone shows as off (turning it
+    /// on tries the device again) so nobody believes they are still seen or heard.
+    public func deviceFailed(_ failure: MediaDeviceFailure) {
+        guard call != nil else { return }
+        let what = failure.device.kind == .camera ? "camera" : "microphone"
+        if let replacement = failure.replacement {
+            return report("Your \(what) “\(failure.device.name)” stopped working. Now using “\(replacement.name)”.")
+        }
+        switch failure.device.kind {
+        case .camera where callSettings.videoOn: toggleCamera()
+        case .microphone where callSettings.audioOn: toggleMicrophone()
+        default: break
+        }
+        report("Your \(what) “\(failure.device.name)” stopped working. Choose another in Devices, or turn it on to try again.")
+    }
+
+    /// One reading of our own microphone during a call (measured before muting).
+    public func recordLocalAudioLevel(_ decibels: Double) {
+        let speaking = speakingWhileMutedDetector.record(decibels: decibels, microphoneOn: callSettings.audioOn)
+        if speaking != isSpeakingWhileMuted { isSpeakingWhileMuted = speaking }
+    }
+
+    public func startPushToTalk() {
+        guard !callSettings.audioOn, !isPushToTalkActive, call != nil else { return }
+        isPushToTalkActive = true
+        toggleMicrophone()
+    }
+
+    public func endPushToTalk() {
+        guard isPushToTalkActive else { return }
+        isPushToTalkActive = false
+        if callSettings.audioOn { toggleMicrophone() }
+    }
+
+    /// A moderator asked us to turn off some of our media: turn them off here (the coordinator
+    /// only relays the request; each device mutes itself) and return what was turned off, in
+    /// the user's words. Holding push-to-talk does not keep the microphone open against them.
+    func turnOff(_ tracks: ModeratedTracks) -> [String] {
+        var turnedOff: [String] = []
+        if tracks.contains(.microphone), callSettings.audioOn {
+            if isPushToTalkActive { endPushToTalk() } else { toggleMicrophone() }
+            turnedOff.append("microphone")
+        }
+        if tracks.contains(.camera), callSettings.videoOn {
+            toggleCamera()
+            turnedOff.append("camera")
+        }
+        if tracks.contains(.screenshare), let call, call.isCurrentUserScreensharing {
+            Task { await call.stopScreensharing() }
+            turnedOff.append("screen sharing")
+        }
+        return turnedOff
+    }
+
+    /// The call is over: push-to-talk and the muted hint belong to it; the choices stay (a
+    /// microphone open only while the key was held is muted again, not carried into the next call).
+    func callEnded() {
+        endPushToTalk()
+        call = nil
+        if isSpeakingWhileMuted { isSpeakingWhileMuted = false }
+        speakingWhileMutedDetector = SpeakingWhileMutedDetector()
+    }
+}
