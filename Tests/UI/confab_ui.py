@@ -219,6 +219,27 @@ def is_showing(node):
     return node.getState().contains(pyatspi.STATE_SHOWING)
 
 
+def is_inside(node, window):
+    """Whether `node` is laid out within `window` on screen. (GTK 4.8 does not report the
+    showing state of most widgets; a sidebar slid away keeps its widgets, off to the side.)"""
+    node_box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    window_box = window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return (node_box.width > 0 and node_box.height > 0
+            and window_box.x <= node_box.x and node_box.x + node_box.width <= window_box.x + window_box.width
+            and window_box.y <= node_box.y and node_box.y + node_box.height <= window_box.y + window_box.height)
+
+
+def on_screen(window, **criteria):
+    """The first node matching `criteria` that is laid out inside `window`, or None."""
+    for node in find_all(window, **criteria):
+        try:
+            if is_inside(node, window):
+                return node
+        except Exception:
+            continue
+    return None
+
+
 def is_checked(node):
     states = node.getState()
     return states.contains(pyatspi.STATE_CHECKED) or states.contains(pyatspi.STATE_PRESSED)

@@ -1,8 +1,9 @@
 """UI tests of ringing: the real app and a real confab-server, with a confab-peer on the other end."""
 import json
+import time
 import unittest
 
-from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, press_keys, screenshot, top_level_window,
+from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, on_screen, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
 
 
@@ -80,7 +81,7 @@ class AppRingsPeer(CallsTestCase):
 
 
 class HostActions(CallsTestCase):
-    def test_participantsPanel_hostPinsBobForEveryone_andLayoutSwitches(self):
+    def test_participantsSidebar_hostPinsBobForEveryone_removesHimAfterConfirming_andLayoutSwitches(self):
         bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
         self.server.wait_for_connections(2)
         type_text(find(self.home, role="text", name="People to call"), "bob")
@@ -89,17 +90,19 @@ class HostActions(CallsTestCase):
         call_window = self.window("ui-host – Confab")
         self.wait_for_tile(call_window, "bob")
 
-        # Ctrl+P: the panel lists bob with the actions a host (the caller) may take. (No Mute:
-        # this server runs without media, so bob's microphone is not heard — nothing to mute.)
+        # Ctrl+P: the sidebar lists bob; his menu has the actions a host (the caller) may take.
+        # (No Mute: this server runs without media, so bob's microphone is not heard.)
         press_keys(self.xvfb.display, "ui-host – Confab", "ctrl+p")
-        panel = self.window("Participants – Confab")
-        self.assertIsNone(find(panel, role="push button", name="Mute bob"))
+        self.open_actions_for("bob", call_window)
+        self.assertIsNone(find(self.accessible, role="push button", name="Mute bob"))
         for action in ("Pin for everyone bob", "Block bob", "Remove bob"):
-            wait_for(lambda: find(panel, role="push button", name=action), what=f"'{action}' in the panel")
-        click(find(panel, role="push button", name="Pin for everyone bob"))
-        wait_for(lambda: find(panel, role="push button", name="Unpin for everyone bob"), what="bob pinned for everyone")
+            wait_for(lambda: find(self.accessible, role="push button", name=action), what=f"'{action}' in bob's menu")
+        screenshot(self.xvfb.display, "participants-sidebar.png")
+        click(find(self.accessible, role="push button", name="Pin for everyone bob"))
         wait_for(lambda: find(call_window, name_contains="bob, pinned"), what="bob's tile says pinned")
-        screenshot(self.xvfb.display, "participants-panel.png")
+        self.open_actions_for("bob", call_window)
+        wait_for(lambda: find(self.accessible, role="push button", name="Unpin for everyone bob"), what="bob pinned for everyone")
+        press_keys(self.xvfb.display, "ui-host – Confab", "Escape")
 
         # More → Record: everyone is shown the call is recorded (this server records as a flag
         # without media; real recordings are checked in Production_EndToEndTests).
@@ -111,7 +114,28 @@ class HostActions(CallsTestCase):
         # Ctrl+L cycles the layout; the grid's self-view tile stays reachable in every layout but full screen.
         press_keys(self.xvfb.display, "ui-host – Confab", "ctrl+l")
         wait_for(lambda: find(call_window, name_contains="bob, pinned"), what="bob still shown in the spotlight")
+
+        # Remove asks first: Cancel keeps bob in the call; Remove takes him out, and the toast
+        # says what we did (not "bob left").
+        for answer in ("Cancel", "Remove"):
+            self.open_actions_for("bob", call_window)
+            click(wait_for(lambda: find(self.accessible, role="push button", name="Remove bob"), what="Remove bob"))
+            dialog = wait_for(lambda: top_level_window(self.accessible, name_contains="Remove bob"), what="the confirmation")
+            if answer == "Cancel":
+                screenshot(self.xvfb.display, "remove-confirmation.png")
+            click(wait_for(lambda: find(dialog, role="push button", name_contains=answer), what=f"{answer} in the dialog"))
+            wait_for(lambda: top_level_window(self.accessible, name_contains="Remove bob") is None, what="the dialog closed")
+            if answer == "Cancel":
+                time.sleep(1)
+                self.assertIsNotNone(find(call_window, name_contains="bob, "), "bob was removed although the host cancelled")
+        wait_for(lambda: find(call_window, role="label", name="You removed bob"), what="“You removed bob”")
+        wait_for(lambda: find(call_window, name_contains="bob, ") is None, what="bob's tile gone")
         bob.stop()
+
+    def open_actions_for(self, name, call_window):
+        """Opens one person's menu in the participants sidebar (opening the sidebar if needed)."""
+        menu = wait_for(lambda: on_screen(call_window, name=f"Actions for {name}"), what=f"the menu of {name}")
+        click(menu)
 
 
 class PeerRingsApp(CallsTestCase):

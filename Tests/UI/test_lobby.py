@@ -95,8 +95,12 @@ class LobbyWithTestDevices(LobbyTestCase):
         wait_for(lambda: top_level_window(self.accessible, name=LOBBY_TITLE) is None, what="lobby window closed")
         home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home window")
         screenshot(self.xvfb.display, "home.png")
-        # The home page's header has Preferences.
-        click(wait_for(lambda: find(home, role="push button", name="Preferences"), what="the Preferences button"))
+        # The home page's ☰ main menu has Preferences, Keyboard Shortcuts and About.
+        click(wait_for(lambda: find(home, name="Main Menu"), what="the main menu button"))
+        for item in ("Keyboard Shortcuts", "About Confab"):
+            wait_for(lambda: find(self.accessible, name=item), what=f"“{item}” in the main menu")
+        screenshot(self.xvfb.display, "main-menu.png")
+        click(wait_for(lambda: find(self.accessible, name="Preferences"), what="Preferences in the main menu"))
         wait_for(lambda: top_level_window(self.accessible, name="Preferences"), what="the Preferences window")
 
 

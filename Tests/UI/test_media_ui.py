@@ -6,7 +6,7 @@ import json
 import time
 import unittest
 
-from confab_ui import MediaCallTestCase, click, find, press_keys, screenshot, send_keys, top_level_window, wait_for
+from confab_ui import MediaCallTestCase, click, find, on_screen, press_keys, screenshot, send_keys, top_level_window, wait_for
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -19,14 +19,14 @@ class AppInCallWithMedia(MediaCallTestCase):
         self.assertNotIn("microphone off", tile.name)
         screenshot(self.xvfb.display, "in-call-media.png")
 
-        # The host (ada started the call) mutes bob from the participants panel: bob's own
+        # The host (ada started the call) mutes bob from the participants sidebar: bob's own
         # device turns his microphone off, and his tile here shows it.
         press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+p")
-        panel = wait_for(lambda: top_level_window(self.accessible, name="Participants – Confab"), what="the participants panel")
-        click(wait_for(lambda: find(panel, role="push button", name="Mute bob"), what="Mute bob in the panel"))
+        click(wait_for(lambda: on_screen(call_window, name="Actions for bob"), what="bob's menu in the sidebar"))
+        click(wait_for(lambda: find(self.accessible, role="push button", name="Mute bob"), what="Mute bob in his menu"))
         wait_for(lambda: find(call_window, name_contains="bob, microphone off"), timeout=10,
                  what="bob's tile showing his microphone off")
-        press_keys(self.xvfb.display, "Participants – Confab", "Escape")
+        press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+p")
 
         # Muted while the test microphone keeps sounding: the window says so.
         press_keys(self.xvfb.display, "media-ui – Confab", "ctrl+d")

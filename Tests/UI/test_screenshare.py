@@ -110,6 +110,7 @@ class WatchingAShare(ScreenSharingTestCase):
         screenshot(self.xvfb.display, "in-call-watching-share-actual-size.png")
 
         click(actual_size)
+        wait_for(lambda: not is_checked(actual_size), what="Actual size off again")
         wait_for(lambda: extents(picture) == fitted, what=f"the screen fitted again (now {extents(picture)})")
 
 

@@ -63,6 +63,8 @@ public final class ActiveCall {
     /// Counts media connection attempts, so a late answer from an older one is ignored.
     @ObservationIgnored private var mediaAttempt = 0
     @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
+    /// What to say when someone we removed or blocked leaves ("You removed dave"), by user id.
+    @ObservationIgnored private var removedByUs: [String: String] = [:]
     /// Set by `end()`: late answers and callbacks for this call are ignored from then on.
     @ObservationIgnored public private(set) var isEnded = false
 
@@ -163,7 +165,12 @@ public final class ActiveCall {
         updateDominantSpeaker()
         guard joinedAt != nil, participant.user.id != currentUserID else { return false }
         if isRingCall, hadOthers, others.isEmpty { return true }
-        if participants.count < 25 { report("\(participant.name) left") }
+        // Someone we removed or blocked is announced as what we did, not as "dave left".
+        if let done = removedByUs.removeValue(forKey: participant.user.id) {
+            report(done)
+        } else if participants.count < 25 {
+            report("\(participant.name) left")
+        }
         return false
     }
 
@@ -348,6 +355,7 @@ public final class ActiveCall {
     }
 
     public func block(_ participant: CallParticipant) async {
+        removedByUs[participant.user.id] = "You blocked \(participant.name)"
         await request("block \(participant.name)") { try await $0.blockUser(participant.user.id, in: $1) }
     }
 
@@ -356,6 +364,7 @@ public final class ActiveCall {
     }
 
     public func kick(_ participant: CallParticipant) async {
+        removedByUs[participant.user.id] = "You removed \(participant.name)"
         await request("remove \(participant.name)") { try await $0.kickUser(participant.user.id, in: $1) }
     }
 

@@ -1,26 +1,17 @@
 import ConfabCore
 import GLibBridge
 
-/// A top-level window the router can show and take down.
+/// A small window of its own the router can show and take down (the incoming ring and the
+/// minimized call; everything else is a page of the main window).
 @MainActor
 protocol ScreenWindow: AnyObject {
+    var window: Window { get }
     func present()
     func close()
 }
 
-/// A screen with one GTK window (dialogs such as the Shortcuts window attach to it).
-@MainActor
-protocol WindowOwner: AnyObject {
-    var window: Window { get }
-}
-
-extension HomeWindow: ScreenWindow, WindowOwner {}
-extension LobbyWindow: ScreenWindow, WindowOwner {}
-extension OutgoingCallWindow: ScreenWindow, WindowOwner {}
-extension IncomingCallWindow: ScreenWindow, WindowOwner {}
-extension InCallWindow: ScreenWindow, WindowOwner {}
-extension MinimizedCallWindow: ScreenWindow, WindowOwner {}
-extension CallEndedWindow: ScreenWindow, WindowOwner {}
+extension IncomingCallWindow: ScreenWindow {}
+extension MinimizedCallWindow: ScreenWindow {}
 
 /// The one place that maps `callingState` to what is on screen.
 @MainActor
@@ -36,22 +27,31 @@ final class AppRouter {
         case ended
     }
 
-    /// Builds the window for a screen.
+    /// Builds the main window, its pages, and the small windows.
     struct Factory {
-        let home: @MainActor () -> ScreenWindow
-        let lobby: @MainActor (LobbyInfo) -> ScreenWindow
-        let outgoing: @MainActor () -> ScreenWindow
+        let mainWindow: @MainActor () -> MainWindow
+        let home: @MainActor () -> MainWindowPage
+        let lobby: @MainActor (LobbyInfo) -> MainWindowPage
+        let outgoing: @MainActor () -> MainWindowPage
+        let call: @MainActor (ActiveCall) -> MainWindowPage
+        let ended: @MainActor (EndedCall) -> MainWindowPage
         let incoming: @MainActor (IncomingCall) -> ScreenWindow
-        let call: @MainActor (ActiveCall) -> ScreenWindow
         let minimized: @MainActor (ActiveCall) -> ScreenWindow
-        let ended: @MainActor (EndedCall) -> ScreenWindow
     }
 
     private let callViewModel: CallViewModel
     private let factory: Factory
     private var binding: ObservationBinding?
     private(set) var screen: Screen?
-    private(set) var window: ScreenWindow?
+    /// The main window (hidden while a small window stands in for it), until the user closes it.
+    private(set) var mainWindow: MainWindow?
+    /// The ring or the minimized call, while one is shown.
+    private(set) var smallWindow: ScreenWindow?
+
+    /// The window in front: a dialog (the share question, Shortcuts) goes over it.
+    var frontWindow: Window? { smallWindow?.window ?? mainWindow?.window }
+    /// The call page, while the call is shown in the main window.
+    var callPage: CallPage? { mainWindow?.page as? CallPage }
 
     init(callViewModel: CallViewModel, factory: Factory) {
         self.callViewModel = callViewModel
@@ -66,9 +66,10 @@ final class AppRouter {
         }
     }
 
-    /// Shows the current screen again after the user closed its window (the app kept running in
-    /// the background, still signed in).
-    func reopen() {
+    /// Shows the current screen again: the window in front, or, after the user closed the main
+    /// window (the app kept running in the background, still signed in), a new one.
+    func showAgain() {
+        if let frontWindow, frontWindow.isVisible { return frontWindow.present() }
         screen = nil
         route(callViewModel.callingState, activeCall: callViewModel.activeCall, isMinimized: callViewModel.isMinimized,
               ended: callViewModel.endedCall)
@@ -98,22 +99,45 @@ final class AppRouter {
     private func route(_ state: CallingState, activeCall: ActiveCall?, isMinimized: Bool, ended: EndedCall?) {
         let next = Self.screen(for: state, activeCall: activeCall?.id, isMinimized: isMinimized, ended: ended, current: screen)
         guard next != screen else { return }
-        let previous = window
-        let newWindow: ScreenWindow
-        switch (next, state) {
-        case (.lobby, .lobby(let info)): newWindow = factory.lobby(info)
-        case (.incoming, .incoming(let call)): newWindow = factory.incoming(call)
-        case (.outgoing, _): newWindow = factory.outgoing()
-        case (.call, _): newWindow = activeCall.map(factory.call) ?? factory.home()
-        case (.minimized, _): newWindow = activeCall.map(factory.minimized) ?? factory.home()
-        case (.ended, _): newWindow = ended.map(factory.ended) ?? factory.home()
-        default: newWindow = factory.home()
-        }
-        // Present the new window before closing the old one: with no window at all for a
-        // moment, GtkApplication would quit.
-        window = newWindow
         screen = next
-        newWindow.present()
+        if case .incoming = next, case .incoming(let call) = state { return showSmall(factory.incoming(call)) }
+        if case .minimized = next, let activeCall { return showSmall(factory.minimized(activeCall)) }
+        switch (next, state) {
+        case (.lobby, .lobby(let info)): showPage(factory.lobby(info))
+        case (.outgoing, _): showPage(factory.outgoing())
+        case (.call, _): showPage(activeCall.map(factory.call) ?? factory.home())
+        case (.ended, _): showPage(ended.map(factory.ended) ?? factory.home())
+        default: showPage(factory.home())
+        }
+    }
+
+    /// A page of the main window; the small window, if any, goes.
+    private func showPage(_ page: MainWindowPage) {
+        let main = mainWindow ?? makeMainWindow()
+        main.show(page)
+        main.present()
+        smallWindow?.close()
+        smallWindow = nil
+    }
+
+    /// The ring or the minimized call in its own window; the main window hides meanwhile
+    /// (shown first, so the app never has no window on screen: GtkApplication would quit).
+    private func showSmall(_ small: ScreenWindow) {
+        let previous = smallWindow
+        smallWindow = small
+        small.present()
         previous?.close()
+        mainWindow?.hide()
+    }
+
+    private func makeMainWindow() -> MainWindow {
+        let main = factory.mainWindow()
+        main.onClosed = { [weak self, weak main] in
+            guard let self, self.mainWindow === main else { return }
+            self.mainWindow = nil
+            self.screen = nil
+        }
+        mainWindow = main
+        return main
     }
 }

@@ -8,6 +8,8 @@ import GLibBridge
 @MainActor
 public final class ConfabApplication {
     public static let applicationID = "org.confab.Confab"
+    /// The latest release in data/org.confab.Confab.metainfo.xml.
+    static let version = "0.1.0"
 
     private let options: AppOptions
     private let application: Application
@@ -58,7 +60,7 @@ public final class ConfabApplication {
             await MessageDialog.ask(
                 heading: "Share your whole screen?",
                 body: "Everyone in the call will see everything on display \(display), notifications included, until you stop sharing.",
-                cancel: "Cancel", confirm: "Share Screen", over: (self?.router?.window as? WindowOwner)?.window)
+                cancel: "Cancel", confirm: "Share Screen", over: self?.router?.frontWindow)
         }
         application.onStartup { [weak self] in self?.startUp() }
         application.onActivate { [weak self] in self?.activate() }
@@ -91,39 +93,39 @@ public final class ConfabApplication {
         stayConnected()
     }
 
-    /// Shows the app's windows: the first time the router's screen, later the current one again.
+    /// Shows the app's window: the first time the router's screen, later the current one again.
     private func activate() {
-        guard router == nil else { return showWindowsAgain() }
-        let application = application, callViewModel = callViewModel
+        guard router == nil else { return router?.showAgain() ?? () }
+        let application = application, callViewModel = callViewModel, preferences = preferences
         let router = AppRouter(callViewModel: callViewModel, factory: AppRouter.Factory(
-            home: { HomeWindow(application: application, callViewModel: callViewModel) },
-            lobby: { [unowned self] info in self.makeLobby(info) },
-            outgoing: { OutgoingCallWindow(application: application, callViewModel: callViewModel) },
-            incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
-            call: { [unowned self] call in
-                let window = InCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine,
-                             devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
-                                                         onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
-                // The call window opens at the size it had last time.
-                if let size = self.preferences.windowSize, size.width > 0, size.height > 0 { window.window.defaultSize = size }
-                window.onClose = { [weak self] width, height in self?.preferences.rememberWindowSize(width: width, height: height) }
-                return window
+            mainWindow: {
+                // The window opens at the size it had last time, whatever the page.
+                let saved = preferences.windowSize.flatMap { $0.width >= 360 && $0.height >= 480 ? $0 : nil }
+                return MainWindow(application: application, size: saved ?? (900, 700)) { width, height in
+                    preferences.rememberWindowSize(width: width, height: height)
+                }
             },
+            home: { HomePage(callViewModel: callViewModel) },
+            lobby: { [unowned self] info in self.makeLobby(info) },
+            outgoing: { OutgoingCallPage(callViewModel: callViewModel) },
+            call: { [unowned self] call in
+                let page = CallPage(callViewModel: callViewModel, call: call, media: self.mediaEngine,
+                                    devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
+                                                                onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
+                page.onTitleChanged = { [weak self] in self?.router?.mainWindow?.refreshTitle() }
+                return page
+            },
+            ended: { ended in CallEndedPage(callViewModel: callViewModel, ended: ended) },
+            incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
             minimized: { [unowned self] call in
                 MinimizedCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine)
-            },
-            ended: { ended in CallEndedWindow(application: application, callViewModel: callViewModel, ended: ended) }))
+            }))
         self.router = router
         PermissionsPrompt.install(callViewModel: callViewModel, useTestDevices: options.useTestDevices)
         if let call = options.call {
             callViewModel.enterLobby(call, members: [])
         }
         router.start()
-    }
-
-    private func showWindowsAgain() {
-        guard let router else { return }
-        if application.hasWindows { router.window?.present() } else { router.reopen() }
     }
 
     /// `confab:` links from this launch or forwarded by a later one: each opens its call's lobby
@@ -186,6 +188,7 @@ public final class ConfabApplication {
             guard let vm, case .incoming(let call) = vm.callingState else { return }
             Task { await vm.rejectCall(call.cid) }
         }
+        application.addAction("about") { [weak self] in self?.showAbout() }
         for shortcut in AppShortcut.allCases {
             application.addAction(shortcut.rawValue) { [weak self] in self?.perform(shortcut) }
             application.setAccelerators([shortcut.accelerator], for: "app.\(shortcut.rawValue)")
@@ -196,7 +199,7 @@ public final class ConfabApplication {
     private func perform(_ shortcut: AppShortcut) {
         let vm = callViewModel
         let inCall = vm.callingState == .inCall || vm.callingState == .reconnecting
-        let callWindow = router?.window as? InCallWindow
+        let callPage = router?.callPage
         switch shortcut {
         case .toggleMicrophone:
             // The lobby's toggles edit the settings the call starts with; in a call they act at once.
@@ -204,7 +207,7 @@ public final class ConfabApplication {
         case .toggleCamera:
             if case .lobby = vm.callingState { vm.toggleCameraEnabled() } else if inCall { vm.toggleCameraEnabled() }
         case .shareScreen:
-            if inCall, let call = vm.activeCall { InCallWindow.toggleScreenshare(call) }
+            if inCall, let call = vm.activeCall { CallPage.toggleScreenshare(call) }
         case .hangUp:
             if inCall || vm.callingState == .joining || vm.callingState == .outgoing { Task { await vm.hangUp() } }
         case .nextLayout:
@@ -212,18 +215,24 @@ public final class ConfabApplication {
             let all = ParticipantsLayout.allCases
             vm.update(participantsLayout: all[((all.firstIndex(of: vm.participantsLayout) ?? 0) + 1) % all.count])
         case .participants:
-            callWindow?.toggleParticipants()
+            callPage?.toggleParticipants()
         case .toggleMinimized:
             if inCall { vm.isMinimized.toggle() }
         case .fullScreen:
-            callWindow?.window.toggleFullscreen()
+            if callPage != nil { router?.mainWindow?.window.toggleFullscreen() }
         case .shortcuts:
-            ShortcutsHelp.present(over: (router?.window as? WindowOwner)?.window)
+            ShortcutsHelp.present(over: router?.frontWindow)
         case .preferences:
             showPreferences()
         case .quit:
             application.quit()
         }
+    }
+
+    private func showAbout() {
+        AboutWindow.present(AboutWindow.Details(
+            name: "Confab", iconName: Self.applicationID, version: Self.version, developer: "The Confab developers",
+            comments: "Video calls for the Linux desktop"), over: router?.frontWindow)
     }
 
     private func rememberLayout() {
@@ -289,12 +298,12 @@ public final class ConfabApplication {
         }
     }
 
-    private func makeLobby(_ info: LobbyInfo) -> LobbyWindow {
+    private func makeLobby(_ info: LobbyInfo) -> LobbyPage {
         let lobby = LobbyViewModel(info: info, callViewModel: callViewModel, deviceSource: devices,
                                    microphoneLevels: microphoneMeter, cameraPreview: cameraPreview,
                                    latencyProbe: TCPLatencyProbe(serverURL: options.serverURL),
                                    preferences: preferences)
-        return LobbyWindow(application: application, callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
+        return LobbyPage(callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
     }
 }
 

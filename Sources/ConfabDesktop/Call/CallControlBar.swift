@@ -1,8 +1,10 @@
 import ConfabCore
 import GLibBridge
 
-/// The in-call controls: microphone, camera, share screen, layout, participants, minimize and hang up.
-/// Stateless: `update` shows the settings it is given; actions go to the closures.
+/// The in-call controls, in groups: your media (microphone, camera, devices) | sharing and
+/// more | people and layout (participants, layout, minimize) | hang up. On a narrow window the
+/// groups wrap onto a second line instead of being cut off. Every button's tooltip names its
+/// shortcut. Stateless: `update` shows the settings it is given; actions go to the closures.
 @MainActor
 final class CallControlBar {
     struct Actions {
@@ -16,15 +18,21 @@ final class CallControlBar {
         var toggleScreenshare: @MainActor () -> Void = {}
     }
 
-    let view: Box
+    let view: Widget
     private let microphone: MediaToggle
     private let camera: MediaToggle
     private let layoutButtons: [ParticipantsLayout: ToggleButton]
     private let participantsButton: Button
     private let screenshareButton: Button
 
-    /// - Parameter extras: more controls, placed before Hang up (e.g. the devices popover).
-    init(actions: Actions, extras: [Widget] = []) {
+    /// Controls that come from elsewhere: the devices popover (with the media group) and the
+    /// More menu (with sharing).
+    struct Extras {
+        var devices: [Widget] = []
+        var more: [Widget] = []
+    }
+
+    init(actions: Actions, extras: Extras = Extras()) {
         microphone = MediaToggle(.microphone, onToggle: actions.toggleMicrophone)
         camera = MediaToggle(.camera, onToggle: actions.toggleCamera)
 
@@ -39,8 +47,11 @@ final class CallControlBar {
             layoutList.append(button)
         }
         layoutButtons = buttons
-        let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: "Layout (Ctrl+L)", content: layoutList)
+        let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: "Layout", content: layoutList)
+        layoutMenu.tooltip = "Layout (Ctrl+L)"
         layoutMenu.addCSSClass("circular")
+        // A pick closes the popover: the layout shows at once behind it.
+        for button in buttons.values { button.onToggled { [weak layoutMenu] isActive in if isActive { layoutMenu?.popdown() } } }
 
         participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: "Participants")
         participantsButton.addCSSClass("circular")
@@ -52,7 +63,9 @@ final class CallControlBar {
         screenshareButton.isVisible = false
         screenshareButton.onClicked(actions.toggleScreenshare)
 
-        let minimize = Button(iconName: "window-minimize-symbolic", accessibleLabel: "Minimize call (Ctrl+M)")
+        // Not the window's own minimize icon: this one keeps the call in a small window.
+        let minimize = Button(iconName: "focus-windows-symbolic", accessibleLabel: "Minimize call")
+        minimize.tooltip = "Show the call in a small window (Ctrl+M)"
         minimize.addCSSClass("circular")
         minimize.onClicked(actions.minimize)
 
@@ -63,9 +76,15 @@ final class CallControlBar {
         hangUp.addCSSClass("call-button")
         hangUp.onClicked(actions.hangUp)
 
-        view = Box(.horizontal, spacing: 18, children: [microphone.button, camera.button, screenshareButton] + extras + [layoutMenu, participantsButton, minimize, hangUp])
-        view.align(horizontal: .center)
-        view.addCSSClass("call-controls")
+        func group(_ members: [Widget]) -> Widget { Box(.horizontal, spacing: 8, children: members) }
+        let bar = WrappingBox(spacing: 12, children: [
+            group([microphone.button, camera.button] + extras.devices),
+            group([screenshareButton] + extras.more),
+            group([participantsButton, layoutMenu, minimize]),
+            hangUp,
+        ])
+        bar.addCSSClass("call-controls")
+        view = bar
     }
 
     func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int,

@@ -24,7 +24,8 @@ final class ParticipantTile {
         stack.addPage(picture, name: "video")
         stack.addPage(avatarPage, name: "avatar")
         stack.visiblePageName = "avatar"
-        stack.setSizeRequest(width: 240, height: 135)
+        // Small enough that two tiles side by side fit a phone-sized window (360 px).
+        stack.setSizeRequest(width: 150, height: 90)
         stack.expand()
         stack.addCSSClass("tile")
         stack.clipChildren()
@@ -54,17 +55,21 @@ final class ParticipantTile {
     }
 
     /// - Parameter isSelf: the self-view has no connection bars and says "You".
-    func update(name: String, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool, quality connection: ConnectionQuality,
-                isSelf: Bool = false, isPinned: Bool = false) {
+    /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
+    ///   shows your own initial).
+    func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
+                quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false) {
         pinIcon.isVisible = isPinned
         pinButton?.setAccessibleLabel(isPinned ? "Unpin \(name)" : "Pin \(name)")
         pinButton?.tooltip = isPinned ? "Unpin" : "Pin (on this device)"
         nameLabel.text = name
-        avatar.name = name
+        avatar.name = avatarName ?? name
         stack.visiblePageName = hasVideo ? "video" : "avatar"
         if !hasVideo { picture.clear() }
         microphoneOff.isVisible = !hasAudio
-        quality.view.isVisible = !isSelf
+        // Only a poor connection is worth a mark on the tile (as in Meet): bars on every tile
+        // saying "excellent" are noise.
+        quality.view.isVisible = !isSelf && connection.needsAttention
         quality.update(connection)
         view.setCSSClass("speaking", isSpeaking)
         var parts = [name]

@@ -8,7 +8,9 @@ import GLibBridge
 @MainActor
 final class ParticipantsArea {
     let view: Stack
-    let selfTile = ParticipantTile(name: "You")
+    let selfTile: ParticipantTile
+    /// Your own name, for the self-view's avatar.
+    private let selfName: String
     private(set) var tiles: [String: ParticipantTile] = [:]
     private let grid = Grid(spacing: 8)
     private let spotlightMain = Box(.vertical)
@@ -22,9 +24,14 @@ final class ParticipantsArea {
     private let onTogglePin: @MainActor (String) -> Void
 
     /// - Parameter onTogglePin: pin/unpin a participant locally (the tile menu).
-    init(onTogglePin: @escaping @MainActor (String) -> Void) {
+    init(selfName: String, onTogglePin: @escaping @MainActor (String) -> Void) {
         self.onTogglePin = onTogglePin
+        self.selfName = selfName
+        selfTile = ParticipantTile(name: selfName)
         view = Stack()
+        // Only the layout shown sets the size: the spotlight's strip must not keep a narrow
+        // window from fitting the grid.
+        view.sizesToEveryPage = false
         grid.expand()
         spotlightMain.expand()
         spotlightStrip.setSizeRequest(width: -1, height: 150)
@@ -74,7 +81,7 @@ final class ParticipantsArea {
                                                  isSpeaking: participant.isSpeaking, quality: participant.connectionQuality,
                                                  isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned)
         }
-        selfTile.update(name: "You", hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: .unknown, isSelf: true)
+        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: .unknown, isSelf: true)
     }
 
     private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?, share: Bool) {

@@ -10,7 +10,9 @@ final class IncomingCallWindow {
         window = Window(application: application, title: "\(call.caller.name) is calling – Confab", width: 480, height: 420)
         let kind = call.video ? "Incoming video call" : "Incoming call"
         let status = Label(kind, cssClasses: ["title-2"])
-        let callName = Label(call.cid.description, cssClasses: ["dim-label"])
+        // A named call says which ("standup"); a call named after its people says nothing more.
+        let callName = Label(CallTitle.isGenerated(call.id) ? "" : CallTitle.title(of: call.cid, with: []), cssClasses: ["dim-label"])
+        callName.isVisible = !callName.text.isEmpty
 
         let accept = Button(iconName: "call-start-symbolic", accessibleLabel: "Accept")
         accept.addCSSClass("success")
@@ -30,7 +32,10 @@ final class IncomingCallWindow {
         acceptAudioOnly.onClicked { [weak callViewModel] in
             Task { await callViewModel?.acceptCall(call.cid, video: false) }
         }
-        let buttons = Box(.horizontal, spacing: 36, children: [decline, acceptAudioOnly, accept])
+        // Each round button has its word under it: icons alone don't say "decline".
+        let buttons = Box(.horizontal, spacing: 24, children: [
+            Self.labelled(decline, "Decline"), Self.labelled(acceptAudioOnly, "Video off"), Self.labelled(accept, "Accept"),
+        ])
         buttons.align(horizontal: .center)
 
         let answer: @MainActor () -> Void = { [weak callViewModel] in
@@ -55,8 +60,14 @@ final class IncomingCallWindow {
         column.align(horizontal: .center, vertical: .center)
         column.expand()
         column.setMargins(24)
-        window.setContent(Box(.vertical, children: [HeaderBar(title: "Incoming call"), column]))
+        window.setContent(Box(.vertical, children: [HeaderBar(title: ""), column]))
         accept.grabFocus()
+    }
+
+    private static func labelled(_ button: Button, _ text: String) -> Widget {
+        let column = Box(.vertical, spacing: 6, children: [button, Label(text, cssClasses: ["caption"])])
+        button.align(horizontal: .center)
+        return column
     }
 
     func present() { window.present() }

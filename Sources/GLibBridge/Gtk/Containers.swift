@@ -35,9 +35,11 @@ public final class Box: Widget {
 /// GtkStack: one visible page at a time, each page named.
 @MainActor
 public final class Stack: Widget {
-    public init() {
+    /// `animated: false` switches at once (pages that replace each other, where a crossfade
+    /// would keep the old page running a moment longer).
+    public init(animated: Bool = true) {
         super.init(gtk_stack_new())
-        gtk_stack_set_transition_type(c(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_set_transition_type(c(), animated ? GTK_STACK_TRANSITION_TYPE_CROSSFADE : GTK_STACK_TRANSITION_TYPE_NONE)
     }
 
     private var pages: [(name: String, widget: Widget)] = []
@@ -46,6 +48,23 @@ public final class Stack: Widget {
         gtk_stack_add_named(c(), child.c(), name)
         pages.append((name, child))
         markHiddenPages()
+    }
+
+    /// Whether the stack is as big as its biggest page (GTK's default). Off, it takes the size
+    /// of the page shown, so a large hidden page doesn't keep the window from shrinking.
+    public var sizesToEveryPage: Bool {
+        get { gtk_stack_get_hhomogeneous(c()) != 0 }
+        set {
+            gtk_stack_set_hhomogeneous(c(), newValue ? 1 : 0)
+            gtk_stack_set_vhomogeneous(c(), newValue ? 1 : 0)
+        }
+    }
+
+    /// Takes a page out of the stack (GTK lets go of it; its controllers and shortcuts go too).
+    public func removePage(_ child: Widget) {
+        guard let index = pages.firstIndex(where: { $0.widget === child }) else { return }
+        pages.remove(at: index)
+        gtk_stack_remove(c(), child.c())
     }
 
     public var visiblePageName: String? {
@@ -144,13 +163,18 @@ public final class ToastOverlay: Widget {
 public final class HeaderBar: Widget {
     private let titleWidget: OpaquePointer
 
+    /// The title shown now.
+    public private(set) var title: String
+
     public init(title: String, subtitle: String = "") {
+        self.title = title
         titleWidget = OpaquePointer(adw_window_title_new(title, subtitle))
         super.init(adw_header_bar_new())
         adw_header_bar_set_title_widget(c(), titleWidget.c())
     }
 
     public func setTitle(_ title: String, subtitle: String) {
+        self.title = title
         adw_window_title_set_title(titleWidget, title)
         adw_window_title_set_subtitle(titleWidget, subtitle)
     }
@@ -198,5 +222,57 @@ public final class Grid: Widget {
         for (index, child) in widgets.enumerated() {
             gtk_grid_attach(c(), child.widget, gint(index % columns), gint(index / columns), 1, 1)
         }
+    }
+}
+
+/// AdwFlap: a sidebar beside the content, revealed and hidden; when the window is too narrow
+/// for both it floats over the content instead of squeezing it.
+@MainActor
+public final class Flap: Widget {
+    public init(content: Widget, sidebar: Widget) {
+        super.init(adw_flap_new())
+        adw_flap_set_content(c(), content.c())
+        adw_flap_set_flap(c(), sidebar.c())
+        // The sidebar sits at the end (right in left-to-right languages), as in GNOME apps.
+        adw_flap_set_flap_position(c(), GTK_PACK_END)
+        adw_flap_set_fold_policy(c(), ADW_FLAP_FOLD_POLICY_AUTO)
+        adw_flap_set_reveal_flap(c(), 0)
+        adw_flap_set_swipe_to_open(c(), 0)
+    }
+
+    public var isRevealed: Bool {
+        get { adw_flap_get_reveal_flap(c()) != 0 }
+        set { adw_flap_set_reveal_flap(c(), newValue ? 1 : 0) }
+    }
+
+    /// Runs `body` when the sidebar is shown or hidden (also by Escape or a click outside
+    /// while it floats over the content).
+    @discardableResult
+    public func onRevealChanged(_ body: @escaping @MainActor () -> Void) -> SignalConnection {
+        onPropertyChange("reveal-flap", body)
+    }
+}
+
+/// GtkFlowBox used as a wrapping row: children sit on one line while it fits and move to the
+/// next line when the window is narrow (the call's control groups on a phone-sized window).
+@MainActor
+public final class WrappingBox: Widget {
+    public init(spacing: Int, children: [Widget] = []) {
+        super.init(gtk_flow_box_new())
+        gtk_flow_box_set_selection_mode(c(), GTK_SELECTION_NONE)
+        gtk_flow_box_set_homogeneous(c(), 0)
+        gtk_flow_box_set_column_spacing(c(), guint(spacing))
+        gtk_flow_box_set_row_spacing(c(), guint(spacing))
+        gtk_flow_box_set_min_children_per_line(c(), 1)
+        gtk_flow_box_set_max_children_per_line(c(), 32)
+        children.forEach(append)
+    }
+
+    public func append(_ child: Widget) {
+        gtk_flow_box_insert(c(), child.widget, -1)
+        // The flow box wraps each child in a focusable cell; Tab should reach the buttons,
+        // not stop on the cells around them.
+        if let cell = gtk_widget_get_parent(child.widget) { gtk_widget_set_focusable(cell, 0) }
+        gtk_widget_set_halign(child.widget, GTK_ALIGN_CENTER)
     }
 }

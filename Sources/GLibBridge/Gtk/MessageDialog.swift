@@ -20,13 +20,15 @@ public enum MessageDialog {
 extension MessageDialog {
     /// Asks a yes/no question over the window `widget` is in: `confirm` is the suggested
     /// answer, `cancel` (also Escape and closing the dialog) the other. True when confirmed.
-    public static func ask(heading: String, body: String, cancel: String, confirm: String, over widget: Widget?) async -> Bool {
+    /// `destructive` marks the confirming answer red (Remove, Block), as GNOME does for what can't be undone.
+    public static func ask(heading: String, body: String, cancel: String, confirm: String, destructive: Bool = false,
+                           over widget: Widget?) async -> Bool {
         let root = widget.flatMap { gtk_widget_get_root($0.widget) }
         let parent: UnsafeMutablePointer<GtkWindow>? = root.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
         let dialog = adw_message_dialog_new(parent, heading, body)!
         adw_message_dialog_add_response(dialog.c(), "cancel", cancel)
         adw_message_dialog_add_response(dialog.c(), "confirm", confirm)
-        adw_message_dialog_set_response_appearance(dialog.c(), "confirm", ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_response_appearance(dialog.c(), "confirm", destructive ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED)
         adw_message_dialog_set_default_response(dialog.c(), "cancel")
         adw_message_dialog_set_close_response(dialog.c(), "cancel")
         return await withCheckedContinuation { continuation in

@@ -23,3 +23,41 @@ public final class MenuButton: Widget {
     public func popup() { gtk_menu_button_popup(c()) }
     public func popdown() { gtk_menu_button_popdown(c()) }
 }
+
+/// One entry of a menu: its label and the action it activates ("app.preferences").
+public struct MenuItem: Sendable {
+    public let label: String
+    public let action: String
+
+    public init(_ label: String, action: String) {
+        self.label = label
+        self.action = action
+    }
+}
+
+/// A button that opens a menu of actions (the ☰ main menu, More): GTK builds the popover from
+/// a GMenu, so it looks and reads like every other GNOME menu and closes after a pick.
+@MainActor
+public final class MenuModelButton: Widget {
+    /// `sections` are shown with separators between them.
+    public init(iconName: String, accessibleLabel: String, sections: [[MenuItem]]) {
+        super.init(gtk_menu_button_new())
+        gtk_menu_button_set_icon_name(c(), iconName)
+        let menu = g_menu_new()!
+        for section in sections {
+            let part = g_menu_new()!
+            for item in section { g_menu_append(part, item.label, item.action) }
+            g_menu_append_section(menu, nil, UnsafeMutableRawPointer(part).assumingMemoryBound(to: GMenuModel.self))
+            g_object_unref(gpointer(part))
+        }
+        gtk_menu_button_set_menu_model(c(), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        g_object_unref(gpointer(menu))
+        setAccessibleLabel(accessibleLabel)
+        tooltip = accessibleLabel
+    }
+
+    /// Makes it the window's primary menu (F10 opens it), as GNOME's ☰ menus are.
+    public func makePrimary() { gtk_menu_button_set_primary(c(), 1) }
+
+    public func popup() { gtk_menu_button_popup(c()) }
+}

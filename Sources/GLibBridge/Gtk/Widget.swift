@@ -24,7 +24,8 @@ open class Widget: GObjectReference {
 
     public var tooltip: String? {
         get { string(from: gtk_widget_get_tooltip_text(widget)) }
-        set { gtk_widget_set_tooltip_text(widget, newValue) }
+        // Unchanged text is not set again: each set re-queries the tooltip under the pointer.
+        set { if newValue != tooltip { gtk_widget_set_tooltip_text(widget, newValue) } }
     }
 
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }

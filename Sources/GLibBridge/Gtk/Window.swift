@@ -19,7 +19,15 @@ public final class Window: Widget {
     public func setContent(_ content: Widget) { adw_application_window_set_content(c(), content.c()) }
 
     /// The widget Enter activates when nothing focused consumes it.
-    public func setDefaultWidget(_ widget: Widget) { gtk_window_set_default_widget(c(), widget.c()) }
+    public func setDefaultWidget(_ widget: Widget?) { gtk_window_set_default_widget(c(), widget?.c()) }
+
+    /// Lets go of the default and focus widgets. Call it before taking a page out of the
+    /// window: GTK 4.8 keeps pointing at a removed default widget, and a later layout pass
+    /// then checks a freed widget (a "gtk_widget_is_ancestor" critical).
+    public func forgetDefaultAndFocus() {
+        gtk_window_set_default_widget(c(), nil)
+        gtk_window_set_focus(c(), nil)
+    }
 
     public func present() { gtk_window_present(c()) }
 
@@ -41,21 +49,6 @@ public final class Window: Widget {
     public var isFullscreen: Bool { gtk_window_is_fullscreen(c()) != 0 }
     public func toggleFullscreen() { isFullscreen ? gtk_window_unfullscreen(c()) : gtk_window_fullscreen(c()) }
 
-    /// Handles a key being held and released anywhere in the window, before the focused widget
-    /// sees it. `pressed` returns true to consume the key (e.g. Space for push to talk while muted).
-    public func onKey(_ name: String, pressed: @escaping @MainActor () -> Bool, released: @escaping @MainActor () -> Void) {
-        let keyval = gdk_keyval_from_name(name)
-        let controller = gtk_event_controller_key_new()!
-        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
-        let pressBox = CallbackBox<@MainActor (guint) -> Bool> { pressedKey in pressedKey == keyval && pressed() }
-        let releaseBox = CallbackBox<@MainActor (guint) -> Void> { releasedKey in if releasedKey == keyval { released() } }
-        g_signal_connect_data(gpointer(controller), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self), pressBox.retainedPointer(),
-                              { data, _ in CallbackBox<@MainActor (guint) -> Bool>.release(data) }, GConnectFlags(rawValue: 0))
-        g_signal_connect_data(gpointer(controller), "key-released", unsafeBitCast(keyReleased, to: GCallback.self), releaseBox.retainedPointer(),
-                              { data, _ in CallbackBox<@MainActor (guint) -> Void>.release(data) }, GConnectFlags(rawValue: 0))
-        gtk_widget_add_controller(widget, controller)
-    }
-
     /// Handles the window manager's close request. Return true to keep the window open.
     public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
         let box = CallbackBox(handler)
@@ -67,12 +60,25 @@ public final class Window: Widget {
                               { data, _ in CallbackBox<@MainActor () -> Bool>.release(data) }, GConnectFlags(rawValue: 0))
     }
 
-    /// Binds a key combination ("Escape", "<Control>d", "Return") for the whole window.
+    /// Hides the window without destroying it (it keeps its size and place for `present()`).
+    public func hide() { gtk_widget_set_visible(widget, 0) }
+
+    /// Makes the window a dialog of `parent` (kept above it, closed with it).
+    public func setTransient(for parent: Window?) { gtk_window_set_transient_for(c(), parent?.c()) }
+}
+
+extension Widget {
+    /// Binds a key combination ("Escape", "<Control>d", "Return") while this widget is in a
+    /// window — on a window, for the whole window; on a page, for as long as the page is shown.
     ///
     /// The shortcut runs in the bubble phase, so a focused control that handles the key itself
     /// (Enter on a button, Space on a toggle) keeps it; the window gets what is left.
     public func addShortcut(_ trigger: String, _ action: @escaping @MainActor () -> Void) {
-        let controller = shortcutController
+        // Managed scope: the window runs it whatever has the focus, for as long as this widget
+        // is inside the window (a page's shortcuts leave with the page).
+        let controller: OpaquePointer = gtk_shortcut_controller_new().c()
+        gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_MANAGED)
+        gtk_event_controller_set_propagation_phase(controller.c(), GTK_PHASE_BUBBLE)
         let box = CallbackBox(action)
         let callback: GtkShortcutFunc = { _, _, data in
             CallbackBox<@MainActor () -> Void>.borrow(data).call()
@@ -83,15 +89,47 @@ public final class Window: Widget {
                                             CallbackBox<@MainActor () -> Void>.release(data)
                                         }))
         gtk_shortcut_controller_add_shortcut(controller, shortcut)
+        gtk_widget_add_controller(widget, controller.c())
     }
 
-    private lazy var shortcutController: OpaquePointer = {
-        let controller: OpaquePointer = gtk_shortcut_controller_new().c()
-        gtk_shortcut_controller_set_scope(controller, GTK_SHORTCUT_SCOPE_MANAGED)
-        gtk_event_controller_set_propagation_phase(controller.c(), GTK_PHASE_BUBBLE)
-        gtk_widget_add_controller(widget, controller.c())
-        return controller
-    }()
+    /// Handles a key being held and released in this widget (on a window: anywhere in it),
+    /// before the focused widget sees it. `pressed` returns true to consume the key (e.g. Space
+    /// for push to talk while muted). The handler lasts until the returned handle is removed.
+    @discardableResult
+    public func onKey(_ name: String, pressed: @escaping @MainActor () -> Bool,
+                      released: @escaping @MainActor () -> Void) -> KeyHandler {
+        let keyval = gdk_keyval_from_name(name)
+        let controller = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
+        let pressBox = CallbackBox<@MainActor (guint) -> Bool> { pressedKey in pressedKey == keyval && pressed() }
+        let releaseBox = CallbackBox<@MainActor (guint) -> Void> { releasedKey in if releasedKey == keyval { released() } }
+        g_signal_connect_data(gpointer(controller), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self), pressBox.retainedPointer(),
+                              { data, _ in CallbackBox<@MainActor (guint) -> Bool>.release(data) }, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(gpointer(controller), "key-released", unsafeBitCast(keyReleased, to: GCallback.self), releaseBox.retainedPointer(),
+                              { data, _ in CallbackBox<@MainActor (guint) -> Void>.release(data) }, GConnectFlags(rawValue: 0))
+        gtk_widget_add_controller(widget, controller)
+        return KeyHandler(widget: self, controller: controller)
+    }
+}
+
+/// A key handler added by `onKey`; `remove()` takes it off its widget (the closures go with it).
+@MainActor
+public final class KeyHandler {
+    private weak var widget: Widget?
+    private var controller: OpaquePointer?
+
+    init(widget: Widget, controller: OpaquePointer) {
+        self.widget = widget
+        self.controller = controller
+    }
+
+    public func remove() {
+        guard let controller, let widget else { return }
+        self.controller = nil
+        // The widget held the only reference: removing the controller finalizes it and
+        // releases the closures.
+        gtk_widget_remove_controller(widget.widget, controller)
+    }
 }
 
 // Key controller signals arrive on the main thread; the thunks live at file scope so they

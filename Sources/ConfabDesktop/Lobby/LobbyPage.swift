@@ -7,8 +7,10 @@ import GLibBridge
 /// Keyboard: Enter joins, Escape closes (back to idle), Ctrl+D toggles the microphone,
 /// Ctrl+E the camera; Tab walks preview toggles → device pickers → Join.
 @MainActor
-final class LobbyWindow {
-    let window: Window
+final class LobbyPage: MainWindowPage {
+    let content: Widget
+    let title: String
+    var defaultWidget: Widget? { joinButton }
     private let callViewModel: CallViewModel
     private let lobby: LobbyViewModel
     private let preview: LobbyPreview
@@ -26,17 +28,23 @@ final class LobbyWindow {
     private var toastForwarder: ToastForwarder?
     private let statistics = PreviewStatistics()
 
-    init(application: Application, callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
+    init(callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
         self.callViewModel = callViewModel
         self.lobby = lobby
         let info = lobby.info
-        window = Window(application: application, title: "\(info.callId) – Confab", width: 720, height: 860)
+        let name = CallTitle.title(of: info.call, with: info.participants.map(\.user).filter { $0.id != callViewModel.currentUser.id })
+        title = "\(name) – Confab"
         preview = LobbyPreview(user: callViewModel.currentUser)
         microphoneToggle = MediaToggle(.microphone) { [weak lobby] in lobby?.toggleMicrophone() }
         cameraToggle = MediaToggle(.camera) { [weak lobby] in lobby?.toggleCamera() }
         deviceSelectors = DeviceSelectors { [weak lobby] device in lobby?.selectDevice(device) }
 
-        let header = HeaderBar(title: info.callId, subtitle: "Before joining · \(info.callType.rawValue) call")
+        let header = HeaderBar(title: name, subtitle: "Check your camera and microphone")
+        let back = Button(iconName: "go-previous-symbolic", accessibleLabel: "Back")
+        back.tooltip = "Back (Escape)"
+        back.onClicked { [weak lobby] in lobby?.close() }
+        header.packStart(back)
+        header.packEnd(MainMenu.button())
         let heading = Label("Before Joining", cssClasses: ["title-2"])
         let toggles = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button])
         toggles.align(horizontal: .center)
@@ -54,42 +62,40 @@ final class LobbyWindow {
         ])
         column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
         toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
-        window.setContent(Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby), toasts: toasts), toasts].compactMap { $0 }))
+        content = Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby), toasts: toasts), toasts].compactMap { $0 })
         toasts.expand()
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
         joinButton.onClicked { [weak self] in self?.join() }
-        window.setDefaultWidget(joinButton)
-        window.addShortcut("Escape") { [weak lobby] in lobby?.close() }
-        window.addShortcut("Return") { [weak self] in self?.join() }
-        window.addShortcut("KP_Enter") { [weak self] in self?.join() }
-        // The window manager's close button leaves the lobby the same way Escape does.
-        window.onCloseRequest { [weak lobby] in
-            lobby?.close()
-            return false
-        }
+        content.addShortcut("Escape") { [weak lobby] in lobby?.close() }
+        content.addShortcut("Return") { [weak self] in self?.join() }
+        content.addShortcut("KP_Enter") { [weak self] in self?.join() }
         bind()
     }
 
-    func present() {
+    func shown(in window: Window) {
         lobby.start()
-        window.present()
         joinButton.grabFocus()
     }
 
-    /// Stops the lobby's media and closes the window.
+    /// The window's close button leaves the lobby the same way Escape does (back home).
+    func closeRequested() -> Bool {
+        lobby.close()
+        return true
+    }
+
+    /// Stops the lobby's media.
     func close() {
         bindings.forEach { $0.cancel() }
         toastForwarder?.cancel()
         lobby.stop()
-        window.close()
     }
 
     /// Frames shown so far (the benchmark and tests read it).
     var framesShown: Int { preview.framesShown }
 
     private func join() {
-        guard callViewModel.callingState.name == "lobby" else { return }
+        guard case .lobby = callViewModel.callingState else { return }
         Task { await lobby.join() }
     }
 

@@ -2,19 +2,19 @@ import ConfabCore
 import Foundation
 import GLibBridge
 
-/// The idle screen: ring people, or open the lobby of a call by its name.
+/// The idle page: ring people, or open the lobby of a call by its name.
 @MainActor
-final class HomeWindow {
-    let window: Window
+final class HomePage: MainWindowPage {
+    let content: Widget
+    let title = "Confab"
     private let callName = Entry(placeholder: "Call name, e.g. standup")
     private let people = Entry(placeholder: "Who to call, e.g. bob, carol")
     private let toasts: ToastOverlay
     private weak var callViewModel: CallViewModel?
     private var toastForwarder: ToastForwarder?
 
-    init(application: Application, callViewModel: CallViewModel) {
+    init(callViewModel: CallViewModel) {
         self.callViewModel = callViewModel
-        window = Window(application: application, title: "Confab", width: 560, height: 760)
         callName.setAccessibleLabel("Call name")
         people.setAccessibleLabel("People to call")
 
@@ -25,10 +25,10 @@ final class HomeWindow {
         let ringHint = Label("Rings everyone listed; the call starts when someone answers.", cssClasses: ["dim-label", "caption"])
         ringHint.wrap()
 
-        let openButton = Button(label: "Open lobby")
+        let openButton = Button(label: "Join…")
         openButton.addCSSClass("pill")
         openButton.align(horizontal: .center)
-        let joinHint = Label("Check your camera and microphone, then join.", cssClasses: ["dim-label", "caption"])
+        let joinHint = Label("First you check your camera and microphone, then you join.", cssClasses: ["dim-label", "caption"])
         joinHint.wrap()
 
         let form = Box(.vertical, spacing: 12, children: [
@@ -41,11 +41,8 @@ final class HomeWindow {
         toasts = ToastOverlay(child: ScrolledWindow(child: page))
         toasts.expand()
         let header = HeaderBar(title: "Confab")
-        let preferences = Button(iconName: "emblem-system-symbolic", accessibleLabel: "Preferences")
-        preferences.tooltip = "Preferences (Ctrl+,)"
-        preferences.onClicked { [weak application] in application?.activateAction("preferences") }
-        header.packEnd(preferences)
-        window.setContent(Box(.vertical, children: [header, toasts]))
+        header.packEnd(MainMenu.button())
+        content = Box(.vertical, children: [header, toasts])
 
         openButton.onClicked { [weak self] in self?.openLobby() }
         callName.onActivate { [weak self] in self?.openLobby() }
@@ -56,15 +53,9 @@ final class HomeWindow {
         toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: nil)
     }
 
-    func present() {
-        window.present()
-        people.grabFocus()
-    }
+    func shown(in window: Window) { people.grabFocus() }
 
-    func close() {
-        toastForwarder?.cancel()
-        window.close()
-    }
+    func close() { toastForwarder?.cancel() }
 
     private func openLobby() {
         guard let call = parseCallName(callName.text) else { return }

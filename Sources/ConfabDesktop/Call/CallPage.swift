@@ -3,14 +3,16 @@ import ConfabMedia
 import GLibBridge
 
 /// The call: participants in the chosen layout (grid, spotlight, full screen) with our
-/// self-view, the duration, a reconnecting notice, and the control bar. Closing the window
-/// minimizes the call; hanging up is explicit.
+/// self-view, the duration, a reconnecting notice, the control bar, and the participants in a
+/// sidebar. Closing the window minimizes the call; hanging up is explicit.
 ///
-/// Keyboard: hold Space to talk while muted; the app-wide shortcuts (`AppShortcut`) act on
-/// the call too.
+/// Keyboard: hold Space to talk while muted; Escape hides the sidebar; the app-wide shortcuts
+/// (`AppShortcut`) act on the call too.
 @MainActor
-final class InCallWindow {
-    let window: Window
+final class CallPage: MainWindowPage {
+    let content: Widget
+    var title: String { "\(callTitle) – Confab" }
+    private let header = HeaderBar(title: "")
     private let callViewModel: CallViewModel
     private let statusLabel = Label("", cssClasses: ["dim-label", "numeric"])
     private let production: CallProductionMenu
@@ -26,24 +28,26 @@ final class InCallWindow {
     private var toastForwarder: ToastForwarder?
     /// Refreshes the duration once a second; the duration itself belongs to the call.
     private var timer: RepeatingTimer?
-    /// This window's watches on the video streams; they end when the window closes.
+    /// This page's watches on the video streams; they end when the page closes.
     private var frameSubscriptions: [Subscription] = []
     private let call: ActiveCall
-    private let application: Application
-    /// The participants panel this window opened, while it is open.
-    private var participantsPanel: ParticipantsPanel?
+    private let sidebar: ParticipantsSidebar
+    private let flap: Flap
+    /// The main window, while the page is shown in it.
+    private weak var window: Window?
+    /// Push to talk, on the window while the page is shown.
+    private var spaceKey: KeyHandler?
+    /// Told when the title changes (someone joined a call named after its people).
+    var onTitleChanged: (@MainActor () -> Void)?
     /// Kept here: the popover's pickers report choices only while it lives.
     private let devices: CallDevicesPopover?
 
-    init(application: Application, callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?,
-         devices: CallDevicesPopover? = nil) {
+    init(callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?, devices: CallDevicesPopover? = nil) {
         self.callViewModel = callViewModel
         self.call = call
-        self.application = application
         production = CallProductionMenu(call: call)
         self.devices = devices
-        window = Window(application: application, title: "\(call.id.id) – Confab", width: 960, height: 700)
-        area = ParticipantsArea { [weak call] session in call?.toggleLocalPin(sessionID: session) }
+        area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
         let stopSharing = Button(label: "Stop sharing")
@@ -58,7 +62,13 @@ final class InCallWindow {
         let column = Box(.vertical, spacing: 12)
         toasts = ToastOverlay(child: column)
         toasts.expand()
-        window.setContent(Box(.vertical, children: [HeaderBar(title: call.id.id, subtitle: "\(call.id.type.rawValue) call"), PermissionsPrompt.banner(in: .call, toasts: toasts), toasts].compactMap { $0 }))
+        var hideSidebar: @MainActor () -> Void = {}
+        sidebar = ParticipantsSidebar(callViewModel: callViewModel, call: call) { hideSidebar() }
+        flap = Flap(content: toasts, sidebar: sidebar.view)
+        flap.expand()
+        hideSidebar = { [weak flap] in flap?.isRevealed = false }
+        header.packEnd(MainMenu.button())
+        content = Box(.vertical, children: [header, PermissionsPrompt.banner(in: .call, toasts: toasts), flap].compactMap { $0 })
         controls = CallControlBar(actions: .init(
             toggleMicrophone: { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() },
             toggleCamera: { [weak callViewModel] in callViewModel?.toggleCameraEnabled() },
@@ -66,16 +76,11 @@ final class InCallWindow {
             showParticipants: { [weak self] in self?.toggleParticipants() },
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
-            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: (devices.map { [$0.button] } ?? []) + [production.button])
+            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: .init(devices: devices.map { [$0.button] } ?? [], more: [production.button]))
         mutedHint.isVisible = false
         for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
-        bindShortcuts()
-        // Closing the window keeps the call going in the small window; hanging up is explicit.
-        window.onCloseRequest { [weak callViewModel] in
-            callViewModel?.isMinimized = true
-            return true
-        }
+        content.addShortcut("Escape") { [weak flap] in flap?.isRevealed = false }
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }
         if let media {
             frameSubscriptions = [
@@ -91,35 +96,37 @@ final class InCallWindow {
         bindings = [ObservationBinding { [weak self] in self?.update() }]
     }
 
-    func present() { window.present() }
+    func shown(in window: Window) {
+        self.window = window
+        bindPushToTalk(in: window)
+        update()
+    }
 
-    /// Told the window's size when it closes (remembered for the next call).
-    var onClose: (@MainActor (_ width: Int, _ height: Int) -> Void)?
+    /// Closing the window keeps the call going in the small window; hanging up is explicit.
+    func closeRequested() -> Bool {
+        callViewModel.isMinimized = true
+        return true
+    }
 
     func close() {
-        let size = window.defaultSize
-        onClose?(size.width, size.height)
         frameSubscriptions = []
         timer?.cancel()
         bindings.forEach { $0.cancel() }
+        bindings = []
         toastForwarder?.cancel()
-        participantsPanel?.close()
-        window.close()
+        sidebar.close()
+        spaceKey?.remove()
+        spaceKey = nil
     }
 
-    /// Ctrl+P and the Participants button: open the panel, or close it when it is open.
-    func toggleParticipants() {
-        if let participantsPanel {
-            participantsPanel.close()
-            return
-        }
-        let panel = ParticipantsPanel(application: application, callViewModel: callViewModel, call: call)
-        panel.onClosed = { [weak self, weak panel] in
-            if self?.participantsPanel === panel { self?.participantsPanel = nil }
-        }
-        participantsPanel = panel
-        panel.present()
-    }
+    /// Ctrl+P and the Participants button: show the sidebar, or hide it when it is shown.
+    func toggleParticipants() { flap.isRevealed.toggle() }
+
+    /// Whether the participants sidebar is shown.
+    var isShowingParticipants: Bool { flap.isRevealed }
+
+    /// The call's name, or who is in it ("Call with Bob").
+    private var callTitle: String { CallTitle.title(of: call.id, with: call.others.map(\.user)) }
 
     /// Share screen / Stop sharing (the control bar's button and Ctrl+Shift+E).
     static func toggleScreenshare(_ call: ActiveCall) {
@@ -128,12 +135,12 @@ final class InCallWindow {
         }
     }
 
-    /// Holding Space is this window's own key (press and release); the others are the app's
-    /// (`AppShortcut`), so they work in every window.
-    private func bindShortcuts() {
+    /// Holding Space is the call's own key (press and release), on the whole window so it
+    /// works wherever the focus is; the others are the app's (`AppShortcut`).
+    private func bindPushToTalk(in window: Window) {
         let vm = callViewModel
         // Hold Space to talk while muted; when not muted Space keeps activating buttons.
-        window.onKey("space", pressed: { [weak vm] in
+        spaceKey = window.onKey("space", pressed: { [weak vm] in
             guard let vm, !vm.callSettings.audioOn || vm.localMedia.isPushToTalkActive else { return false }
             vm.localMedia.startPushToTalk()
             return true
@@ -143,6 +150,11 @@ final class InCallWindow {
     private func update() {
         let vm = callViewModel, call = call
         let others = call.others
+        let title = callTitle
+        if header.title != title {
+            header.setTitle(title, subtitle: "")
+            onTitleChanged?()
+        }
         reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia
         reconnectingLabel.text = vm.callingState == .reconnecting
             ? "Connection lost. Reconnecting…" : "Audio and video lost. Reconnecting…"
@@ -155,6 +167,8 @@ final class InCallWindow {
                     pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
                     selfHasAudio: vm.callSettings.audioOn, sharedScreen: sharedScreen)
         production.update(call)
+        // The full-screen layout is the window full screen too, not a big tile in a window.
+        if let window, (vm.participantsLayout == .fullScreen) != window.isFullscreen { window.toggleFullscreen() }
         controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
                         canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing)
         updateStatus()

@@ -1,56 +1,43 @@
 import ConfabCore
 import GLibBridge
 
-/// Everyone in the call, with the host actions the user's capabilities allow (mute, pin for
-/// everyone, block, remove) and the blocked users with Unblock. Belongs to the call window that
-/// opened it: it closes with that window, and a closed panel is never shown again (the next
-/// Ctrl+P makes a new one).
+/// Everyone in the call, in the call page's sidebar, with the host actions the user's
+/// capabilities allow (mute, pin for everyone, block, remove) in a menu per person, and the
+/// blocked users with Unblock. Remove and Block ask first, and the toast says what you did.
 @MainActor
-final class ParticipantsPanel {
-    let window: Window
+final class ParticipantsSidebar {
+    let view: Widget
     private let callViewModel: CallViewModel
     private weak var call: ActiveCall?
     private let list = Box(.vertical, spacing: 12)
     private var binding: ObservationBinding?
     private var shownRows: [String] = []
-    /// Called once when the panel's window goes (closed by the user, Escape, or its owner).
-    var onClosed: (@MainActor () -> Void)?
-    private(set) var isClosed = false
 
-    init(application: Application, callViewModel: CallViewModel, call: ActiveCall) {
+    init(callViewModel: CallViewModel, call: ActiveCall, onClose: @escaping @MainActor () -> Void) {
         self.callViewModel = callViewModel
         self.call = call
-        window = Window(application: application, title: "Participants – Confab", width: 420, height: 520)
-        list.setMargins(18)
+        list.setMargins(12)
         let scroller = ScrolledWindow(child: list)
         scroller.expand()
-        window.setContent(Box(.vertical, children: [HeaderBar(title: "Participants"), scroller]))
-        window.addShortcut("Escape") { [weak self] in self?.close() }
-        // GTK destroys a window whose close button was pressed: forget it then, so the next
-        // Ctrl+P opens a live panel instead of presenting a destroyed one.
-        window.onCloseRequest { [weak self] in
-            self?.forget()
-            return false
-        }
+        let header = HeaderBar(title: "Participants")
+        header.showWindowButtons(false)
+        let close = Button(iconName: "window-close-symbolic", accessibleLabel: "Hide participants")
+        close.tooltip = "Hide participants (Ctrl+P)"
+        close.addCSSClass("flat")
+        close.onClicked(onClose)
+        header.packEnd(close)
+        let column = Box(.vertical, children: [header, scroller])
+        column.addCSSClass("background")
+        column.setSizeRequest(width: 300, height: -1)
+        column.setAccessibleLabel("Participants")
+        view = column
         binding = ObservationBinding { [weak self] in self?.update() }
     }
 
-    func present() { window.present() }
-
+    /// Ends the list's binding (the call page closes).
     func close() {
-        guard !isClosed else { return }
-        forget()
-        window.close()
-    }
-
-    /// Ends the panel's bindings and tells its owner; the window itself goes (or went) with GTK.
-    private func forget() {
-        guard !isClosed else { return }
-        isClosed = true
         binding?.cancel()
         binding = nil
-        onClosed?()
-        onClosed = nil
     }
 
     private func update() {
@@ -108,13 +95,30 @@ final class ParticipantsPanel {
                 [weak call] in Task { await call?.togglePinForEveryone(participant) }
             })
         }
+        let name = participant.name
         if call.can(.blockUsers) {
-            actions.append(HostAction(title: "Block", isDestructive: true) { [weak call] in Task { await call?.block(participant) } })
+            actions.append(HostAction(title: "Block", isDestructive: true) { [weak self, weak call] in
+                self?.confirm(heading: "Block \(name)?", body: "\(name) leaves the call and can’t join it again until unblocked.",
+                              action: "Block") { await call?.block(participant) }
+            })
         }
         if call.can(.kickUser) {
-            actions.append(HostAction(title: "Remove", isDestructive: true) { [weak call] in Task { await call?.kick(participant) } })
+            actions.append(HostAction(title: "Remove", isDestructive: true) { [weak self, weak call] in
+                self?.confirm(heading: "Remove \(name) from the call?", body: "\(name) can join again with the call’s link.",
+                              action: "Remove") { await call?.kick(participant) }
+            })
         }
         return actions
+    }
+
+    /// Asks before what can't be undone from here, then does it (the call announces it as
+    /// "You removed dave" when they have gone).
+    private func confirm(heading: String, body: String, action: String, perform: @escaping @MainActor () async -> Void) {
+        Task { [weak self] in
+            guard let self, await MessageDialog.ask(heading: heading, body: body, cancel: "Cancel", confirm: action,
+                                                    destructive: true, over: self.view) else { return }
+            await perform()
+        }
     }
 
     private func row(name: String, avatarName: String? = nil, detail: String?, actions: [HostAction]) -> Box {
@@ -129,15 +133,29 @@ final class ParticipantsPanel {
         }
         text.expand(horizontally: true, vertically: false)
         let row = Box(.horizontal, spacing: 12, children: [avatar, text])
-        for action in actions {
-            let button = Button(label: action.title)
-            button.setAccessibleLabel("\(action.title) \(name)")
-            if action.isDestructive { button.addCSSClass("destructive-action") }
-            button.onClicked(action.perform)
-            row.append(button)
-        }
-        row.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        if !actions.isEmpty { row.append(menu(for: name, actions: actions)) }
+        row.setMargins(top: 6, bottom: 6, start: 6, end: 6)
         row.setAccessibleLabel([name, detail].compactMap { $0 }.joined(separator: ", "))
         return row
+    }
+
+    /// The ⋮ menu of one person: the host actions, the ones that remove someone in red.
+    private func menu(for name: String, actions: [HostAction]) -> Widget {
+        let items = Box(.vertical, spacing: 2)
+        let button = MenuButton(iconName: "view-more-symbolic", accessibleLabel: "Actions for \(name)", content: items)
+        for action in actions {
+            let item = Button(label: action.title)
+            item.addCSSClass("flat")
+            item.setAccessibleLabel("\(action.title) \(name)")
+            if action.isDestructive { item.addCSSClass("error") }
+            item.onClicked { [weak button] in
+                button?.popdown()
+                action.perform()
+            }
+            items.append(item)
+        }
+        button.addCSSClass("flat")
+        button.align(vertical: .center)
+        return button
     }
 }
