@@ -156,22 +156,23 @@ public final class ActiveCall {
         }
     }
 
-    /// Removes a participant. Returns true when that ends the call for us: a rung call (1:1 or
-    /// a small group) is over once everyone else has hung up — staying alone in "Waiting for
+    /// Removes a participant. Returns why the call is over for us when it is: a rung call (1:1
+    /// or a small group) ends once everyone else has gone — staying alone in "Waiting for
     /// others" is not what a phone-like call does (the Stream SDK ends ringing calls the same way).
-    func participantLeft(_ participant: CallParticipant) -> Bool {
-        guard participants.removeValue(forKey: participant.sessionID) != nil else { return false }
+    func participantLeft(_ participant: CallParticipant) -> String? {
+        guard participants.removeValue(forKey: participant.sessionID) != nil else { return nil }
         locallyPinned.remove(participant.sessionID)
         updateDominantSpeaker()
-        guard joinedAt != nil, participant.user.id != currentUserID else { return false }
-        if isRingCall, hadOthers, others.isEmpty { return true }
+        guard joinedAt != nil, participant.user.id != currentUserID else { return nil }
         // Someone we removed or blocked is announced as what we did, not as "dave left".
-        if let done = removedByUs.removeValue(forKey: participant.user.id) {
+        let done = removedByUs.removeValue(forKey: participant.user.id)
+        if isRingCall, hadOthers, others.isEmpty { return done ?? "\(participant.name) hung up" }
+        if let done {
             report(done)
         } else if participants.count < 25 {
             report("\(participant.name) left")
         }
-        return false
+        return nil
     }
 
     private func noteOthers() {

@@ -210,8 +210,8 @@ public final class CallViewModel {
             if let active = activeCall, active.id == call { active.participantJoined(participant) }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
         case .participantLeft(let call, let participant):
-            if let active = activeCall, active.id == call, active.participantLeft(participant) {
-                finishCall(reason: "\(participant.name) hung up")
+            if let active = activeCall, active.id == call, let ending = active.participantLeft(participant) {
+                finishCall(reason: ending)
                 Task { try? await callService?.leaveCall(call) }
             }
             updateLobbyParticipants(of: call) { $0.filter { $0.user.id != participant.user.id } }

@@ -42,7 +42,8 @@ final class CallControlBar {
             let button = ToggleButton(iconName: layout.iconName, accessibleLabel: layout.title)
             button.label = layout.title
             button.addCSSClass("flat")
-            button.onToggled { _ in actions.chooseLayout(layout) }
+            // A pick closes the popover: the layout shows at once behind it.
+            button.onClickedClosingPopover { actions.chooseLayout(layout) }
             buttons[layout] = button
             layoutList.append(button)
         }
@@ -50,8 +51,7 @@ final class CallControlBar {
         let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: "Layout", content: layoutList)
         layoutMenu.tooltip = "Layout (Ctrl+L)"
         layoutMenu.addCSSClass("circular")
-        // A pick closes the popover: the layout shows at once behind it.
-        for button in buttons.values { button.onToggled { [weak layoutMenu] isActive in if isActive { layoutMenu?.popdown() } } }
+
 
         participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: "Participants")
         participantsButton.addCSSClass("circular")

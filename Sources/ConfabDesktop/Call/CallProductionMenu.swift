@@ -14,9 +14,9 @@ final class CallProductionMenu {
     private let recordingsList = Box(.vertical, spacing: 4)
 
     init(call: ActiveCall) {
-        record.onClicked { [weak call] in Task { await call?.toggleRecording() } }
-        live.onClicked { [weak call] in Task { await call?.toggleLive() } }
-        broadcast.onClicked { [weak call] in Task { await call?.toggleBroadcasting() } }
+        record.onClickedClosingPopover { [weak call] in Task { await call?.toggleRecording() } }
+        live.onClickedClosingPopover { [weak call] in Task { await call?.toggleLive() } }
+        broadcast.onClickedClosingPopover { [weak call] in Task { await call?.toggleBroadcasting() } }
         viewerLink.wrap()
         viewerLink.makeSelectable()
         for child in [record, live, broadcast, viewerLink, recordingsList] as [Widget] { content.append(child) }

@@ -148,10 +148,7 @@ final class ParticipantsSidebar {
             item.addCSSClass("flat")
             item.setAccessibleLabel("\(action.title) \(name)")
             if action.isDestructive { item.addCSSClass("error") }
-            item.onClicked { [weak button] in
-                button?.popdown()
-                action.perform()
-            }
+            item.onClickedClosingPopover(action.perform)
             items.append(item)
         }
         button.addCSSClass("flat")

@@ -61,3 +61,22 @@ public final class MenuModelButton: Widget {
 
     public func popup() { gtk_menu_button_popup(c()) }
 }
+
+extension Button {
+    /// Runs `action` when clicked, after closing the popover the button sits in (an item of a
+    /// menu-like popover). The popover is found from the clicked widget itself, so the handler
+    /// holds no reference to the menu button and makes no cycle with it.
+    @discardableResult
+    public func onClickedClosingPopover(_ action: @escaping @MainActor () -> Void) -> SignalConnection {
+        let box = CallbackBox(action)
+        let thunk: @convention(c) (gpointer?, gpointer?) -> Void = { instance, data in
+            if let instance, let popover = gtk_widget_get_ancestor(instance.assumingMemoryBound(to: GtkWidget.self), gtk_popover_get_type()) {
+                gtk_popover_popdown(UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkPopover.self))
+            }
+            CallbackBox<@MainActor () -> Void>.borrow(data).call()
+        }
+        let id = g_signal_connect_data(raw, "clicked", unsafeBitCast(thunk, to: GCallback.self), box.retainedPointer(),
+                                       releaseVoidCallback, GConnectFlags(rawValue: 0))
+        return SignalConnection(object: self, handlerID: id)
+    }
+}
