@@ -60,11 +60,12 @@ final class CallPage: MainWindowPage {
         sharingBanner.isVisible = false
 
         let column = Box(.vertical, spacing: 12)
-        toasts = ToastOverlay(child: column)
+        // Toasts float over the participants only, never over the controls below them.
+        toasts = ToastOverlay(child: area.view)
         toasts.expand()
         var hideSidebar: @MainActor () -> Void = {}
         sidebar = ParticipantsSidebar(callViewModel: callViewModel, call: call) { hideSidebar() }
-        flap = Flap(content: toasts, sidebar: sidebar.view)
+        flap = Flap(content: column, sidebar: sidebar.view)
         flap.expand()
         hideSidebar = { [weak flap] in flap?.isRevealed = false }
         header.packEnd(MainMenu.button())
@@ -78,7 +79,7 @@ final class CallPage: MainWindowPage {
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
             toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: .init(devices: devices.map { [$0.button] } ?? [], more: [production.button]))
         mutedHint.isVisible = false
-        for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, area.view, statusLabel, controls.view] { column.append(child) }
+        for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, toasts, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
         content.addShortcut("Escape") { [weak flap] in flap?.isRevealed = false }
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }

@@ -58,11 +58,14 @@ final class LobbyPage: MainWindowPage {
 
         let column = Box(.vertical, spacing: 18, children: [
             heading, preview.view, microphoneWarning, microphoneStatus, connectionWarning,
-            toggles, participantsLabel, deviceSelectors.view, joinButton,
+            toggles, participantsLabel, deviceSelectors.view,
         ])
         column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
         toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
-        content = Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby), toasts: toasts), toasts].compactMap { $0 })
+        // Join stays at the bottom, outside the scrolling part and below where toasts float.
+        let footer = Box(.vertical, children: [joinButton])
+        footer.setMargins(top: 12, bottom: 18, start: 12, end: 12)
+        content = Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby), toasts: toasts), toasts, footer].compactMap { $0 })
         toasts.expand()
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
