@@ -22,6 +22,7 @@ test-deps:
 
 build: deps
 	$(SWIFT) build -c $(CONFIG)
+	meson-helpers/compile-translations .build/locale
 
 ## The app, connected to $(SERVER) (a local confab-server is started there if none answers).
 ## Opens the lobby of $(CALL) (CALL= opens the home page instead); add test devices with ARGS=--test-devices.
@@ -35,6 +36,7 @@ stop-server:
 ## Every suite: unit, GStreamer, server, and the real app under Xvfb through AT-SPI.
 test: test-deps
 	$(SWIFT) build --build-tests
+	meson-helpers/compile-translations .build/locale
 	$(MAKE) --no-print-directory test-swift test-ui
 
 test-swift:

@@ -65,6 +65,13 @@ class InstalledFiles(unittest.TestCase):
         self.assertIn("MimeType=x-scheme-handler/confab;", entry)
         self.assertIn("DBusActivatable=true", entry)
         self.assertIn("Categories=Network;VideoConference;", entry)
+        # Translated through data/po like the app's own words.
+        self.assertIn("GenericName[de]=Videoanrufe", entry)
+
+    def test_translations_installed_andTheMetainfoCarriesThem(self):
+        self.assertTrue(os.path.exists(installed("share", "locale", "de", "LC_MESSAGES", "confab.mo")))
+        with open(installed("share", "metainfo", f"{APP_ID}.metainfo.xml")) as file:
+            self.assertIn('xml:lang="de"', file.read())
 
     def test_metainfo_passesAppstreamValidate(self):
         run(["appstreamcli", "validate", "--no-net", installed("share", "metainfo", f"{APP_ID}.metainfo.xml")])

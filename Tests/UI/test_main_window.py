@@ -111,6 +111,27 @@ class ControlBarAtPhoneSize(MainWindowTestCase):
                             f"“{name}” at {(cx, cy, cw, ch)} is cut off by the window at {(x, y, width, height)}")
 
 
+class SpeaksGerman(XvfbTestCase):
+    """With LANGUAGE=de the app speaks German: widgets are found by their translated names."""
+
+    def test_languageGerman_joinButtonAndMainMenuAreTranslated(self):
+        server = Server()
+        self.addCleanup(server.stop)
+        # gettext ignores LANGUAGE under the plain C locale; C.UTF-8 is always there on Debian.
+        app = App(self.xvfb, ["--server", server.url, "--user", "ada", "--test-devices", "--call", "default:sprache"],
+                  extra_env={"LANGUAGE": "de", "LANG": "C.UTF-8", "LC_ALL": ""})
+        self.addCleanup(app.stop)
+        accessible = wait_for(lambda: application(app.process.pid), what="the app on the AT-SPI bus")
+        lobby = wait_for(lambda: top_level_window(accessible, name="sprache – Confab"), what="the lobby")
+        wait_for(lambda: find(lobby, role="push button", name="Anruf beitreten"), what="“Anruf beitreten” (Join call)")
+        self.assertIsNone(find(lobby, role="push button", name="Join call"), "the English Join button is still there")
+        click(wait_for(lambda: find(lobby, name="Hauptmenü"), what="“Hauptmenü” (Main Menu)"))
+        for item in ("Einstellungen", "Tastenkürzel", "Info zu Confab"):
+            wait_for(lambda: find(accessible, name_contains=item), what=f"“{item}” in the main menu")
+        screenshot(self.xvfb.display, "lobby-german.png")
+        self.assertFalse(app.exited(), app.output())
+
+
 class PagesLight(MainWindowTestCase):
     """Screenshots of every page for a person to look at (light); asserts only that each shows."""
     scheme = "prefer-light"

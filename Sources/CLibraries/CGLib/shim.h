@@ -5,6 +5,8 @@
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
 #include <stdint.h>
+#include <libintl.h>
+#include <locale.h>
 
 // libdispatch main-queue hooks (exported by the toolchain's libdispatch) used by the
 // main-actor <-> GLib main loop bridge: see ARCHITECTURE.md.

@@ -1,4 +1,5 @@
 import ConfabCore
+import GLibBridge
 
 /// Every keyboard shortcut of the app in one table. The global ones are application actions
 /// with accelerators, so they work in whichever Confab window is in front (lobby, call,
@@ -38,17 +39,17 @@ enum AppShortcut: String, CaseIterable {
 
     var title: String {
         switch self {
-        case .toggleMicrophone: "Turn the microphone on or off"
-        case .toggleCamera: "Turn the camera on or off"
-        case .shareScreen: "Share your screen, or stop sharing"
-        case .hangUp: "Hang up"
-        case .nextLayout: "Next layout (grid, spotlight, full screen)"
-        case .participants: "Show or hide the participants"
-        case .toggleMinimized: "Minimize or restore the call"
-        case .fullScreen: "Full screen"
-        case .shortcuts: "Keyboard shortcuts"
-        case .preferences: "Preferences"
-        case .quit: "Quit"
+        case .toggleMicrophone: tr("Turn the microphone on or off")
+        case .toggleCamera: tr("Turn the camera on or off")
+        case .shareScreen: tr("Share your screen, or stop sharing")
+        case .hangUp: tr("Hang up")
+        case .nextLayout: tr("Next layout (grid, spotlight, full screen)")
+        case .participants: tr("Show or hide the participants")
+        case .toggleMinimized: tr("Minimize or restore the call")
+        case .fullScreen: tr("Full screen")
+        case .shortcuts: tr("Keyboard shortcuts")
+        case .preferences: tr("Preferences")
+        case .quit: tr("Quit")
         }
     }
 
@@ -69,10 +70,10 @@ struct ScreenKey {
     let group: ShortcutGroup
 
     static let all = [
-        ScreenKey(accelerator: "space", title: "Hold to talk while muted", group: .media),
-        ScreenKey(accelerator: "Return", title: "Join the call (lobby)", group: .calls),
-        ScreenKey(accelerator: "Return", title: "Accept an incoming call", group: .calls),
-        ScreenKey(accelerator: "Escape", title: "Decline an incoming call / cancel ringing / leave the lobby", group: .calls),
+        ScreenKey(accelerator: "space", title: tr("Hold to talk while muted"), group: .media),
+        ScreenKey(accelerator: "Return", title: tr("Join the call (lobby)"), group: .calls),
+        ScreenKey(accelerator: "Return", title: tr("Accept an incoming call"), group: .calls),
+        ScreenKey(accelerator: "Escape", title: tr("Decline an incoming call / cancel ringing / leave the lobby"), group: .calls),
     ]
 }
 
@@ -81,9 +82,9 @@ enum ShortcutGroup: CaseIterable {
 
     var title: String {
         switch self {
-        case .media: "Microphone and camera"
-        case .calls: "Calls"
-        case .callWindow: "Call window"
+        case .media: tr("Microphone and camera")
+        case .calls: tr("Calls")
+        case .callWindow: tr("Call window")
         case .app: "Confab"
         }
     }

@@ -31,6 +31,8 @@ public final class ConfabApplication {
 
     public init(options: AppOptions) {
         self.options = options
+        // Before any widget: every label is made in the user's language.
+        Translations.install(localeDirectory: ResourceLocator.localeDirectory)
         GStreamer.initialize()
         application = Application(id: Self.applicationID, unique: options.isSingleInstance)
         let preferences = AppPreferences()
@@ -58,9 +60,9 @@ public final class ConfabApplication {
         // X11 has no "what to share" picker: the whole display goes out, so say so and ask first.
         mediaEngine.confirmSharingWholeDisplay = { [weak self] display in
             await MessageDialog.ask(
-                heading: "Share your whole screen?",
-                body: "Everyone in the call will see everything on display \(display), notifications included, until you stop sharing.",
-                cancel: "Cancel", confirm: "Share Screen", over: self?.router?.frontWindow)
+                heading: tr("Share your whole screen?"),
+                body: tr("Everyone in the call will see everything on display %@, notifications included, until you stop sharing.", "\(display)"),
+                cancel: tr("Cancel"), confirm: tr("Share Screen"), over: self?.router?.frontWindow)
         }
         application.onStartup { [weak self] in self?.startUp() }
         application.onActivate { [weak self] in self?.activate() }
@@ -168,8 +170,8 @@ public final class ConfabApplication {
             guard !ringNotificationShown, !application.hasActiveWindow else { return }
             ringNotificationShown = true
             application.sendNotification(id: Self.ringNotificationID, title: "\(call.caller.name) is calling",
-                                         body: call.video ? "Video call · \(call.cid)" : "Call · \(call.cid)", urgent: true,
-                                         buttons: [("Decline", "app.decline-call"), ("Accept", "app.accept-call")])
+                                         body: call.video ? tr("Video call · %@", "\(call.cid)") : tr("Call · %@", "\(call.cid)"), urgent: true,
+                                         buttons: [(tr("Decline"), "app.decline-call"), (tr("Accept"), "app.accept-call")])
         } else if ringNotificationShown {
             ringNotificationShown = false
             application.withdrawNotification(id: Self.ringNotificationID)
@@ -231,8 +233,8 @@ public final class ConfabApplication {
 
     private func showAbout() {
         AboutWindow.present(AboutWindow.Details(
-            name: "Confab", iconName: Self.applicationID, version: Self.version, developer: "The Confab developers",
-            comments: "Video calls for the Linux desktop"), over: router?.frontWindow)
+            name: "Confab", iconName: Self.applicationID, version: Self.version, developer: tr("The Confab developers"),
+            comments: tr("Video calls for the Linux desktop")), over: router?.frontWindow)
     }
 
     private func rememberLayout() {
@@ -310,6 +312,24 @@ public final class ConfabApplication {
 /// Finds data files (CSS, sounds): installed under share/confab, or in the source tree when
 /// run from a checkout (`make run`).
 enum ResourceLocator {
+    /// Where the compiled translations are: installed under share/locale, or compiled into
+    /// .build/locale by `make` (`meson-helpers/compile-translations`) for a run from the checkout.
+    static var localeDirectory: String? {
+        var candidates: [String] = []
+        if let dir = ProcessInfo.processInfo.environment["CONFAB_LOCALE_DIR"] { candidates.append(dir) }
+        // .build/debug is a link to .build/<triple>/debug: look beside both.
+        let program = URL(fileURLWithPath: CommandLine.arguments[0])
+        for binDir in [program, program.resolvingSymlinksInPath()].map({ $0.deletingLastPathComponent() }) {
+            candidates.append(binDir.appendingPathComponent("../share/locale").standardized.path)
+            candidates.append(binDir.appendingPathComponent("../locale").standardized.path)
+        }
+        // The first folder that holds a Confab catalog for some language.
+        return candidates.first { directory in
+            let languages = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return languages.contains { FileManager.default.fileExists(atPath: "\(directory)/\($0)/LC_MESSAGES/confab.mo") }
+        }
+    }
+
     static func path(of name: String) -> String? {
         var candidates: [String] = []
         if let dataDir = ProcessInfo.processInfo.environment["CONFAB_DATA_DIR"] { candidates.append(dataDir) }

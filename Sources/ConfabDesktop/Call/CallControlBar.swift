@@ -48,29 +48,29 @@ final class CallControlBar {
             layoutList.append(button)
         }
         layoutButtons = buttons
-        let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: "Layout", content: layoutList)
-        layoutMenu.tooltip = "Layout (Ctrl+L)"
+        let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: tr("Layout"), content: layoutList)
+        layoutMenu.tooltip = tr("Layout (Ctrl+L)")
         layoutMenu.addCSSClass("circular")
 
 
-        participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: "Participants")
+        participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: tr("Participants"))
         participantsButton.addCSSClass("circular")
         participantsButton.onClicked(actions.showParticipants)
 
         // Shown only with the `screenshare` capability (see update).
-        screenshareButton = Button(iconName: "screen-shared-symbolic", accessibleLabel: "Share screen")
+        screenshareButton = Button(iconName: "screen-shared-symbolic", accessibleLabel: tr("Share screen"))
         screenshareButton.addCSSClass("circular")
         screenshareButton.isVisible = false
         screenshareButton.onClicked(actions.toggleScreenshare)
 
         // Not the window's own minimize icon: this one keeps the call in a small window.
-        let minimize = Button(iconName: "focus-windows-symbolic", accessibleLabel: "Minimize call")
-        minimize.tooltip = "Show the call in a small window (Ctrl+M)"
+        let minimize = Button(iconName: "focus-windows-symbolic", accessibleLabel: tr("Minimize call"))
+        minimize.tooltip = tr("Show the call in a small window (Ctrl+M)")
         minimize.addCSSClass("circular")
         minimize.onClicked(actions.minimize)
 
-        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: "Hang up")
-        hangUp.tooltip = "Hang up (Ctrl+Shift+H)"
+        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: tr("Hang up"))
+        hangUp.tooltip = tr("Hang up (Ctrl+Shift+H)")
         hangUp.addCSSClass("destructive-action")
         hangUp.addCSSClass("circular")
         hangUp.addCSSClass("call-button")
@@ -90,15 +90,15 @@ final class CallControlBar {
     func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int,
                 canScreenshare: Bool = false, isScreensharing: Bool = false) {
         screenshareButton.isVisible = canScreenshare || isScreensharing
-        screenshareButton.setAccessibleLabel(isScreensharing ? "Stop sharing screen" : "Share screen")
-        screenshareButton.tooltip = isScreensharing ? "Stop sharing your screen" : "Share your screen"
+        screenshareButton.setAccessibleLabel(isScreensharing ? tr("Stop sharing screen") : tr("Share screen"))
+        screenshareButton.tooltip = isScreensharing ? tr("Stop sharing your screen") : tr("Share your screen")
         screenshareButton.setCSSClass("suggested-action", isScreensharing)
         microphone.update(isOn: settings.audioOn)
         camera.update(isOn: settings.videoOn)
         for (candidate, button) in layoutButtons { button.isActive = candidate == layout }
-        let people = participantCount == 1 ? "1 person" : "\(participantCount) people"
-        participantsButton.setAccessibleLabel("Participants (\(people))")
-        participantsButton.tooltip = "Participants: \(people) (Ctrl+P)"
+        let people = trn("%@ person", "%@ people", participantCount)
+        participantsButton.setAccessibleLabel(tr("Participants (%@)", "\(people)"))
+        participantsButton.tooltip = tr("Participants: %@ (Ctrl+P)", "\(people)")
     }
 }
 

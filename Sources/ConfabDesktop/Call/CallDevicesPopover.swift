@@ -21,8 +21,8 @@ final class CallDevicesPopover {
         }
         selectors.view.setSizeRequest(width: 360, height: -1)
         // Not a speaker icon: that reads as "mute the speaker".
-        button = MenuButton(iconName: "preferences-system-devices-symbolic", accessibleLabel: "Devices", content: selectors.view)
-        button.tooltip = "Camera, microphone and speaker"
+        button = MenuButton(iconName: "preferences-system-devices-symbolic", accessibleLabel: tr("Devices"), content: selectors.view)
+        button.tooltip = tr("Camera, microphone and speaker")
         button.addCSSClass("circular")
         // Cameras and headsets come and go during a call: list what is plugged in now.
         button.onOpen { [weak self] in self?.refresh() }

@@ -5,18 +5,18 @@ import GLibBridge
 @MainActor
 final class CallEndedPage: MainWindowPage {
     let content: Widget
-    let title = "Call ended – Confab"
+    let title = tr("Call ended – Confab")
     var defaultWidget: Widget? { back }
-    private let back = Button(label: "Back")
+    private let back = Button(label: tr("Back"))
 
     init(callViewModel: CallViewModel, ended: EndedCall) {
         back.addCSSClass("suggested-action")
         back.addCSSClass("pill")
         back.align(horizontal: .center)
         back.onClicked { [weak callViewModel] in callViewModel?.dismissEndedCall() }
-        let page = StatusPage(iconName: "call-missed-symbolic", title: "Call ended", description: ended.reason, child: back)
+        let page = StatusPage(iconName: "call-missed-symbolic", title: tr("Call ended"), description: ended.reason, child: back)
         page.expand()
-        let header = HeaderBar(title: ended.call.map { CallTitle.title(of: $0, with: []) } ?? "Call")
+        let header = HeaderBar(title: ended.call.map { CallTitle.title(of: $0, with: []) } ?? tr("Call"))
         header.packEnd(MainMenu.button())
         content = Box(.vertical, children: [header, page])
         content.addShortcut("Escape") { [weak callViewModel] in callViewModel?.dismissEndedCall() }

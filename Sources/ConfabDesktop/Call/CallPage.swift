@@ -11,14 +11,14 @@ import GLibBridge
 @MainActor
 final class CallPage: MainWindowPage {
     let content: Widget
-    var title: String { "\(callTitle) – Confab" }
+    var title: String { tr("%@ – Confab", "\(callTitle)") }
     private let header = HeaderBar(title: "")
     private let callViewModel: CallViewModel
     private let statusLabel = Label("", cssClasses: ["dim-label", "numeric"])
     private let production: CallProductionMenu
-    private let waitingLabel = Label("Waiting for others to join…", cssClasses: ["title-3", "dim-label"])
-    private let reconnectingLabel = Label("Connection lost. Reconnecting…", cssClasses: ["warning"])
-    private let mutedHint = Label("You are muted. Unmute to speak (Ctrl+D, or hold Space).", cssClasses: ["warning"])
+    private let waitingLabel = Label(tr("Waiting for others to join…"), cssClasses: ["title-3", "dim-label"])
+    private let reconnectingLabel = Label(tr("Connection lost. Reconnecting…"), cssClasses: ["warning"])
+    private let mutedHint = Label(tr("You are muted. Unmute to speak (Ctrl+D, or hold Space)."), cssClasses: ["warning"])
     /// Shown to the sharer while their screen is shared, with the way to stop.
     private let sharingBanner: Box
     private let area: ParticipantsArea
@@ -50,9 +50,9 @@ final class CallPage: MainWindowPage {
         area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
-        let stopSharing = Button(label: "Stop sharing")
+        let stopSharing = Button(label: tr("Stop sharing"))
         stopSharing.onClicked { [weak call] in Task { await call?.stopScreensharing() } }
-        let sharingLabel = Label("You are sharing your screen")
+        let sharingLabel = Label(tr("You are sharing your screen"))
         sharingLabel.expand(horizontally: true, vertically: false)
         sharingLabel.align(horizontal: .start)
         sharingBanner = Box(.horizontal, spacing: 12, children: [Image(iconName: "screen-shared-symbolic"), sharingLabel, stopSharing])
@@ -158,7 +158,7 @@ final class CallPage: MainWindowPage {
         }
         reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia
         reconnectingLabel.text = vm.callingState == .reconnecting
-            ? "Connection lost. Reconnecting…" : "Audio and video lost. Reconnecting…"
+            ? tr("Connection lost. Reconnecting…") : tr("Audio and video lost. Reconnecting…")
         mutedHint.isVisible = vm.localMedia.isSpeakingWhileMuted
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
         // Our own share is never shown back to us: a placeholder stands in for it.
@@ -176,11 +176,11 @@ final class CallPage: MainWindowPage {
     }
 
     private func updateStatus() {
-        let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? "Joining…"
+        let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? tr("Joining…")
         // Everyone must know when a call is recorded.
-        let live = call.isBroadcasting ? "Live · " : ""
-        statusLabel.text = live + (call.isRecording ? "● Recording · \(duration)" : duration)
+        let live = call.isBroadcasting ? tr("Live · ") : ""
+        statusLabel.text = live + (call.isRecording ? tr("● Recording · %@", "\(duration)") : duration)
         statusLabel.setCSSClass("recording", call.isRecording)
-        statusLabel.setAccessibleLabel(call.isRecording ? "Recording. Call duration \(duration)" : "Call duration \(duration)")
+        statusLabel.setAccessibleLabel(call.isRecording ? tr("Recording. Call duration %@", "\(duration)") : tr("Call duration %@", "\(duration)"))
     }
 }

@@ -35,7 +35,7 @@ final class ParticipantTile {
         let bar = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel, spacer, quality.view])
         pinIcon.isVisible = false
         if let onTogglePin {
-            let pin = Button(iconName: "view-pin-symbolic", accessibleLabel: "Pin \(name)")
+            let pin = Button(iconName: "view-pin-symbolic", accessibleLabel: tr("Pin %@", "\(name)"))
             pin.addCSSClass("flat")
             pin.addCSSClass("circular")
             pin.onClicked(onTogglePin)
@@ -60,8 +60,8 @@ final class ParticipantTile {
     func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
                 quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false) {
         pinIcon.isVisible = isPinned
-        pinButton?.setAccessibleLabel(isPinned ? "Unpin \(name)" : "Pin \(name)")
-        pinButton?.tooltip = isPinned ? "Unpin" : "Pin (on this device)"
+        pinButton?.setAccessibleLabel(isPinned ? tr("Unpin %@", "\(name)") : tr("Pin %@", "\(name)"))
+        pinButton?.tooltip = isPinned ? tr("Unpin") : tr("Pin (on this device)")
         nameLabel.text = name
         avatar.name = avatarName ?? name
         stack.visiblePageName = hasVideo ? "video" : "avatar"
@@ -75,10 +75,10 @@ final class ParticipantTile {
         var parts = [name]
         if isSpeaking { parts.append("speaking") }
         if isPinned { parts.append("pinned") }
-        if !hasAudio { parts.append("microphone off") }
-        if !hasVideo { parts.append("camera off") }
-        if !isSelf { parts.append("connection \(connection.rawValue)") }
+        if !hasAudio { parts.append(tr("microphone off")) }
+        if !hasVideo { parts.append(tr("camera off")) }
+        if !isSelf { parts.append(tr("connection %@", "\(connection.rawValue)")) }
         view.setAccessibleLabel(parts.joined(separator: ", "))
-        picture.setAccessibleLabel("Video of \(name)")
+        picture.setAccessibleLabel(tr("Video of %@", "\(name)"))
     }
 }

@@ -19,17 +19,17 @@ final class ParticipantsSidebar {
         list.setMargins(12)
         let scroller = ScrolledWindow(child: list)
         scroller.expand()
-        let header = HeaderBar(title: "Participants")
+        let header = HeaderBar(title: tr("Participants"))
         header.showWindowButtons(false)
-        let close = Button(iconName: "window-close-symbolic", accessibleLabel: "Hide participants")
-        close.tooltip = "Hide participants (Ctrl+P)"
+        let close = Button(iconName: "window-close-symbolic", accessibleLabel: tr("Hide participants"))
+        close.tooltip = tr("Hide participants (Ctrl+P)")
         close.addCSSClass("flat")
         close.onClicked(onClose)
         header.packEnd(close)
         let column = Box(.vertical, children: [header, scroller])
         column.addCSSClass("background")
         column.setSizeRequest(width: 300, height: -1)
-        column.setAccessibleLabel("Participants")
+        column.setAccessibleLabel(tr("Participants"))
         view = column
         binding = ObservationBinding { [weak self] in self?.update() }
     }
@@ -52,20 +52,20 @@ final class ParticipantsSidebar {
         shownRows = signature
         list.removeAll()
 
-        let people = PreferencesGroup(title: "In the call (\(participants.count + 1))")
+        let people = PreferencesGroup(title: tr("In the call (%@)", "\(participants.count + 1)"))
         people.add(row(name: "\(vm.currentUser.name) (you)", avatarName: vm.currentUser.name,
-                       detail: vm.callSettings.audioOn ? nil : "microphone off", actions: []))
+                       detail: vm.callSettings.audioOn ? nil : tr("microphone off"), actions: []))
         for participant in participants {
             people.add(row(name: participant.name, detail: describe(participant), actions: actions(for: participant, in: call)))
         }
         list.append(people)
 
         if !blocked.isEmpty {
-            let group = PreferencesGroup(title: "Blocked")
+            let group = PreferencesGroup(title: tr("Blocked"))
             for user in blocked {
                 let actions = call.can(.blockUsers)
-                    ? [HostAction(title: "Unblock", isDestructive: false) { [weak call] in Task { await call?.unblock(user) } }] : []
-                group.add(row(name: user.name, detail: "blocked from this call", actions: actions))
+                    ? [HostAction(title: tr("Unblock"), isDestructive: false) { [weak call] in Task { await call?.unblock(user) } }] : []
+                group.add(row(name: user.name, detail: tr("blocked from this call"), actions: actions))
             }
             list.append(group)
         }
@@ -73,8 +73,8 @@ final class ParticipantsSidebar {
 
     private func describe(_ participant: CallParticipant) -> String? {
         var parts: [String] = []
-        if !participant.hasAudio { parts.append("microphone off") }
-        if participant.isPinned { parts.append("pinned for everyone") }
+        if !participant.hasAudio { parts.append(tr("microphone off")) }
+        if participant.isPinned { parts.append(tr("pinned for everyone")) }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
@@ -88,24 +88,24 @@ final class ParticipantsSidebar {
     private func actions(for participant: CallParticipant, in call: ActiveCall) -> [HostAction] {
         var actions: [HostAction] = []
         if call.can(.muteUsers), participant.hasAudio {
-            actions.append(HostAction(title: "Mute", isDestructive: false) { [weak call] in Task { await call?.mute(participant) } })
+            actions.append(HostAction(title: tr("Mute"), isDestructive: false) { [weak call] in Task { await call?.mute(participant) } })
         }
         if call.can(.pinForEveryone) {
-            actions.append(HostAction(title: participant.isPinned ? "Unpin for everyone" : "Pin for everyone", isDestructive: false) {
+            actions.append(HostAction(title: participant.isPinned ? tr("Unpin for everyone") : tr("Pin for everyone"), isDestructive: false) {
                 [weak call] in Task { await call?.togglePinForEveryone(participant) }
             })
         }
         let name = participant.name
         if call.can(.blockUsers) {
-            actions.append(HostAction(title: "Block", isDestructive: true) { [weak self, weak call] in
-                self?.confirm(heading: "Block \(name)?", body: "\(name) leaves the call and can’t join it again until unblocked.",
-                              action: "Block") { await call?.block(participant) }
+            actions.append(HostAction(title: tr("Block"), isDestructive: true) { [weak self, weak call] in
+                self?.confirm(heading: tr("Block %@?", "\(name)"), body: tr("%@ leaves the call and can’t join it again until unblocked.", "\(name)"),
+                              action: tr("Block")) { await call?.block(participant) }
             })
         }
         if call.can(.kickUser) {
-            actions.append(HostAction(title: "Remove", isDestructive: true) { [weak self, weak call] in
-                self?.confirm(heading: "Remove \(name) from the call?", body: "\(name) can join again with the call’s link.",
-                              action: "Remove") { await call?.kick(participant) }
+            actions.append(HostAction(title: tr("Remove"), isDestructive: true) { [weak self, weak call] in
+                self?.confirm(heading: tr("Remove %@ from the call?", "\(name)"), body: tr("%@ can join again with the call’s link.", "\(name)"),
+                              action: tr("Remove")) { await call?.kick(participant) }
             })
         }
         return actions
@@ -115,7 +115,7 @@ final class ParticipantsSidebar {
     /// "You removed dave" when they have gone).
     private func confirm(heading: String, body: String, action: String, perform: @escaping @MainActor () async -> Void) {
         Task { [weak self] in
-            guard let self, await MessageDialog.ask(heading: heading, body: body, cancel: "Cancel", confirm: action,
+            guard let self, await MessageDialog.ask(heading: heading, body: body, cancel: tr("Cancel"), confirm: action,
                                                     destructive: true, over: self.view) else { return }
             await perform()
         }
@@ -142,7 +142,7 @@ final class ParticipantsSidebar {
     /// The ⋮ menu of one person: the host actions, the ones that remove someone in red.
     private func menu(for name: String, actions: [HostAction]) -> Widget {
         let items = Box(.vertical, spacing: 2)
-        let button = MenuButton(iconName: "view-more-symbolic", accessibleLabel: "Actions for \(name)", content: items)
+        let button = MenuButton(iconName: "view-more-symbolic", accessibleLabel: tr("Actions for %@", "\(name)"), content: items)
         for action in actions {
             let item = Button(label: action.title)
             item.addCSSClass("flat")

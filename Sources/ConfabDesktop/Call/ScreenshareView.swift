@@ -24,9 +24,9 @@ final class ScreenshareView {
     /// The whole screen is always shown (never cropped like a camera tile); "Actual size" shows
     /// it pixel for pixel, to read small text, panning with the scroll bars.
     private let picture = VideoPicture(fit: .contain)
-    private let actualSize = ToggleButton(iconName: "zoom-original-symbolic", accessibleLabel: "Actual size")
+    private let actualSize = ToggleButton(iconName: "zoom-original-symbolic", accessibleLabel: tr("Actual size"))
     private let caption = Label("", cssClasses: ["tile-name"])
-    private let placeholderLabel = Label("You are presenting your screen", cssClasses: ["title-2"])
+    private let placeholderLabel = Label(tr("You are presenting your screen"), cssClasses: ["title-2"])
     /// The session whose screen frames this view shows (nil while we share).
     private(set) var sharingSession: String?
 
@@ -36,7 +36,7 @@ final class ScreenshareView {
         caption.align(horizontal: .start, vertical: .end)
         caption.setMargins(8)
         screen.addOverlay(caption)
-        actualSize.tooltip = "Show the screen at its actual size"
+        actualSize.tooltip = tr("Show the screen at its actual size")
         actualSize.addCSSClass("osd")
         actualSize.addCSSClass("circular")
         actualSize.align(horizontal: .end, vertical: .start)
@@ -44,7 +44,7 @@ final class ScreenshareView {
         actualSize.onToggled { [weak self] actual in self?.showActualSize(actual) }
         screen.addOverlay(actualSize)
         let icon = Image(iconName: "video-display-symbolic", pixelSize: 64)
-        let hint = Label("Others see your screen. It is not shown here, so it does not repeat inside itself.", cssClasses: ["dim-label"])
+        let hint = Label(tr("Others see your screen. It is not shown here, so it does not repeat inside itself."), cssClasses: ["dim-label"])
         hint.wrap()
         let placeholder = Box(.vertical, spacing: 12, children: [icon, placeholderLabel, hint])
         placeholder.align(horizontal: .center, vertical: .center)
@@ -66,19 +66,19 @@ final class ScreenshareView {
         sharingSession = participant?.sessionID
         guard let participant else {
             view.visiblePageName = "own-share"
-            view.setAccessibleLabel("Your shared screen (not shown here)")
+            view.setAccessibleLabel(tr("Your shared screen (not shown here)"))
             return
         }
         view.visiblePageName = "screen"
-        caption.text = "\(participant.name) is presenting"
-        view.setAccessibleLabel("\(participant.name)’s shared screen")
-        picture.setAccessibleLabel("Screen of \(participant.name)")
+        caption.text = tr("%@ is presenting", "\(participant.name)")
+        view.setAccessibleLabel(tr("%@’s shared screen", "\(participant.name)"))
+        picture.setAccessibleLabel(tr("Screen of %@", "\(participant.name)"))
     }
 
     func show(_ frame: VideoFrame) { picture.show(frame) }
 
     private func showActualSize(_ actual: Bool) {
         picture.canShrink = !actual
-        actualSize.tooltip = actual ? "Fit the screen to the window" : "Show the screen at its actual size"
+        actualSize.tooltip = actual ? tr("Fit the screen to the window") : tr("Show the screen at its actual size")
     }
 }

@@ -7,36 +7,36 @@ import GLibBridge
 final class HomePage: MainWindowPage {
     let content: Widget
     let title = "Confab"
-    private let callName = Entry(placeholder: "Call name, e.g. standup")
-    private let people = Entry(placeholder: "Who to call, e.g. bob, carol")
+    private let callName = Entry(placeholder: tr("Call name, e.g. standup"))
+    private let people = Entry(placeholder: tr("Who to call, e.g. bob, carol"))
     private let toasts: ToastOverlay
     private weak var callViewModel: CallViewModel?
     private var toastForwarder: ToastForwarder?
 
     init(callViewModel: CallViewModel) {
         self.callViewModel = callViewModel
-        callName.setAccessibleLabel("Call name")
-        people.setAccessibleLabel("People to call")
+        callName.setAccessibleLabel(tr("Call name"))
+        people.setAccessibleLabel(tr("People to call"))
 
-        let ringButton = Button(label: "Call")
+        let ringButton = Button(label: tr("Call"))
         ringButton.addCSSClass("suggested-action")
         ringButton.addCSSClass("pill")
         ringButton.align(horizontal: .center)
-        let ringHint = Label("Rings everyone listed; the call starts when someone answers.", cssClasses: ["dim-label", "caption"])
+        let ringHint = Label(tr("Rings everyone listed; the call starts when someone answers."), cssClasses: ["dim-label", "caption"])
         ringHint.wrap()
 
-        let openButton = Button(label: "Join…")
+        let openButton = Button(label: tr("Join…"))
         openButton.addCSSClass("pill")
         openButton.align(horizontal: .center)
-        let joinHint = Label("First you check your camera and microphone, then you join.", cssClasses: ["dim-label", "caption"])
+        let joinHint = Label(tr("First you check your camera and microphone, then you join."), cssClasses: ["dim-label", "caption"])
         joinHint.wrap()
 
         let form = Box(.vertical, spacing: 12, children: [
-            Label("Call someone", cssClasses: ["heading"]), people, ringHint, ringButton,
-            Label("Join a call", cssClasses: ["heading"]), callName, joinHint, openButton,
+            Label(tr("Call someone"), cssClasses: ["heading"]), people, ringHint, ringButton,
+            Label(tr("Join a call"), cssClasses: ["heading"]), callName, joinHint, openButton,
         ])
         let page = StatusPage(iconName: "camera-web-symbolic", title: "Confab",
-                              description: "Signed in as \(callViewModel.currentUser.name).",
+                              description: tr("Signed in as %@.", "\(callViewModel.currentUser.name)"),
                               child: Clamp(maximumWidth: 380, child: form))
         toasts = ToastOverlay(child: ScrolledWindow(child: page))
         toasts.expand()
@@ -64,7 +64,7 @@ final class HomePage: MainWindowPage {
 
     private func ring() {
         let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
-        guard !members.isEmpty else { return toasts.showToast("Enter who to call: their user ids, separated by commas") }
+        guard !members.isEmpty else { return toasts.showToast(tr("Enter who to call: their user ids, separated by commas")) }
         let typed = callName.text.trimmingCharacters(in: .whitespaces)
         let call = typed.isEmpty ? CallID(type: .default, id: "call-\(UUID().uuidString.prefix(8).lowercased())") : parseCallName(typed)
         guard let call else { return }
@@ -76,7 +76,7 @@ final class HomePage: MainWindowPage {
         do {
             return try CallID.parse(userInput: text)
         } catch {
-            toasts.showToast("Call names use letters, digits, “.”, “-” and “_”, optionally after a type (default:standup): \(error.description)")
+            toasts.showToast(tr("Call names use letters, digits, “.”, “-” and “_”, optionally after a type (default:standup): %@", "\(error.description)"))
             return nil
         }
     }

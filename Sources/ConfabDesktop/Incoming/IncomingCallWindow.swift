@@ -7,34 +7,34 @@ final class IncomingCallWindow {
     let window: Window
 
     init(application: Application, callViewModel: CallViewModel, call: IncomingCall) {
-        window = Window(application: application, title: "\(call.caller.name) is calling – Confab", width: 480, height: 420)
-        let kind = call.video ? "Incoming video call" : "Incoming call"
+        window = Window(application: application, title: tr("%@ is calling – Confab", "\(call.caller.name)"), width: 480, height: 420)
+        let kind = call.video ? tr("Incoming video call") : tr("Incoming call")
         let status = Label(kind, cssClasses: ["title-2"])
         // A named call says which ("standup"); a call named after its people says nothing more.
         let callName = Label(CallTitle.isGenerated(call.id) ? "" : CallTitle.title(of: call.cid, with: []), cssClasses: ["dim-label"])
         callName.isVisible = !callName.text.isEmpty
 
-        let accept = Button(iconName: "call-start-symbolic", accessibleLabel: "Accept")
+        let accept = Button(iconName: "call-start-symbolic", accessibleLabel: tr("Accept"))
         accept.addCSSClass("success")
         accept.addCSSClass("suggested-action")
         accept.addCSSClass("circular")
         accept.addCSSClass("call-button")
-        accept.tooltip = "Accept (Enter)"
-        let decline = Button(iconName: "call-stop-symbolic", accessibleLabel: "Decline")
+        accept.tooltip = tr("Accept (Enter)")
+        let decline = Button(iconName: "call-stop-symbolic", accessibleLabel: tr("Decline"))
         decline.addCSSClass("destructive-action")
         decline.addCSSClass("circular")
         decline.addCSSClass("call-button")
-        decline.tooltip = "Decline (Escape)"
-        let acceptAudioOnly = Button(iconName: "camera-disabled-symbolic", accessibleLabel: "Accept without video")
+        decline.tooltip = tr("Decline (Escape)")
+        let acceptAudioOnly = Button(iconName: "camera-disabled-symbolic", accessibleLabel: tr("Accept without video"))
         acceptAudioOnly.addCSSClass("circular")
         acceptAudioOnly.addCSSClass("call-button")
-        acceptAudioOnly.tooltip = "Accept with the camera off"
+        acceptAudioOnly.tooltip = tr("Accept with the camera off")
         acceptAudioOnly.onClicked { [weak callViewModel] in
             Task { await callViewModel?.acceptCall(call.cid, video: false) }
         }
         // Each round button has its word under it: icons alone don't say "decline".
         let buttons = Box(.horizontal, spacing: 24, children: [
-            Self.labelled(decline, "Decline"), Self.labelled(acceptAudioOnly, "Video off"), Self.labelled(accept, "Accept"),
+            Self.labelled(decline, tr("Decline")), Self.labelled(acceptAudioOnly, tr("Video off")), Self.labelled(accept, tr("Accept")),
         ])
         buttons.align(horizontal: .center)
 

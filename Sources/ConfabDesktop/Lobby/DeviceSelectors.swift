@@ -10,7 +10,7 @@ final class DeviceSelectors {
     private var shown: [MediaDevice.Kind: [MediaDevice]] = [:]
 
     init(onSelect: @escaping @MainActor (MediaDevice) -> Void) {
-        view = PreferencesGroup(title: "Devices")
+        view = PreferencesGroup(title: tr("Devices"))
         for kind in MediaDevice.Kind.allCases {
             let row = ComboRow(title: kind.title)
             row.onSelectionChanged { [weak self] index in
@@ -36,10 +36,10 @@ final class DeviceSelectors {
 
 extension MediaDevice.Kind {
     var title: String {
-        switch self { case .camera: "Camera"; case .microphone: "Microphone"; case .speaker: "Speaker" }
+        switch self { case .camera: tr("Camera"); case .microphone: tr("Microphone"); case .speaker: tr("Speaker") }
     }
 
     var noneFound: String {
-        switch self { case .camera: "No camera found"; case .microphone: "No microphone found"; case .speaker: "No speaker found" }
+        switch self { case .camera: tr("No camera found"); case .microphone: tr("No microphone found"); case .speaker: tr("No speaker found") }
     }
 }

@@ -17,11 +17,11 @@ final class LobbyPage: MainWindowPage {
     private let microphoneToggle: MediaToggle
     private let cameraToggle: MediaToggle
     private let deviceSelectors: DeviceSelectors
-    private let microphoneWarning = Label("Your mic doesn't seem to be working.", cssClasses: ["warning", "caption"])
+    private let microphoneWarning = Label(tr("Your mic doesn't seem to be working."), cssClasses: ["warning", "caption"])
     private let microphoneStatus = Label("", cssClasses: ["dim-label", "caption"])
-    private let connectionWarning = Label("Please check your internet connection.", cssClasses: ["warning", "caption"])
+    private let connectionWarning = Label(tr("Please check your internet connection."), cssClasses: ["warning", "caption"])
     private let participantsLabel = Label("", cssClasses: ["dim-label"])
-    private let joinButton = Button(label: "Join call")
+    private let joinButton = Button(label: tr("Join call"))
     private let toasts: ToastOverlay
     private var bindings: [ObservationBinding] = []
     private var previewHasFrame = false
@@ -33,25 +33,25 @@ final class LobbyPage: MainWindowPage {
         self.lobby = lobby
         let info = lobby.info
         let name = CallTitle.title(of: info.call, with: info.participants.map(\.user).filter { $0.id != callViewModel.currentUser.id })
-        title = "\(name) – Confab"
+        title = tr("%@ – Confab", "\(name)")
         preview = LobbyPreview(user: callViewModel.currentUser)
         microphoneToggle = MediaToggle(.microphone) { [weak lobby] in lobby?.toggleMicrophone() }
         cameraToggle = MediaToggle(.camera) { [weak lobby] in lobby?.toggleCamera() }
         deviceSelectors = DeviceSelectors { [weak lobby] device in lobby?.selectDevice(device) }
 
-        let header = HeaderBar(title: name, subtitle: "Check your camera and microphone")
-        let back = Button(iconName: "go-previous-symbolic", accessibleLabel: "Back")
-        back.tooltip = "Back (Escape)"
+        let header = HeaderBar(title: name, subtitle: tr("Check your camera and microphone"))
+        let back = Button(iconName: "go-previous-symbolic", accessibleLabel: tr("Back"))
+        back.tooltip = tr("Back (Escape)")
         back.onClicked { [weak lobby] in lobby?.close() }
         header.packStart(back)
         header.packEnd(MainMenu.button())
-        let heading = Label("Before Joining", cssClasses: ["title-2"])
+        let heading = Label(tr("Before Joining"), cssClasses: ["title-2"])
         let toggles = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button])
         toggles.align(horizontal: .center)
         joinButton.addCSSClass("suggested-action")
         joinButton.addCSSClass("pill")
         joinButton.align(horizontal: .center)
-        joinButton.tooltip = "Join the call (Enter)"
+        joinButton.tooltip = tr("Join the call (Enter)")
         participantsLabel.wrap()
         microphoneWarning.wrap()
         connectionWarning.wrap()
@@ -135,7 +135,7 @@ final class LobbyPage: MainWindowPage {
         microphoneWarning.isVisible = lobby.showsMicrophoneWarning
         switch lobby.microphoneState {
         case .noMicrophone:
-            microphoneStatus.text = "No microphone found. Plug one in and it will show up here."
+            microphoneStatus.text = tr("No microphone found. Plug one in and it will show up here.")
             microphoneStatus.isVisible = true
         case .failed(let reason):
             microphoneStatus.text = reason
@@ -151,7 +151,7 @@ final class LobbyPage: MainWindowPage {
         cameraToggle.update(isOn: settings.videoOn)
         let joining = callViewModel.callingState == .joining
         joinButton.isSensitive = !joining
-        joinButton.label = joining ? "Joining…" : "Join call"
+        joinButton.label = joining ? tr("Joining…") : tr("Join call")
         participantsLabel.text = Self.describe(lobby.participants)
     }
 
@@ -171,10 +171,11 @@ final class LobbyPage: MainWindowPage {
     static func describe(_ participants: [Member]) -> String {
         let names = participants.map(\.user.name)
         switch names.count {
-        case 0: return "Nobody else is here yet."
-        case 1: return "\(names[0]) is in the call."
-        case 2: return "\(names[0]) and \(names[1]) are in the call."
-        default: return "\(names[0]), \(names[1]) and \(names.count - 2) others are in the call."
+        case 0: return tr("Nobody else is here yet.")
+        case 1: return tr("%@ is in the call.", "\(names[0])")
+        case 2: return tr("%@ and %@ are in the call.", "\(names[0])", "\(names[1])")
+        default: return trn("%2$@, %3$@ and %1$@ other are in the call.", "%2$@, %3$@ and %1$@ others are in the call.", names.count - 2,
+                            names[0], names[1])
         }
     }
 }

@@ -20,7 +20,7 @@ final class LobbyPreview {
         avatarPage = Box(.vertical, spacing: 12, children: [avatar, avatarCaption])
         avatarPage.align(horizontal: .center, vertical: .center)
         avatarCaption.wrap()
-        picture.setAccessibleLabel("Camera preview")
+        picture.setAccessibleLabel(tr("Camera preview"))
         stack.addPage(picture, name: "video")
         stack.addPage(avatarPage, name: "avatar")
         stack.setSizeRequest(width: 480, height: 270)
@@ -50,9 +50,9 @@ final class LobbyPreview {
         case .running where hasFrame:
             stack.visiblePageName = "video"
             return
-        case .running: caption = "Starting camera…"
-        case .off: caption = "Camera is off"
-        case .noCamera: caption = "No camera found"
+        case .running: caption = tr("Starting camera…")
+        case .off: caption = tr("Camera is off")
+        case .noCamera: caption = tr("No camera found")
         case .failed(let reason): caption = reason
         }
         if cameraState != .running { picture.clear() }

@@ -4,10 +4,10 @@ import GLibBridge
 @MainActor
 enum MainMenu {
     static func button() -> Widget {
-        let button = MenuModelButton(iconName: "open-menu-symbolic", accessibleLabel: "Main Menu", sections: [
-            [MenuItem("_Preferences", action: "app.\(AppShortcut.preferences.rawValue)"),
-             MenuItem("_Keyboard Shortcuts", action: "app.\(AppShortcut.shortcuts.rawValue)"),
-             MenuItem("_About Confab", action: "app.about")],
+        let button = MenuModelButton(iconName: "open-menu-symbolic", accessibleLabel: tr("Main Menu"), sections: [
+            [MenuItem(tr("_Preferences"), action: "app.\(AppShortcut.preferences.rawValue)"),
+             MenuItem(tr("_Keyboard Shortcuts"), action: "app.\(AppShortcut.shortcuts.rawValue)"),
+             MenuItem(tr("_About Confab"), action: "app.about")],
         ])
         button.makePrimary()
         return button

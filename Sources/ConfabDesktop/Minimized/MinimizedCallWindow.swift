@@ -22,12 +22,12 @@ final class MinimizedCallWindow {
     init(application: Application, callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?) {
         self.callViewModel = callViewModel
         self.call = call
-        window = Window(application: application, title: "\(call.id.id) (minimized) – Confab", width: 360, height: 300)
+        window = Window(application: application, title: tr("%@ (minimized) – Confab", "\(call.id.id)"), width: 360, height: 300)
         microphone = MediaToggle(.microphone) { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
-        let restore = Button(iconName: "view-restore-symbolic", accessibleLabel: "Restore call window")
+        let restore = Button(iconName: "view-restore-symbolic", accessibleLabel: tr("Restore call window"))
         restore.addCSSClass("circular")
         restore.onClicked { [weak callViewModel] in callViewModel?.isMinimized = false }
-        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: "Hang up")
+        let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: tr("Hang up"))
         hangUp.addCSSClass("destructive-action")
         hangUp.addCSSClass("circular")
         hangUp.onClicked { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
@@ -71,8 +71,8 @@ final class MinimizedCallWindow {
     }
 
     private func updateDuration() {
-        let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? "Joining…"
+        let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? tr("Joining…")
         durationLabel.text = duration
-        durationLabel.setAccessibleLabel("Call duration \(duration)")
+        durationLabel.setAccessibleLabel(tr("Call duration %@", "\(duration)"))
     }
 }

@@ -7,7 +7,7 @@ final class OutgoingCallPage: MainWindowPage {
     let content: Widget
     let title: String
     private let elapsedLabel = Label("0:00", cssClasses: ["dim-label", "numeric"])
-    private let cancel = Button(iconName: "call-stop-symbolic", accessibleLabel: "Cancel call")
+    private let cancel = Button(iconName: "call-stop-symbolic", accessibleLabel: tr("Cancel call"))
     private var timer: RepeatingTimer?
     private var secondsRinging = 0
     private weak var callViewModel: CallViewModel?
@@ -16,16 +16,16 @@ final class OutgoingCallPage: MainWindowPage {
         self.callViewModel = callViewModel
         let members = callViewModel.outgoingCallMembers.map(\.user)
         let names = members.map(\.name).joined(separator: ", ")
-        title = "Calling \(names) – Confab"
-        let status = Label("Calling \(names)…", cssClasses: ["title-2"])
+        title = tr("Calling %@ – Confab", "\(names)")
+        let status = Label(tr("Calling %@…", "\(names)"), cssClasses: ["title-2"])
         status.wrap()
-        cancel.tooltip = "Cancel the call (Escape)"
+        cancel.tooltip = tr("Cancel the call (Escape)")
         cancel.addCSSClass("destructive-action")
         cancel.addCSSClass("circular")
         cancel.addCSSClass("call-button")
         cancel.align(horizontal: .center)
         cancel.onClicked { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
-        let cancelLabel = Label("Cancel", cssClasses: ["caption"])
+        let cancelLabel = Label(tr("Cancel"), cssClasses: ["caption"])
         let cancelColumn = Box(.vertical, spacing: 6, children: [cancel, cancelLabel])
         cancelColumn.align(horizontal: .center)
 

@@ -13,8 +13,8 @@ final class PermissionsBanner {
     private weak var toasts: ToastOverlay?
     private let titleLabel = Label("", cssClasses: ["heading"])
     private let messageLabel = Label("", cssClasses: ["caption"])
-    private let openSettings = Button(label: "Open Settings")
-    private let dismiss = Button(label: "Dismiss")
+    private let openSettings = Button(label: tr("Open Settings"))
+    private let dismiss = Button(label: tr("Dismiss"))
     private var binding: ObservationBinding?
     private var requestsCameraAccess: Bool
 

@@ -27,18 +27,18 @@ struct SettingsLauncher {
             return nil
         }
         if let path = denials.lazy.compactMap({ if case .deviceNotReadable(let path) = $0 { path } else { nil } }).first {
-            return .help(heading: "Camera Not Accessible",
-                         body: "Your account may not open \(path). Ask an administrator to add you to the video group "
-                             + "(sudo usermod -aG video $USER), then log out and back in.")
+            return .help(heading: tr("Camera Not Accessible"),
+                         body: tr("Your account may not open %@. Ask an administrator to add you to the video group ", "\(path)")
+                             + tr("(sudo usermod -aG video $USER), then log out and back in."))
         }
         let desktop = (environment["XDG_CURRENT_DESKTOP"] ?? "").uppercased().split(separator: ":").map(String.init)
         if desktop.contains(where: { $0.contains("GNOME") || $0 == "UNITY" }), let gnome = gnomeTarget(devices, denials: denials) {
             return gnome
         }
         if desktop.contains("KDE"), let kde = kdeTarget(devices, denials: denials) { return kde }
-        return .help(heading: "Allow Camera and Microphone",
-                     body: "Open your system's settings and look under Privacy for the camera and microphone switches, "
-                         + "and under Sound for a muted microphone. Confab notices the change by itself.")
+        return .help(heading: tr("Allow Camera and Microphone"),
+                     body: tr("Open your system's settings and look under Privacy for the camera and microphone switches, ")
+                         + tr("and under Sound for a muted microphone. Confab notices the change by itself."))
     }
 
     private func gnomeTarget(_ devices: [PermissionDevice], denials: [PermissionDenial]) -> Target? {
@@ -85,11 +85,11 @@ struct SettingsLauncher {
             print("confab: opening settings: \(arguments.joined(separator: " "))")
             do {
                 try ProgramLauncher.launch(arguments) { status in
-                    if let status, status != 0 { onFailure("Settings closed with an error (status \(status)).") }
+                    if let status, status != 0 { onFailure(tr("Settings closed with an error (status %@).", "\(status)")) }
                 }
             } catch {
                 print("confab: could not start \(arguments[0]): \(error)")
-                onFailure("Couldn't open Settings: \(error)")
+                onFailure(tr("Couldn't open Settings: %@", "\(error)"))
             }
         }
     }

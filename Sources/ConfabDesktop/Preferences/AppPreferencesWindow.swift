@@ -30,7 +30,7 @@ final class AppPreferencesWindow {
         self.preferences = preferences
         self.callViewModel = callViewModel
         self.cameraPreview = cameraPreview
-        window = PreferencesWindow(application: application, title: "Preferences", width: 640, height: 720)
+        window = PreferencesWindow(application: application, title: tr("Preferences"), width: 640, height: 720)
         let devicesCheck = makeDevicesCheck()
         self.devicesCheck = devicesCheck
         preview = LobbyPreview(user: callViewModel.currentUser)
@@ -39,10 +39,10 @@ final class AppPreferencesWindow {
             if let devicesCheck { devicesCheck.selectDevice(device) } else { preferences.setPreferredDeviceID(device.id, for: device.kind) }
         }
 
-        window.add(PreferencesPage(title: "General", iconName: "emblem-system-symbolic", groups: [
+        window.add(PreferencesPage(title: tr("General"), iconName: "emblem-system-symbolic", groups: [
             accountGroup(), joiningGroup(), voiceGroup(), ringingGroup(onRingVolumeChanged),
         ]))
-        window.add(PreferencesPage(title: "Devices", iconName: "camera-web-symbolic", groups: devicesGroups()))
+        window.add(PreferencesPage(title: tr("Devices"), iconName: "camera-web-symbolic", groups: devicesGroups()))
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
         window.onClose { [weak self] in
@@ -78,21 +78,21 @@ final class AppPreferencesWindow {
         let server = entry(placeholder: "ws://127.0.0.1:8630", text: preferences.serverURL) { [preferences] in
             preferences.serverURL = $0
         }
-        let user = entry(placeholder: "Your login name", text: preferences.userID) { [preferences] in
+        let user = entry(placeholder: tr("Your login name"), text: preferences.userID) { [preferences] in
             preferences.userID = $0
         }
-        let token = entry(placeholder: "Not needed with development sign-in", text: preferences.token) { [preferences] in
+        let token = entry(placeholder: tr("Not needed with development sign-in"), text: preferences.token) { [preferences] in
             preferences.token = $0
         }
         token.hidesText = true
         controls += [server, user, token]
         let note = preferences.isStoredInGSettings
-            ? "Used from the next start. The --server and --user options win over these."
-            : "Not saved: the org.confab.Confab settings schema is not installed (install with meson, or start with `make run`)."
-        let group = PreferencesGroup(title: "Account", rows: [
+            ? tr("Used the next time Confab starts.")
+            : tr("Not saved: the org.confab.Confab settings schema is not installed (install with meson, or start with `make run`).")
+        let group = PreferencesGroup(title: tr("Account"), rows: [
             // The row's title labels its control for screen readers (AdwActionRow's activatable widget).
-            ActionRow(title: "Server address", control: server), ActionRow(title: "User id", control: user),
-            ActionRow(title: "Sign-in token", control: token),
+            ActionRow(title: tr("Server address"), control: server), ActionRow(title: tr("User id"), control: user),
+            ActionRow(title: tr("Sign-in token"), control: token),
         ])
         group.setDescription(note)
         return group
@@ -105,9 +105,9 @@ final class AppPreferencesWindow {
         microphone.onChange { [preferences] in preferences.microphoneOnJoin = $0 }
         camera.onChange { [preferences] in preferences.cameraOnJoin = $0 }
         controls += [microphone, camera]
-        return PreferencesGroup(title: "Joining Calls", rows: [
-            ActionRow(title: "Microphone on when joining", subtitle: "Start calls with the microphone switched on", control: microphone),
-            ActionRow(title: "Camera on when joining", subtitle: "Start calls with the camera switched on", control: camera),
+        return PreferencesGroup(title: tr("Joining Calls"), rows: [
+            ActionRow(title: tr("Microphone on when joining"), subtitle: tr("Start calls with the microphone switched on"), control: microphone),
+            ActionRow(title: tr("Camera on when joining"), subtitle: tr("Start calls with the camera switched on"), control: camera),
         ])
     }
 
@@ -131,10 +131,10 @@ final class AppPreferencesWindow {
             }
         }
         controls += [atLogin]
-        return PreferencesGroup(title: "Ringing", rows: [
-            ActionRow(title: "Ring volume", control: volume),
-            ActionRow(title: "Start in the background at login",
-                      subtitle: "Stay signed in so calls ring before you open Confab", control: atLogin),
+        return PreferencesGroup(title: tr("Ringing"), rows: [
+            ActionRow(title: tr("Ring volume"), control: volume),
+            ActionRow(title: tr("Start in the background at login"),
+                      subtitle: tr("Stay signed in so calls ring before you open Confab"), control: atLogin),
         ])
     }
 
@@ -149,21 +149,21 @@ final class AppPreferencesWindow {
         noise.onChange { [preferences] in preferences.audioProcessing.noiseSuppression = $0 }
         gain.onChange { [preferences] in preferences.audioProcessing.automaticGainControl = $0 }
         controls += [echo, noise, gain]
-        let group = PreferencesGroup(title: "Voice", rows: [
-            ActionRow(title: "Echo cancellation", subtitle: "Others do not hear themselves come back from your speakers", control: echo),
-            ActionRow(title: "Noise suppression", subtitle: "Remove steady background noise such as fans and hum", control: noise),
-            ActionRow(title: "Automatic microphone level", subtitle: "Raise a quiet voice, keep a loud one from distorting", control: gain),
+        let group = PreferencesGroup(title: tr("Voice"), rows: [
+            ActionRow(title: tr("Echo cancellation"), subtitle: tr("Others do not hear themselves come back from your speakers"), control: echo),
+            ActionRow(title: tr("Noise suppression"), subtitle: tr("Remove steady background noise such as fans and hum"), control: noise),
+            ActionRow(title: tr("Automatic microphone level"), subtitle: tr("Raise a quiet voice, keep a loud one from distorting"), control: gain),
         ])
-        group.setDescription("Changes apply from the next call.")
+        group.setDescription(tr("Changes apply from the next call."))
         return group
     }
 
     private func devicesGroups() -> [PreferencesGroup] {
-        let previewGroup = PreferencesGroup(title: "Check your camera and microphone")
+        let previewGroup = PreferencesGroup(title: tr("Check your camera and microphone"))
         if devicesCheck != nil {
             previewGroup.add(preview.view)
         } else {
-            previewGroup.setDescription("The preview is off while a call or a lobby is open.")
+            previewGroup.setDescription(tr("The preview is off while a call or a lobby is open."))
         }
         return [previewGroup, deviceSelectors.view]
     }

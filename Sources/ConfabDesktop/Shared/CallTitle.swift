@@ -1,4 +1,5 @@
 import ConfabCore
+import GLibBridge
 
 /// What to call a call on screen: its name when someone gave it one ("standup"), otherwise
 /// who is in it ("Call with Bob") — never a generated id, and the call type only when it is
@@ -6,7 +7,7 @@ import ConfabCore
 enum CallTitle {
     static func title(of call: CallID, with others: [User]) -> String {
         guard isGenerated(call.id) else {
-            return call.type == .default ? call.id : "\(call.id) (\(call.type.rawValue))"
+            return call.type == .default ? call.id : tr("%@ (%@)", "\(call.id)", "\(call.type.rawValue)")
         }
         return withPeople(others)
     }
@@ -15,10 +16,11 @@ enum CallTitle {
     static func withPeople(_ people: [User]) -> String {
         let names = people.map(\.name)
         switch names.count {
-        case 0: return "Call"
-        case 1: return "Call with \(names[0])"
-        case 2: return "Call with \(names[0]) and \(names[1])"
-        default: return "Call with \(names[0]), \(names[1]) and \(names.count - 2) others"
+        case 0: return tr("Call")
+        case 1: return tr("Call with %@", "\(names[0])")
+        case 2: return tr("Call with %@ and %@", "\(names[0])", "\(names[1])")
+        default: return trn("Call with %2$@, %3$@ and %1$@ other", "Call with %2$@, %3$@ and %1$@ others", names.count - 2,
+                            names[0], names[1])
         }
     }
 

@@ -7,7 +7,7 @@ final class MediaToggle {
     enum Kind {
         case microphone, camera
 
-        var accessibleName: String { self == .microphone ? "Microphone" : "Camera" }
+        var accessibleName: String { self == .microphone ? tr("Microphone") : tr("Camera") }
         var shortcut: String { self == .microphone ? "Ctrl+D" : "Ctrl+E" }
         func iconName(isOn: Bool) -> String {
             switch self {
@@ -32,8 +32,12 @@ final class MediaToggle {
         button.isActive = isOn
         button.setIconName(kind.iconName(isOn: isOn))
         button.setCSSClass("off", !isOn)
-        let name = kind.accessibleName.lowercased()
-        button.tooltip = "\(isOn ? "Turn off" : "Turn on") \(name) (\(kind.shortcut))"
-        button.setAccessibleDescription(isOn ? "\(kind.accessibleName) on" : "\(kind.accessibleName) off")
+        switch (kind, isOn) {
+        case (.microphone, true): button.tooltip = tr("Turn off the microphone (%@)", kind.shortcut)
+        case (.microphone, false): button.tooltip = tr("Turn on the microphone (%@)", kind.shortcut)
+        case (.camera, true): button.tooltip = tr("Turn off the camera (%@)", kind.shortcut)
+        case (.camera, false): button.tooltip = tr("Turn on the camera (%@)", kind.shortcut)
+        }
+        button.setAccessibleDescription(isOn ? tr("%@ on", "\(kind.accessibleName)") : tr("%@ off", "\(kind.accessibleName)"))
     }
 }

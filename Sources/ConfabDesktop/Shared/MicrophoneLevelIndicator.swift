@@ -10,7 +10,7 @@ final class MicrophoneLevelIndicator {
     init() {
         bar.setSizeRequest(width: 120, height: -1)
         bar.align(vertical: .center)
-        bar.setAccessibleLabel("Microphone level")
+        bar.setAccessibleLabel(tr("Microphone level"))
         view = Box(.horizontal, spacing: 6, children: [icon, bar])
         view.addCSSClass("mic-level")
     }
