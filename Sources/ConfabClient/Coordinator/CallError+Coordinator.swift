@@ -7,51 +7,55 @@ import Foundation
 extension CallError {
     /// The coordinator answered the request with an error.
     static func refused(_ error: ProtocolError, request: RequestType) -> CallError {
-        var sentence = "\(failedAction(request)): \(error.message)."
-        if let advice = advice(for: error.code) { sentence += " \(advice)" }
-        return CallError(sentence)
+        var sentence = tr("%@: %@.", failedAction(request), error.message)
+        if let advice = advice(for: error.code) { sentence += " " + advice }
+        return CallError(sentence, saysWhatFailed: true)
     }
 
     static func timedOut(_ request: RequestType, after timeout: Duration) -> CallError {
-        CallError("\(failedAction(request)): the call server did not answer within \(timeout.secondsText). Check your connection and try again.")
+        CallError(tr("%@: the call server did not answer within %@. Check your connection and try again.", failedAction(request), timeout.secondsText),
+                  saysWhatFailed: true)
     }
 
     static func unreachable(_ serverURL: String, because reason: String) -> CallError {
-        CallError("Couldn’t reach the call server at \(serverURL) (\(reason)). Check the address and that the server is running.")
+        CallError(tr("Couldn’t reach the call server at %@ (%@). Check the address and that the server is running.", serverURL, reason),
+                  saysWhatFailed: true)
     }
 
     static func unreadableAnswer(_ request: RequestType) -> CallError {
-        CallError("\(failedAction(request)): the call server sent an answer this version of Confab can’t read. Update Confab or the server.")
+        CallError(tr("%@: the call server sent an answer this version of Confab can’t read. Update Confab or the server.", failedAction(request)),
+                  saysWhatFailed: true)
     }
 
     /// The socket closed while a request was waiting for its answer.
-    static let connectionLost = CallError(
-        "The connection to the call server dropped before it answered. Confab is reconnecting; try again in a moment.")
+    static var connectionLost: CallError {
+        CallError(tr("The connection to the call server dropped before it answered. Confab is reconnecting; try again in a moment."))
+    }
 
     private static func failedAction(_ request: RequestType) -> String {
         switch request {
-        case .hello: "Couldn’t sign in to the call server"
-        case .getOrCreateCall: "Couldn’t start the call"
-        case .getCall: "Couldn’t open the call"
-        case .joinCall: "Couldn’t join the call"
-        case .leaveCall: "Couldn’t leave the call"
-        case .ringCall: "Couldn’t ring"
-        case .acceptCall: "Couldn’t accept the call"
-        case .rejectCall: "Couldn’t decline the call"
-        case .endCall: "Couldn’t end the call"
-        default: "The call server refused “\(request.rawValue)”"
+        case .hello: tr("Couldn’t sign in to the call server")
+        case .getOrCreateCall: tr("Couldn’t start the call")
+        case .getCall: tr("Couldn’t open the call")
+        case .joinCall: tr("Couldn’t join the call")
+        case .leaveCall: tr("Couldn’t leave the call")
+        case .ringCall: tr("Couldn’t ring")
+        case .acceptCall: tr("Couldn’t accept the call")
+        case .rejectCall: tr("Couldn’t decline the call")
+        case .endCall: tr("Couldn’t end the call")
+        default: tr("The call server refused “%@”", request.rawValue)
         }
     }
 
     private static func advice(for code: ErrorCode) -> String? {
         switch code {
-        case .invalidToken, .notAuthenticated: "Check your sign-in token."
-        case .unsupportedProtocolVersion: "This Confab and the call server are different versions; update one of them."
-        case .forbidden: "Ask the call’s host for permission."
-        case .blockedFromCall: "The host has blocked you from this call."
-        case .callEnded: "Start a new call instead."
-        case .callNotFound: "Check the call id."
-        case .internalError: "Try again in a moment."
+        case .invalidToken, .notAuthenticated: tr("Check your sign-in token.")
+        case .unsupportedProtocolVersion: tr("This Confab and the call server are different versions; update one of them.")
+        case .forbidden: tr("Ask the call’s host for permission.")
+        case .blockedFromCall: tr("The host has blocked you from this call.")
+        case .callEnded: tr("Start a new call instead.")
+        case .callNotFound: tr("Check the call id.")
+        case .internalError: tr("Try again in a moment.")
         default: nil
         }
     }

@@ -163,10 +163,10 @@ struct CallEventTranslator {
     /// Why the call ended, in words for the user.
     static func reasonText(_ reason: CallEndReason, endedBy: String?) -> String {
         switch reason {
-        case .ended: endedBy.map { "\($0) ended the call" } ?? "The call ended"
-        case .unanswered: "Nobody accepted the call"
-        case .timedOut: "Nobody answered"
-        case .cancelled: endedBy.map { "\($0) cancelled the call" } ?? "The call was cancelled"
+        case .ended: endedBy.map { tr("%@ ended the call", $0) } ?? tr("The call ended")
+        case .unanswered: tr("Nobody accepted the call")
+        case .timedOut: tr("Nobody answered")
+        case .cancelled: endedBy.map { tr("%@ cancelled the call", $0) } ?? tr("The call was cancelled")
         }
     }
 }

@@ -315,7 +315,7 @@ public final class CoordinatorClient: CallService {
         do {
             text = String(decoding: try ConfabJSON.encoder().encode(RequestEnvelope(id: id, payload: request)), as: UTF8.self)
         } catch {
-            throw CallError("Couldn’t prepare the request “\(Request.type.rawValue)”: \(error).")
+            throw CallError(tr("Couldn’t prepare the request “%@”: %@.", Request.type.rawValue, "\(error)"), saysWhatFailed: true)
         }
         let timeout = options.requestTimeout
         let json = try await withCheckedThrowingContinuation { continuation in

@@ -152,7 +152,7 @@ public final class ActiveCall {
         participants[participant.sessionID] = participant
         noteOthers()
         if isNew, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
-            report("\(participant.name) joined")
+            report(tr("%@ joined", participant.name))
         }
     }
 
@@ -166,11 +166,11 @@ public final class ActiveCall {
         guard joinedAt != nil, participant.user.id != currentUserID else { return nil }
         // Someone we removed or blocked is announced as what we did, not as "dave left".
         let done = removedByUs.removeValue(forKey: participant.user.id)
-        if isRingCall, hadOthers, others.isEmpty { return done ?? "\(participant.name) hung up" }
+        if isRingCall, hadOthers, others.isEmpty { return done ?? tr("%@ hung up", participant.name) }
         if let done {
             report(done)
         } else if participants.count < 25 {
-            report("\(participant.name) left")
+            report(tr("%@ left", participant.name))
         }
         return nil
     }
@@ -186,8 +186,8 @@ public final class ActiveCall {
         let turnedOff = localMedia.turnOff(tracks)
         guard let last = turnedOff.last else { return }
         let moderator = participants.values.first { $0.user.id == moderatorID }?.name ?? moderatorID
-        let list = turnedOff.count == 1 ? last : turnedOff.dropLast().joined(separator: ", ") + " and " + last
-        report("\(moderator) turned off your \(list)")
+        let list = turnedOff.count == 1 ? last : tr("%@ and %@", turnedOff.dropLast().joined(separator: tr(", ")), last)
+        report(tr("%@ turned off your %@", moderator, list))
     }
 
     // MARK: Media
@@ -233,7 +233,7 @@ public final class ActiveCall {
         } catch {
             guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }
             isMediaStarted = false
-            report("Couldn’t connect audio and video: \(error)")
+            report(tr("Couldn’t connect audio and video: %@", "\(error)"))
             return false
         }
     }
@@ -246,7 +246,7 @@ public final class ActiveCall {
         isReconnectingMedia = true
         // A shared screen went with the connection.
         isCurrentUserScreensharing = false
-        report("\(reason). Reconnecting audio and video…")
+        report(tr("%@. Reconnecting audio and video…", reason))
         mediaRecovery?.cancel()
         mediaRecovery = Task { [weak self] in
             var delay: Duration = .seconds(1)
@@ -255,7 +255,7 @@ public final class ActiveCall {
                 guard let self, !Task.isCancelled, !self.isEnded, let service = self.callService else { return }
                 if let snapshot = try? await service.renewMedia(in: self.id), !self.isEnded, !Task.isCancelled {
                     if await self.connectMedia(snapshot, isRecovery: true) {
-                        self.report("Audio and video are back.")
+                        self.report(tr("Audio and video are back."))
                         return
                     }
                 }
@@ -309,9 +309,9 @@ public final class ActiveCall {
     /// "share your whole screen?" question) may still be open meanwhile.
     public func startScreensharing(source: ScreenshareSource = .automatic) async {
         guard !isCurrentUserScreensharing, !isStartingScreenshare else { return }
-        guard can(.screenshare) else { return report("You don’t have permission to share your screen in this call.") }
+        guard can(.screenshare) else { return report(tr("You don’t have permission to share your screen in this call.")) }
         guard let mediaEngine, isMediaConnected, !isEnded else {
-            return report("Screen sharing needs the call’s audio and video connection. Wait until it is connected and try again.")
+            return report(tr("Screen sharing needs the call’s audio and video connection. Wait until it is connected and try again."))
         }
         isStartingScreenshare = true
         defer { isStartingScreenshare = false }
@@ -328,7 +328,7 @@ public final class ActiveCall {
             // The user closed the desktop's dialog or said no to ours: they know, no message.
         } catch {
             guard !isEnded else { return }
-            report("Couldn’t share your screen: \(error)")
+            report(tr("Couldn’t share your screen: %@", "\(error)"))
         }
     }
 
@@ -352,29 +352,29 @@ public final class ActiveCall {
     // MARK: Moderation (offered by capability; the coordinator checks again)
 
     public func mute(_ participant: CallParticipant) async {
-        await request("mute \(participant.name)") { try await $0.muteUser(participant.user.id, in: $1) }
+        await request({ tr("Couldn’t mute %@: %@", participant.name, $0) }) { try await $0.muteUser(participant.user.id, in: $1) }
     }
 
     public func block(_ participant: CallParticipant) async {
-        removedByUs[participant.user.id] = "You blocked \(participant.name)"
-        await request("block \(participant.name)") { try await $0.blockUser(participant.user.id, in: $1) }
+        removedByUs[participant.user.id] = tr("You blocked %@", participant.name)
+        await request({ tr("Couldn’t block %@: %@", participant.name, $0) }) { try await $0.blockUser(participant.user.id, in: $1) }
     }
 
     public func unblock(_ user: User) async {
-        await request("unblock \(user.name)") { try await $0.unblockUser(user.id, in: $1) }
+        await request({ tr("Couldn’t unblock %@: %@", user.name, $0) }) { try await $0.unblockUser(user.id, in: $1) }
     }
 
     public func kick(_ participant: CallParticipant) async {
-        removedByUs[participant.user.id] = "You removed \(participant.name)"
-        await request("remove \(participant.name)") { try await $0.kickUser(participant.user.id, in: $1) }
+        removedByUs[participant.user.id] = tr("You removed %@", participant.name)
+        await request({ tr("Couldn’t remove %@: %@", participant.name, $0) }) { try await $0.kickUser(participant.user.id, in: $1) }
     }
 
     /// Pins for everyone, or unpins if pinned already.
     public func togglePinForEveryone(_ participant: CallParticipant) async {
         if participant.isPinned {
-            await request("unpin \(participant.name)") { try await $0.unpinForEveryone(participant, in: $1) }
+            await request({ tr("Couldn’t unpin %@: %@", participant.name, $0) }) { try await $0.unpinForEveryone(participant, in: $1) }
         } else {
-            await request("pin \(participant.name)") { try await $0.pinForEveryone(participant, in: $1) }
+            await request({ tr("Couldn’t pin %@: %@", participant.name, $0) }) { try await $0.pinForEveryone(participant, in: $1) }
         }
     }
 
@@ -386,31 +386,32 @@ public final class ActiveCall {
 
     public func toggleRecording() async {
         let stopping = isRecording || recordingState == .requested
-        await request(stopping ? "stop recording" : "start recording") { service, call in
+        await request({ stopping ? tr("Couldn’t stop recording: %@", $0) : tr("Couldn’t start recording: %@", $0) }) { service, call in
             if stopping { try await service.stopRecording(in: call) } else { try await service.startRecording(in: call) }
         }
     }
 
     public func toggleBroadcasting() async {
         let stopping = isBroadcasting
-        await request(stopping ? "stop the broadcast" : "start the broadcast") { service, call in
+        await request({ stopping ? tr("Couldn’t stop the broadcast: %@", $0) : tr("Couldn’t start the broadcast: %@", $0) }) { service, call in
             if stopping { try await service.stopBroadcasting(in: call) } else { try await service.startBroadcasting(in: call) }
         }
     }
 
     public func toggleLive() async {
         let goingLive = isBackstage
-        await request(goingLive ? "go live" : "go back to backstage") { service, call in
+        await request({ goingLive ? tr("Couldn’t go live: %@", $0) : tr("Couldn’t go back to backstage: %@", $0) }) { service, call in
             if goingLive { try await service.goLive(in: call) } else { try await service.stopLive(in: call) }
         }
     }
 
-    private func request(_ what: String, _ action: @MainActor (CallService, CallID) async throws -> Void) async {
+    /// Runs a request to the coordinator; a failure is told in `failure`'s words (given why).
+    private func request(_ failure: (String) -> String, _ action: @MainActor (CallService, CallID) async throws -> Void) async {
         guard let callService, !isEnded else { return }
         do {
             try await action(callService, id)
         } catch {
-            report(CallViewModel.explain(error, whileTrying: what))
+            report(CallViewModel.explain(error, failure))
         }
     }
 }

@@ -48,13 +48,13 @@ public protocol CallService: AnyObject {
 
 extension CallService {
     // Services that cannot record or broadcast (test fakes, older peers) say so.
-    public func startRecording(in call: CallID) async throws { throw CallError("This call service cannot record.") }
-    public func stopRecording(in call: CallID) async throws { throw CallError("This call service cannot record.") }
-    public func goLive(in call: CallID) async throws { throw CallError("This call service cannot go live.") }
-    public func stopLive(in call: CallID) async throws { throw CallError("This call service cannot go live.") }
-    public func startBroadcasting(in call: CallID) async throws { throw CallError("This call service cannot broadcast.") }
-    public func stopBroadcasting(in call: CallID) async throws { throw CallError("This call service cannot broadcast.") }
-    public func renewMedia(in call: CallID) async throws -> CallSnapshot { throw CallError("This call service has no media.") }
+    public func startRecording(in call: CallID) async throws { throw CallError(tr("This call service cannot record.")) }
+    public func stopRecording(in call: CallID) async throws { throw CallError(tr("This call service cannot record.")) }
+    public func goLive(in call: CallID) async throws { throw CallError(tr("This call service cannot go live.")) }
+    public func stopLive(in call: CallID) async throws { throw CallError(tr("This call service cannot go live.")) }
+    public func startBroadcasting(in call: CallID) async throws { throw CallError(tr("This call service cannot broadcast.")) }
+    public func stopBroadcasting(in call: CallID) async throws { throw CallError(tr("This call service cannot broadcast.")) }
+    public func renewMedia(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no media.")) }
 }
 
 /// Why a ring was rejected (the SDK's reasons).
@@ -205,10 +205,18 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
 /// Why something the user asked for did not happen, in words for them.
 public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// The message already says what failed ("Couldn’t join the call: …"), so it is shown as
+    /// it is rather than after another "Couldn’t …".
+    public let saysWhatFailed: Bool
+    public init(_ message: String, saysWhatFailed: Bool = false) {
+        self.message = message
+        self.saysWhatFailed = saysWhatFailed
+    }
     public var description: String { message }
 
-    public static let notConnected = CallError("Not connected to a call server. Check the server address and try again.")
+    public static var notConnected: CallError {
+        CallError(tr("Not connected to a call server. Check the server address and try again."), saysWhatFailed: true)
+    }
 }
 
 /// A short message for the user (a toast).

@@ -111,7 +111,7 @@ public final class CallViewModel {
         } catch {
             outgoingRing?.isCreatingCall = false
             guard activeCall === call else { return }
-            return finishCall(reason: Self.explain(error, whileTrying: "start the call"))
+            return finishCall(reason: Self.explain(error) { tr("Couldn’t start the call: %@", $0) })
         }
         outgoingRing?.isCreatingCall = false
         if call.isEnded {
@@ -137,7 +137,7 @@ public final class CallViewModel {
         do {
             try await callService.acceptCall(incoming.cid)
         } catch {
-            return finishCall(reason: Self.explain(error, whileTrying: "answer"))
+            return finishCall(reason: Self.explain(error) { tr("Couldn’t answer: %@", $0) })
         }
         await join(active, fallback: .idle)
     }
@@ -203,9 +203,9 @@ public final class CallViewModel {
         case .rejected(let call, let userID, let reason, let byThisDevice, _):
             rejected(call, by: userID, reason: reason, byThisDevice: byThisDevice)
         case .missed(let call):
-            if isRinging(call) { finishCall(reason: callingState == .outgoing ? "No answer" : missedCallMessage()) }
+            if isRinging(call) { finishCall(reason: callingState == .outgoing ? tr("No answer") : missedCallMessage()) }
         case .ended(let call, let reason):
-            if call == activeCall?.id || isRinging(call) { finishCall(reason: reason ?? "The call ended") }
+            if call == activeCall?.id || isRinging(call) { finishCall(reason: reason ?? tr("The call ended")) }
         case .participantJoined(let call, let participant):
             if let active = activeCall, active.id == call { active.participantJoined(participant) }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
@@ -219,7 +219,7 @@ public final class CallViewModel {
             guard let active = activeCall, snapshot.id == active.id else { return }
             active.apply(snapshot)
             if snapshot.blockedUserIDs.contains(currentUser.id), isInCallSession {
-                finishCall(reason: "You were removed from the call")
+                finishCall(reason: tr("You were removed from the call"))
             }
         case .mutedByModerator(let call, let moderator, let tracks):
             if let active = activeCall, active.id == call, isInCallSession { active.mutedByModerator(moderator, tracks: tracks) }
@@ -250,7 +250,7 @@ public final class CallViewModel {
             try? await Task.sleep(for: incoming.timeout)
             guard !Task.isCancelled, let self, case .incoming(let current) = self.callingState, current == incoming else { return }
             // Tell the caller we did not answer, rather than only hiding the ring (SDK bug on iOS).
-            self.finishCall(reason: "Missed call from \(incoming.caller.name)")
+            self.finishCall(reason: tr("Missed call from %@", incoming.caller.name))
             try? await self.callService?.rejectCall(incoming.cid, reason: .timeout)
         }
     }
@@ -259,7 +259,7 @@ public final class CallViewModel {
         if callingState == .outgoing, let active = activeCall, active.id == call, userID != currentUser.id {
             Task { await join(active, fallback: .idle) }
         } else if case .incoming(let incoming) = callingState, incoming.cid == call, userID == currentUser.id, !byThisDevice {
-            finishCall(reason: "Answered on another device")
+            finishCall(reason: tr("Answered on another device"))
         }
     }
 
@@ -268,7 +268,7 @@ public final class CallViewModel {
             if userID == incoming.caller.id {
                 finishCall(reason: missedCallMessage())
             } else if userID == currentUser.id, !byThisDevice {
-                finishCall(reason: "Declined on another device")
+                finishCall(reason: tr("Declined on another device"))
             }
             // A rejection by another callee keeps our ring going.
         } else if callingState == .outgoing, call == activeCall?.id, userID != currentUser.id,
@@ -306,9 +306,9 @@ public final class CallViewModel {
                 activeCall = nil
                 localMedia.callEnded()
                 callingState = fallback
-                show(Self.explain(error, whileTrying: "join the call"))
+                show(Self.explain(error) { tr("Couldn’t join the call: %@", $0) })
             } else {
-                finishCall(reason: Self.explain(error, whileTrying: "join the call"))
+                finishCall(reason: Self.explain(error) { tr("Couldn’t join the call: %@", $0) })
             }
         }
     }
@@ -338,7 +338,7 @@ public final class CallViewModel {
     }
 
     private func missedCallMessage() -> String {
-        if case .incoming(let incoming) = callingState { return "Missed call from \(incoming.caller.name)" }
-        return "Missed call"
+        if case .incoming(let incoming) = callingState { return tr("Missed call from %@", incoming.caller.name) }
+        return tr("Missed call")
     }
 }

@@ -72,16 +72,20 @@ public final class LocalMedia {
     /// on tries the device again) so nobody believes they are still seen or heard.
     public func deviceFailed(_ failure: MediaDeviceFailure) {
         guard call != nil else { return }
-        let what = failure.device.kind == .camera ? "camera" : "microphone"
+        let isCamera = failure.device.kind == .camera
         if let replacement = failure.replacement {
-            return report("Your \(what) “\(failure.device.name)” stopped working. Now using “\(replacement.name)”.")
+            return report(isCamera
+                ? tr("Your camera “%@” stopped working. Now using “%@”.", failure.device.name, replacement.name)
+                : tr("Your microphone “%@” stopped working. Now using “%@”.", failure.device.name, replacement.name))
         }
         switch failure.device.kind {
         case .camera where callSettings.videoOn: toggleCamera()
         case .microphone where callSettings.audioOn: toggleMicrophone()
         default: break
         }
-        report("Your \(what) “\(failure.device.name)” stopped working. Choose another in Devices, or turn it on to try again.")
+        report(isCamera
+            ? tr("Your camera “%@” stopped working. Choose another in Devices, or turn it on to try again.", failure.device.name)
+            : tr("Your microphone “%@” stopped working. Choose another in Devices, or turn it on to try again.", failure.device.name))
     }
 
     /// One reading of our own microphone during a call (measured before muting).
@@ -109,15 +113,15 @@ public final class LocalMedia {
         var turnedOff: [String] = []
         if tracks.contains(.microphone), callSettings.audioOn {
             if isPushToTalkActive { endPushToTalk() } else { toggleMicrophone() }
-            turnedOff.append("microphone")
+            turnedOff.append(tr("microphone"))
         }
         if tracks.contains(.camera), callSettings.videoOn {
             toggleCamera()
-            turnedOff.append("camera")
+            turnedOff.append(tr("camera"))
         }
         if tracks.contains(.screenshare), let call, call.isCurrentUserScreensharing {
             Task { await call.stopScreensharing() }
-            turnedOff.append("screen sharing")
+            turnedOff.append(tr("screen sharing"))
         }
         return turnedOff
     }

@@ -24,12 +24,12 @@ struct OutgoingRing {
     static func describe(_ rejections: [String: RejectionReason], members: [Member]) -> String {
         if members.count == 1, let member = members.first, let reason = rejections[member.user.id] {
             switch reason {
-            case .busy: return "\(member.user.name) is busy"
-            case .timeout: return "\(member.user.name) didn’t answer"
-            case .decline, .cancel: return "\(member.user.name) declined"
+            case .busy: return tr("%@ is busy", member.user.name)
+            case .timeout: return tr("%@ didn’t answer", member.user.name)
+            case .decline, .cancel: return tr("%@ declined", member.user.name)
             }
         }
-        if rejections.values.allSatisfy({ $0 == .decline }) { return "Everyone declined" }
-        return "Nobody answered"
+        if rejections.values.allSatisfy({ $0 == .decline }) { return tr("Everyone declined") }
+        return tr("Nobody answered")
     }
 }

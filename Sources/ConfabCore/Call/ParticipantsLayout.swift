@@ -8,7 +8,7 @@ public enum ParticipantsLayout: String, Sendable, CaseIterable, Codable {
     case fullScreen
 
     public var title: String {
-        switch self { case .grid: "Grid"; case .spotlight: "Spotlight"; case .fullScreen: "Full Screen" }
+        switch self { case .grid: tr("Grid"); case .spotlight: tr("Spotlight"); case .fullScreen: tr("Full Screen") }
     }
 }
 

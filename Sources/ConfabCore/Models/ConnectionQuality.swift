@@ -24,10 +24,10 @@ public enum ConnectionQuality: String, Equatable, Sendable, CaseIterable {
 
     public var label: String {
         switch self {
-        case .unknown: "Connection unknown"
-        case .poor: "Connection poor"
-        case .good: "Connection good"
-        case .excellent: "Connection excellent"
+        case .unknown: tr("Connection unknown")
+        case .poor: tr("Connection poor")
+        case .good: tr("Connection good")
+        case .excellent: tr("Connection excellent")
         }
     }
 }

@@ -41,9 +41,9 @@ public final class PermissionsPromptViewModel {
     /// The seed's three titles.
     public var title: String {
         switch (isMissingCameraPermission, isMissingMicrophonePermission) {
-        case (true, true): "Camera and microphone access required"
-        case (true, false): "Camera access required"
-        case (false, true): "Microphone access required"
+        case (true, true): tr("Camera and microphone access required")
+        case (true, false): tr("Camera access required")
+        case (false, true): tr("Microphone access required")
         case (false, false): ""
         }
     }
@@ -52,15 +52,15 @@ public final class PermissionsPromptViewModel {
     public var message: String {
         var sentences: [String] = []
         switch (isMissingCameraPermission, isMissingMicrophonePermission) {
-        case (true, true): sentences.append("Others in the call can't see or hear you.")
-        case (true, false): sentences.append("Others in the call can't see you.")
-        case (false, true): sentences.append("Others in the call can't hear you.")
+        case (true, true): sentences.append(tr("Others in the call can't see or hear you."))
+        case (true, false): sentences.append(tr("Others in the call can't see you."))
+        case (false, true): sentences.append(tr("Others in the call can't hear you."))
         case (false, false): return ""
         }
         let camera = isMissingCameraPermission ? store.cameraState : nil
         let microphone = isMissingMicrophonePermission ? store.microphoneState : nil
         if camera == .denied(.privacySetting), microphone == .denied(.privacySetting) {
-            sentences.append("Camera and microphone access are turned off in the system's privacy settings.")
+            sentences.append(tr("Camera and microphone access are turned off in the system's privacy settings."))
         } else {
             if case .denied(let denial) = camera { sentences.append(Self.explain(denial, device: .camera)) }
             if case .denied(let denial) = microphone { sentences.append(Self.explain(denial, device: .microphone)) }
@@ -109,16 +109,18 @@ public final class PermissionsPromptViewModel {
     }
 
     static func explain(_ denial: PermissionDenial, device: PermissionDevice) -> String {
-        let noun = device == .camera ? "Camera" : "Microphone"
+        let isCamera = device == .camera
         switch denial {
         case .privacySetting:
-            return "\(noun) access is turned off in the system's privacy settings."
+            return isCamera ? tr("Camera access is turned off in the system's privacy settings.")
+                : tr("Microphone access is turned off in the system's privacy settings.")
         case .portal:
-            return "\(noun) access for Confab was refused; allow it in Settings."
+            return isCamera ? tr("Camera access for Confab was refused; allow it in Settings.")
+                : tr("Microphone access for Confab was refused; allow it in Settings.")
         case .deviceNotReadable(let path):
-            return "Your account may not open \(path): add it to the video group (sudo usermod -aG video $USER), then log in again."
+            return tr("Your account may not open %@: add it to the video group (sudo usermod -aG video $USER), then log in again.", path)
         case .likelySystemMute:
-            return "The microphone sends only silence: it is probably muted in the system's sound settings."
+            return tr("The microphone sends only silence: it is probably muted in the system's sound settings.")
         }
     }
 }

@@ -33,6 +33,8 @@ public final class ConfabApplication {
         self.options = options
         // Before any widget: every label is made in the user's language.
         Translations.install(localeDirectory: ResourceLocator.localeDirectory)
+        Wording.install(translate: { Translations.translate($0) },
+                        translatePlural: { Translations.translate($0, $1, count: $2) })
         GStreamer.initialize()
         application = Application(id: Self.applicationID, unique: options.isSingleInstance)
         let preferences = AppPreferences()

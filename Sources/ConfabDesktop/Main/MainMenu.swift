@@ -1,3 +1,4 @@
+import ConfabCore
 import GLibBridge
 
 /// The ☰ main menu every page of the main window has at the end of its header bar.

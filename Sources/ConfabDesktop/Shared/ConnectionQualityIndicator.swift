@@ -21,15 +21,8 @@ final class ConnectionQualityIndicator {
             .excellent: "network-cellular-signal-excellent-symbolic",
         ]
         icon.setIconName(icons[quality] ?? "network-cellular-signal-none-symbolic")
-        let words: String
-        switch quality {
-        case .unknown: words = tr("Connection unknown")
-        case .poor: words = tr("Connection poor")
-        case .good: words = tr("Connection good")
-        case .excellent: words = tr("Connection excellent")
-        }
-        label.text = words
-        view.setAccessibleLabel(words)
+        label.text = quality.label
+        view.setAccessibleLabel(quality.label)
         ConnectionQuality.allCases.forEach { view.setCSSClass("quality-\($0.rawValue)", $0 == quality) }
     }
 }

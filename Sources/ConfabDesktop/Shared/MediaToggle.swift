@@ -1,3 +1,4 @@
+import ConfabCore
 import GLibBridge
 
 /// A round microphone or camera button: pressed means on. Stateless: it shows `isOn` and

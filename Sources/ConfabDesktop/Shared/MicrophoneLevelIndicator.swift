@@ -1,3 +1,4 @@
+import ConfabCore
 import GLibBridge
 
 /// The microphone meter: an icon and a bar that moves with the voice.

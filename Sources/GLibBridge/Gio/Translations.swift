@@ -17,67 +17,26 @@ public enum Translations {
     }
 }
 
-/// `message` in the user's language (the English text itself when there is no translation).
-public func tr(_ message: String) -> String {
-    // Untranslated, gettext hands back the message id's own pointer: a C copy of `message`
-    // that lives only inside withCString, so it is read there (or not at all).
-    message.withCString { id in
-        guard let translated = g_dgettext(Translations.domain, id), translated != id else { return message }
-        return String(cString: translated)
-    }
-}
-
-/// A translated sentence with values: `tr("Call with %@", name)`. A translation may put the
-/// values in another order with `%1$@`, `%2$@` (its word order is not ours).
-public func tr(_ format: String, _ values: String...) -> String {
-    Translations.fill(tr(format), with: values)
-}
-
-/// A sentence about `count` things in the right plural form of the user's language (German and
-/// English have two, others more): `trn("%@ person", "%@ people", n)`; `%@` is the count.
-public func trn(_ singular: String, _ plural: String, _ count: Int, _ values: String...) -> String {
-    let english = count == 1 ? singular : plural
-    let chosen = singular.withCString { one in
-        plural.withCString { many in
-            guard let translated = g_dngettext(Translations.domain, one, many, gulong(max(count, 0))),
-                  translated != one, translated != many else { return english }
+extension Translations {
+    /// `message` from the catalog (the message itself when it has no translation).
+    public static func translate(_ message: String) -> String {
+        // Untranslated, gettext hands back the message id's own pointer: a C copy of `message`
+        // that lives only inside withCString, so it is read there (or not at all).
+        message.withCString { id in
+            guard let translated = g_dgettext(domain, id), translated != id else { return message }
             return String(cString: translated)
         }
     }
-    return Translations.fill(chosen, with: ["\(count)"] + values)
-}
 
-extension Translations {
-    /// Puts `values` into the `%@` / `%N$@` slots of `format` (`%%` is a percent sign).
-    static func fill(_ format: String, with values: [String]) -> String {
-        var result = ""
-        var next = 0
-        var characters = format[...]
-        while let percent = characters.firstIndex(of: "%") {
-            result += characters[..<percent]
-            var rest = characters[characters.index(after: percent)...]
-            if rest.first == "%" {
-                result += "%"
-                characters = rest.dropFirst()
-                continue
+    /// The plural form of a message for `count` (the English one when it has no translation).
+    public static func translate(_ singular: String, _ plural: String, count: Int) -> String {
+        let english = count == 1 ? singular : plural
+        return singular.withCString { one in
+            plural.withCString { many in
+                guard let translated = g_dngettext(domain, one, many, gulong(max(count, 0))),
+                      translated != one, translated != many else { return english }
+                return String(cString: translated)
             }
-            // %N$@: an explicit position.
-            let digits = rest.prefix(while: \.isNumber)
-            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$@"), let position = Int(digits) {
-                result += position >= 1 && position <= values.count ? values[position - 1] : ""
-                characters = rest.dropFirst(digits.count + 2)
-                continue
-            }
-            if rest.first == "@" {
-                result += next < values.count ? values[next] : ""
-                next += 1
-                rest = rest.dropFirst()
-                characters = rest
-                continue
-            }
-            result += "%"
-            characters = rest
         }
-        return result + characters
     }
 }
