@@ -52,9 +52,11 @@ class LobbyWithTestDevices(LobbyTestCase):
             self.assertIsNotNone(find(self.window, name=title, role="combo box") or find(self.window, name=title, role="list item")
                                  or find(self.window, name=title), f"device picker {title}")
         self.wait_shown("image", "Camera preview")
-        # Unreachable server: quality poor and the hint to check the connection.
-        self.control("label", "Please check your internet connection.")
-        wait_for(lambda: find(self.window, role="label", name="Connection poor"), what="connection quality poor")
+        # Unreachable server: said as such (not as a poor connection), with what to do.
+        wait_for(lambda: find(self.window, role="label", name_contains="Can’t reach the call server"),
+                 what="the server called unreachable")
+        self.assertIsNone(find(self.window, role="label", name="Please check your internet connection."),
+                          "a server that doesn't answer is called a bad internet connection")
         time.sleep(0.5)  # let a few more preview frames land before the picture is taken
         print("screenshot:", screenshot(self.xvfb.display, "lobby.png"))
 

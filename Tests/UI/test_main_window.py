@@ -111,6 +111,17 @@ class ControlBarAtPhoneSize(MainWindowTestCase):
                             f"“{name}” at {(cx, cy, cw, ch)} is cut off by the window at {(x, y, width, height)}")
 
 
+class HomeWithoutServer(XvfbTestCase):
+    def test_unreachableServer_homeSaysSo_insteadOfSignedIn(self):
+        app = App(self.xvfb, ["--server", "ws://127.0.0.1:9", "--user", "ada", "--test-devices"])
+        self.addCleanup(app.stop)
+        accessible = wait_for(lambda: application(app.process.pid), what="the app on the AT-SPI bus")
+        home = wait_for(lambda: top_level_window(accessible, name="Confab"), what="the home page")
+        wait_for(lambda: find(home, name_contains="Can’t reach the call server"), what="the home page saying the server is out of reach")
+        self.assertIsNone(find(home, name_contains="Signed in as"), "“Signed in” while the server is down")
+        self.assertFalse(app.exited(), app.output())
+
+
 class SpeaksGerman(XvfbTestCase):
     """With LANGUAGE=de the app speaks German: widgets are found by their translated names."""
 

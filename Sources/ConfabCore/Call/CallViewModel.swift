@@ -18,6 +18,9 @@ public final class CallViewModel {
     public let localMedia: LocalMedia
     /// Mic/camera/speaker choices (the seed's name; `localMedia` owns them).
     public var callSettings: CallSettings { localMedia.callSettings }
+    /// Signed in to the call server, or not (the app's connection loop and the client's
+    /// lost/restored events keep it current).
+    public var serverConnection: ServerConnection = .connecting
     /// The latest message for the user, if any.
     public private(set) var toast: Toast?
     public let currentUser: User
@@ -224,8 +227,10 @@ public final class CallViewModel {
         case .mutedByModerator(let call, let moderator, let tracks):
             if let active = activeCall, active.id == call, isInCallSession { active.mutedByModerator(moderator, tracks: tracks) }
         case .connectionLost:
+            serverConnection = .unreachable
             if callingState == .inCall { callingState = .reconnecting }
         case .connectionRestored:
+            serverConnection = .signedIn
             if callingState == .reconnecting, let call = activeCall {
                 Task { await self.join(call, fallback: .idle, rejoining: true) }
             }

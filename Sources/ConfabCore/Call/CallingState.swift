@@ -31,6 +31,16 @@ public enum CallingState: Equatable, Sendable {
     }
 }
 
+/// Whether we are signed in to the call server: the home page and the lobby say so, in
+/// different words from a slow network.
+public enum ServerConnection: Equatable, Sendable {
+    /// Not signed in yet (the app has just started).
+    case connecting
+    case signedIn
+    /// The server can't be reached (or refused us); the app keeps trying.
+    case unreachable
+}
+
 /// The call a lobby is for.
 public struct LobbyInfo: Equatable, Sendable {
     public let callId: String

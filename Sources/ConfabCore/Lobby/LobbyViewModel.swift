@@ -27,6 +27,8 @@ public final class LobbyViewModel {
     public private(set) var cameraState: CameraState = .off
     public private(set) var microphoneState: MicrophoneState = .off
     public private(set) var connectionQuality: ConnectionQuality = .unknown
+    /// The last check found no call server at all (not a slow network: nothing answered).
+    public private(set) var isServerUnreachable = false
     public let microphoneChecker: MicrophoneChecker
     public private(set) var isStarted = false
 
@@ -231,6 +233,7 @@ public final class LobbyViewModel {
                 let roundTrip = await latencyProbe.measureRoundTrip()
                 guard !Task.isCancelled, let self else { return }
                 self.connectionQuality = ConnectionQuality(roundTripTime: roundTrip)
+                self.isServerUnreachable = roundTrip == nil
                 try? await Task.sleep(for: self.latencyCheckInterval)
             }
         }

@@ -286,14 +286,16 @@ public final class ConfabApplication {
     /// Signs in to the coordinator and keeps trying while it is unreachable: an idle app that is
     /// connected can be rung. Once signed in, the client reconnects by itself.
     private func stayConnected() {
-        let coordinator = coordinator, serverURL = options.serverURL
+        let coordinator = coordinator, serverURL = options.serverURL, callViewModel = callViewModel
         Task {
             var delay: Duration = .milliseconds(500)
             while true {
                 do {
                     try await coordinator.connect()
+                    callViewModel.serverConnection = .signedIn
                     return
                 } catch {
+                    callViewModel.serverConnection = .unreachable
                     print("confab: cannot reach the call server at \(serverURL): \(error); retrying in \(delay)")
                     try? await Task.sleep(for: delay)
                     delay = min(delay * 2, .seconds(10))

@@ -12,6 +12,8 @@ final class HomePage: MainWindowPage {
     private let toasts: ToastOverlay
     private weak var callViewModel: CallViewModel?
     private var toastForwarder: ToastForwarder?
+    private let status: StatusPage
+    private var binding: ObservationBinding?
 
     init(callViewModel: CallViewModel) {
         self.callViewModel = callViewModel
@@ -35,9 +37,9 @@ final class HomePage: MainWindowPage {
             Label(tr("Call someone"), cssClasses: ["heading"]), people, ringHint, ringButton,
             Label(tr("Join a call"), cssClasses: ["heading"]), callName, joinHint, openButton,
         ])
-        let page = StatusPage(iconName: "camera-web-symbolic", title: "Confab",
-                              description: tr("Signed in as %@.", "\(callViewModel.currentUser.name)"),
+        let page = StatusPage(iconName: "camera-web-symbolic", title: "Confab", description: nil,
                               child: Clamp(maximumWidth: 380, child: form))
+        status = page
         toasts = ToastOverlay(child: ScrolledWindow(child: page))
         toasts.expand()
         let header = HeaderBar(title: "Confab")
@@ -51,11 +53,32 @@ final class HomePage: MainWindowPage {
         // The reason the last call ended (declined, missed …) shows here, where the user lands.
         // A message from just before this window opened (e.g. "Bob declined") is shown here.
         toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: nil)
+        binding = ObservationBinding { [weak self] in self?.updateStatus() }
+    }
+
+    /// Says whether we can be rung: signed in, signing in, or the server out of reach.
+    private func updateStatus() {
+        guard let callViewModel else { return }
+        let name = callViewModel.currentUser.name
+        switch callViewModel.serverConnection {
+        case .signedIn:
+            status.setIconName("camera-web-symbolic")
+            status.setDescription(tr("Signed in as %@.", name))
+        case .connecting:
+            status.setIconName("camera-web-symbolic")
+            status.setDescription(tr("Signing in as %@…", name))
+        case .unreachable:
+            status.setIconName("network-offline-symbolic")
+            status.setDescription(tr("Can’t reach the call server, so nobody can ring you yet. Confab keeps trying; if this lasts, check the server address in Preferences."))
+        }
     }
 
     func shown(in window: Window) { people.grabFocus() }
 
-    func close() { toastForwarder?.cancel() }
+    func close() {
+        toastForwarder?.cancel()
+        binding?.cancel()
+    }
 
     private func openLobby() {
         guard let call = parseCallName(callName.text) else { return }

@@ -199,6 +199,9 @@ public final class StatusPage: Widget {
         if let description { adw_status_page_set_description(c(), description) }
         if let child { adw_status_page_set_child(c(), child.c()) }
     }
+
+    public func setDescription(_ text: String) { adw_status_page_set_description(c(), text) }
+    public func setIconName(_ name: String) { adw_status_page_set_icon_name(c(), name) }
 }
 
 /// GtkGrid: children in rows and columns, all the same size.
