@@ -28,6 +28,9 @@ public final class ActiveCall {
     public private(set) var hlsPlaylistUrl: String?
     /// Only hosts may join while in backstage; going live ends it.
     public private(set) var isBackstage = false
+    /// The call has a backstage (it started in one): only then are Go live and Back to
+    /// backstage offered.
+    public private(set) var hasBackstage = false
     /// Participants pinned on this device only (tile menu), by session id.
     public private(set) var locallyPinned: Set<String> = []
     /// Whether our media is flowing to and from the media server.
@@ -135,6 +138,7 @@ public final class ActiveCall {
         isBroadcasting = snapshot.broadcasting
         hlsPlaylistUrl = snapshot.hlsPlaylistUrl
         isBackstage = snapshot.backstage
+        if isBackstage { hasBackstage = true }
         // Pins for everyone come with the call state; participants' media stays as measured.
         for participant in snapshot.participants where participants[participant.sessionID]?.isPinned != participant.isPinned {
             participants[participant.sessionID]?.isPinned = participant.isPinned

@@ -78,3 +78,18 @@ open class Widget: GObjectReference {
         (Int(gtk_widget_get_width(widget)), Int(gtk_widget_get_height(widget)))
     }
 }
+
+extension Widget {
+    /// Puts `text` on the clipboard of the display the widget is on (Copy link).
+    public func copyToClipboard(_ text: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text)
+    }
+
+    /// Opens `uri` in the user's default app for it (a browser for a link), over this
+    /// widget's window.
+    public func openURI(_ uri: String) {
+        let root = gtk_widget_get_root(widget)
+        let window: UnsafeMutablePointer<GtkWindow>? = root.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }
+        gtk_show_uri(window, uri, guint32(GDK_CURRENT_TIME))
+    }
+}
