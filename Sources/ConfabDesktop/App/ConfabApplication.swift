@@ -111,7 +111,12 @@ public final class ConfabApplication {
             },
             home: { HomePage(callViewModel: callViewModel) },
             lobby: { [unowned self] info in self.makeLobby(info) },
-            outgoing: { OutgoingCallPage(callViewModel: callViewModel) },
+            outgoing: { [unowned self] in
+                OutgoingCallPage(callViewModel: callViewModel, preview: self.cameraPreview) { [unowned self] in
+                    DeviceChoice.pick(from: self.devices.devicesNow().filter { $0.kind == .camera },
+                                      preferredID: self.preferences.preferredDeviceID(for: .camera))
+                }
+            },
             call: { [unowned self] call in
                 let page = CallPage(callViewModel: callViewModel, call: call, media: self.mediaEngine,
                                     devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,

@@ -5,8 +5,12 @@ import GLibBridge
 @MainActor
 final class IncomingCallWindow {
     let window: Window
+    /// How you will answer: microphone and camera (no preview: a ring must not turn the
+    /// camera on by itself).
+    private let media: RingingControls
 
     init(application: Application, callViewModel: CallViewModel, call: IncomingCall) {
+        media = RingingControls(localMedia: callViewModel.localMedia, preview: nil)
         window = Window(application: application, title: tr("%@ is calling – Confab", "\(call.caller.name)"), width: 480, height: 420)
         let kind = call.video ? tr("Incoming video call") : tr("Incoming call")
         let status = Label(kind, cssClasses: ["title-2"])
@@ -55,7 +59,7 @@ final class IncomingCallWindow {
         }
 
         let column = Box(.vertical, spacing: 18, children: [
-            ParticipantAvatars(users: [call.caller], size: 96).view, status, callName, buttons,
+            ParticipantAvatars(users: [call.caller], size: 96).view, status, callName, media.view, buttons,
         ])
         column.align(horizontal: .center, vertical: .center)
         column.expand()
@@ -70,6 +74,13 @@ final class IncomingCallWindow {
         return column
     }
 
-    func present() { window.present() }
-    func close() { window.close() }
+    func present() {
+        media.start()
+        window.present()
+    }
+
+    func close() {
+        media.stop()
+        window.close()
+    }
 }

@@ -23,7 +23,8 @@ final class LobbyPreview {
         picture.setAccessibleLabel(tr("Camera preview"))
         stack.addPage(picture, name: "video")
         stack.addPage(avatarPage, name: "avatar")
-        stack.setSizeRequest(width: 480, height: 270)
+        // Grows with the window; small enough for a phone-sized one.
+        stack.setSizeRequest(width: 320, height: 180)
         stack.expand()
         stack.addCSSClass("preview")
         stack.clipChildren()

@@ -1,4 +1,5 @@
 import ConfabCore
+import ConfabMedia
 import GLibBridge
 
 /// We are ringing someone: who, for how long, and Cancel.
@@ -11,9 +12,11 @@ final class OutgoingCallPage: MainWindowPage {
     private var timer: RepeatingTimer?
     private var secondsRinging = 0
     private weak var callViewModel: CallViewModel?
+    private let media: RingingControls
 
-    init(callViewModel: CallViewModel) {
+    init(callViewModel: CallViewModel, preview: CameraPreview? = nil, camera: @escaping @MainActor () -> MediaDevice? = { nil }) {
         self.callViewModel = callViewModel
+        media = RingingControls(localMedia: callViewModel.localMedia, preview: preview, camera: camera)
         let members = callViewModel.outgoingCallMembers.map(\.user)
         let names = members.map(\.name).joined(separator: ", ")
         title = tr("Calling %@ – Confab", "\(names)")
@@ -30,7 +33,7 @@ final class OutgoingCallPage: MainWindowPage {
         cancelColumn.align(horizontal: .center)
 
         let column = Box(.vertical, spacing: 18, children: [
-            ParticipantAvatars(users: members, size: 96).view, status, elapsedLabel, cancelColumn,
+            ParticipantAvatars(users: members, size: 96).view, status, elapsedLabel, media.view, cancelColumn,
         ])
         column.align(horizontal: .center, vertical: .center)
         column.expand()
@@ -46,7 +49,10 @@ final class OutgoingCallPage: MainWindowPage {
         }
     }
 
-    func shown(in window: Window) { cancel.grabFocus() }
+    func shown(in window: Window) {
+        media.start()
+        cancel.grabFocus()
+    }
 
     /// Closing the window cancels the ring: nobody should be rung by a window no longer shown.
     func closeRequested() -> Bool {
@@ -54,5 +60,8 @@ final class OutgoingCallPage: MainWindowPage {
         return true
     }
 
-    func close() { timer?.cancel() }
+    func close() {
+        timer?.cancel()
+        media.stop()
+    }
 }

@@ -70,7 +70,10 @@ public final class Stack: Widget {
     public var visiblePageName: String? {
         get { string(from: gtk_stack_get_visible_child_name(c())) }
         set {
-            guard let newValue else { return }
+            // Showing the page already shown changes nothing: no accessibility churn (each
+            // hidden-state change makes screen readers and AT-SPI clients drop the page's
+            // objects and find new ones).
+            guard let newValue, newValue != visiblePageName else { return }
             gtk_stack_set_visible_child_name(c(), newValue)
             markHiddenPages()
         }
