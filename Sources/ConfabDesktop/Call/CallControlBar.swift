@@ -51,6 +51,7 @@ final class CallControlBar {
         let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: tr("Layout"), content: layoutList)
         layoutMenu.tooltip = tr("Layout (Ctrl+L)")
         layoutMenu.addCSSClass("circular")
+        layoutMenu.opensUpward()
 
 
         participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: tr("Participants"))

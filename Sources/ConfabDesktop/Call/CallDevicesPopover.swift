@@ -24,6 +24,7 @@ final class CallDevicesPopover {
         button = MenuButton(iconName: "preferences-system-devices-symbolic", accessibleLabel: tr("Devices"), content: selectors.view)
         button.tooltip = tr("Camera, microphone and speaker")
         button.addCSSClass("circular")
+        button.opensUpward()
         // Cameras and headsets come and go during a call: list what is plugged in now.
         button.onOpen { [weak self] in self?.refresh() }
         refresh()

@@ -26,6 +26,7 @@ final class CallProductionMenu {
         content.setSizeRequest(width: 300, height: -1)
         button = MenuButton(iconName: "view-more-symbolic", accessibleLabel: tr("More (record, broadcast)"), content: content)
         button.addCSSClass("circular")
+        button.opensUpward()
     }
 
     func update(_ vm: ActiveCall) {

@@ -15,6 +15,9 @@ final class ParticipantsArea {
     private let grid = Grid(spacing: 8)
     private let spotlightMain = Box(.vertical)
     private let spotlightStrip = Box(.horizontal, spacing: 8)
+    /// The strip under the spotlight; hidden when nobody is in it (alone in a call, the one
+    /// tile takes the whole area instead of half).
+    private let spotlightStripView: ScrolledWindow
     private let fullScreenMain = Box(.vertical)
     /// The share layout's large view.
     let screenshareView = ScreenshareView()
@@ -39,7 +42,8 @@ final class ParticipantsArea {
         spotlightMain.expand()
         fullScreenMain.expand()
         view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
-        view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, ScrolledWindow(strip: spotlightStrip, height: 170)]),
+        spotlightStripView = ScrolledWindow(strip: spotlightStrip, height: 170)
+        view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStripView]),
                      name: ParticipantsLayout.spotlight.rawValue)
         view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
         shareStrip.setSizeRequest(width: -1, height: 150)
@@ -103,6 +107,7 @@ final class ParticipantsArea {
             place(main, in: spotlightMain)
             for id in order where id != spotlight { if let tile = tiles[id]?.view { place(tile, in: spotlightStrip) } }
             if main !== selfTile.view { place(selfTile.view, in: spotlightStrip) }
+            spotlightStripView.isVisible = !order.filter { $0 != spotlight }.isEmpty || main !== selfTile.view
         case .fullScreen:
             place(spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view, in: fullScreenMain)
         }

@@ -22,20 +22,28 @@ final class MinimizedCallWindow {
     init(application: Application, callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?) {
         self.callViewModel = callViewModel
         self.call = call
-        window = Window(application: application, title: tr("%@ (minimized) – Confab", "\(call.id.id)"), width: 360, height: 300)
+        window = Window(application: application, title: tr("%@ (minimized) – Confab", CallTitle.title(of: call.id, with: call.others.map(\.user))),
+                        width: 360, height: 300)
         microphone = MediaToggle(.microphone) { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
         let restore = Button(iconName: "view-restore-symbolic", accessibleLabel: tr("Restore call window"))
         restore.addCSSClass("circular")
+        restore.addCSSClass("media-toggle")
+        restore.tooltip = tr("Back to the full call window (Ctrl+M)")
         restore.onClicked { [weak callViewModel] in callViewModel?.isMinimized = false }
         let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: tr("Hang up"))
         hangUp.addCSSClass("destructive-action")
         hangUp.addCSSClass("circular")
+        hangUp.addCSSClass("media-toggle")
+        hangUp.tooltip = tr("Hang up (Ctrl+Shift+H)")
         hangUp.onClicked { [weak callViewModel] in Task { await callViewModel?.hangUp() } }
+        // Round buttons of one size, not stretched into pills by the row.
+        for button in [microphone.button, restore, hangUp] { button.align(vertical: .center) }
         let controls = Box(.horizontal, spacing: 12, children: [microphone.button, restore, hangUp])
         controls.align(horizontal: .center)
         let column = Box(.vertical, spacing: 8, children: [tile.view, durationLabel, controls])
         column.setMargins(8)
-        window.setContent(column)
+        // No title bar: the whole window is its drag handle (buttons still take their clicks).
+        window.setContent(WindowHandle(child: column))
         window.onCloseRequest { [weak callViewModel] in
             callViewModel?.isMinimized = false
             return true

@@ -282,3 +282,13 @@ public final class WrappingBox: Widget {
         gtk_widget_set_halign(child.widget, GTK_ALIGN_CENTER)
     }
 }
+
+/// GtkWindowHandle: dragging anywhere on its child moves the window (a small window without
+/// a title bar, such as the minimized call).
+@MainActor
+public final class WindowHandle: Widget {
+    public init(child: Widget) {
+        super.init(gtk_window_handle_new())
+        gtk_window_handle_set_child(c(), child.c())
+    }
+}

@@ -22,6 +22,10 @@ public final class MenuButton: Widget {
 
     public func popup() { gtk_menu_button_popup(c()) }
     public func popdown() { gtk_menu_button_popdown(c()) }
+
+    /// Opens the popover above the button (a control bar at the bottom of a window: below it,
+    /// the popover would hang out of the window).
+    public func opensUpward() { gtk_menu_button_set_direction(c(), GTK_ARROW_UP) }
 }
 
 /// One entry of a menu: its label and the action it activates ("app.preferences").
