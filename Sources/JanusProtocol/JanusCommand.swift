@@ -1,0 +1,101 @@
+/// What we ask the Janus core (the `janus` field of a request) and where: the session and
+/// handle it concerns, and for `message` the plugin request and an optional SDP.
+///
+/// Janus answers each with the same transaction: `create`, `attach`, `destroy`, `detach` and
+/// `info` with `success` (or `server_info`); `keepalive` and `trickle` with only an `ack`; a
+/// plugin `message` with `success` carrying the plugin's data when the plugin answers at once
+/// (create, exists, listparticipants …), else with an `ack` and later an `event` (join,
+/// publish, configure, start, leave …). Any of them may get `error` instead.
+public enum JanusCommand: Sendable, Equatable {
+    /// The plugins Confab attaches to.
+    public enum Plugin: String, Sendable, Codable {
+        case videoRoom = "janus.plugin.videoroom"
+    }
+
+    case info
+    case createSession
+    case destroySession(session: UInt64)
+    case keepalive(session: UInt64)
+    case attach(session: UInt64, plugin: Plugin)
+    case detach(session: UInt64, handle: UInt64)
+    case message(session: UInt64, handle: UInt64, body: VideoRoomRequest, jsep: JSEP? = nil)
+    case trickle(session: UInt64, handle: UInt64, candidate: JanusCandidate)
+
+    /// The request's `janus` name, also used in errors and logs.
+    public var name: String {
+        switch self {
+        case .info: "info"
+        case .createSession: "create"
+        case .destroySession: "destroy"
+        case .keepalive: "keepalive"
+        case .attach: "attach"
+        case .detach: "detach"
+        case .message(_, _, let body, _): "message (\(body.name))"
+        case .trickle: "trickle"
+        }
+    }
+
+    /// Janus's only answer is an `ack`: waiting for more would wait forever.
+    public var isAnsweredByAck: Bool {
+        switch self {
+        case .keepalive, .trickle: true
+        default: false
+        }
+    }
+}
+
+/// A request as sent: the command and the transaction its answers will carry.
+public struct JanusRequest: Encodable, Sendable, Equatable {
+    public var transaction: String
+    public var command: JanusCommand
+
+    public init(transaction: String, command: JanusCommand) {
+        self.transaction = transaction
+        self.command = command
+    }
+
+    private enum Key: String, CodingKey {
+        case janus, transaction, session_id, handle_id, plugin, body, jsep, candidate
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(transaction, forKey: .transaction)
+        switch command {
+        case .info:
+            try container.encode("info", forKey: .janus)
+        case .createSession:
+            try container.encode("create", forKey: .janus)
+        case .destroySession(let session):
+            try container.encode("destroy", forKey: .janus)
+            try container.encode(session, forKey: .session_id)
+        case .keepalive(let session):
+            try container.encode("keepalive", forKey: .janus)
+            try container.encode(session, forKey: .session_id)
+        case .attach(let session, let plugin):
+            try container.encode("attach", forKey: .janus)
+            try container.encode(session, forKey: .session_id)
+            try container.encode(plugin, forKey: .plugin)
+        case .detach(let session, let handle):
+            try container.encode("detach", forKey: .janus)
+            try container.encode(session, forKey: .session_id)
+            try container.encode(handle, forKey: .handle_id)
+        case .message(let session, let handle, let body, let jsep):
+            try container.encode("message", forKey: .janus)
+            try container.encode(session, forKey: .session_id)
+            try container.encode(handle, forKey: .handle_id)
+            try container.encode(body, forKey: .body)
+            try container.encodeIfPresent(jsep, forKey: .jsep)
+        case .trickle(let session, let handle, let candidate):
+            try container.encode("trickle", forKey: .janus)
+            try container.encode(session, forKey: .session_id)
+            try container.encode(handle, forKey: .handle_id)
+            try container.encode(candidate, forKey: .candidate)
+        }
+    }
+
+    /// The request as one compact JSON text frame.
+    public func text() throws -> String {
+        String(decoding: try JanusCoding.encoder().encode(self), as: UTF8.self)
+    }
+}
