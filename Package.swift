@@ -121,7 +121,8 @@ let package = Package(
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",
-                              "Support/packet-loss.sh", "Support/server-children.py", "Support/coordinator_ws.py"], swiftSettings: testSettings),
+                              "Support/packet-loss.sh", "Support/server-children.py", "Support/coordinator_ws.py",
+                              "Support/janus-interop.sh", "Resources"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",
             dependencies: [
