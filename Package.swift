@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "ConfabTestSupport", path: "Tests/ConfabTestSupport", swiftSettings: testSettings),
         .testTarget(name: "ConfabCoreTests", dependencies: ["ConfabCore", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
-        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "JanusProtocol", "GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "JanusProtocolTests", dependencies: ["JanusProtocol", "ConfabProtocol"], swiftSettings: testSettings),
         .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),

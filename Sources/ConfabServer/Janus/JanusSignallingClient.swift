@@ -164,6 +164,10 @@ actor JanusSignallingClient {
             reply = try JanusReply.decode(text)
         } catch {
             logger.warning("dropped a frame from Janus", metadata: ["reason": "\(error)", "frame": "\(text.prefix(200))"])
+            // A request waiting for this frame would otherwise wait for its deadline.
+            if let transaction = JanusReply.transaction(ofUnreadable: text) {
+                fail(transaction, .unexpectedReply("\(error)"))
+            }
             return
         }
         // Events without a transaction (talking, publishers joining, timeouts) concern clients
