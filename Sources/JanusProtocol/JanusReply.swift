@@ -1,4 +1,7 @@
+// FrameGuard comes from ConfabProtocol; the fuzz harness compiles both into one module.
+#if canImport(ConfabProtocol)
 import ConfabProtocol
+#endif
 import Foundation
 
 /// One message from Janus, read into what it means. Answers carry the transaction of the

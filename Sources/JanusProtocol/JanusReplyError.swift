@@ -1,4 +1,7 @@
+// FrameGuard comes from ConfabProtocol; the fuzz harness compiles both into one module.
+#if canImport(ConfabProtocol)
 import ConfabProtocol
+#endif
 import Foundation
 
 /// Why a frame from Janus was not read as a `JanusReply`. Frames come from the network: every
