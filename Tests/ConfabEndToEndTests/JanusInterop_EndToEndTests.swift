@@ -19,7 +19,7 @@ final class JanusInterop_EndToEndTests: XCTestCase {
         }
         if Self.outcomes[name] == nil {
             do {
-                let run = try await JanusInteropRun.run(peerSeconds: 12, peerArguments: peerArguments)
+                let run = try await JanusInteropRun.run(pageSeconds: 10, peerArguments: peerArguments)
                 Self.outcomes[name] = .success(run)
                 let decoded = run.pageReceived(from: "confab-peer").compactMap { $0.number("framesDecoded") }.map { String(Int($0)) }
                 let fps = run.peer.media.remote.first { $0.userID == "chromium" }?.samples.compactMap(\.framesPerSecond).map { String(format: "%.0f", $0) } ?? []

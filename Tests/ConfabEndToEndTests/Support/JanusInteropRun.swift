@@ -49,8 +49,9 @@ struct JanusInteropRun {
         return nil
     }
 
-    /// Runs Janus, the peer (for `peerSeconds`, with `peerArguments`) and Chromium.
-    static func run(peerSeconds: Int, peerArguments: [String], timeout: Duration = .seconds(60)) async throws -> JanusInteropRun {
+    /// Runs Janus, the peer (with `peerArguments`) and Chromium, until the page has published
+    /// for `pageSeconds`.
+    static func run(pageSeconds: Int, peerArguments: [String], timeout: Duration = .seconds(120)) async throws -> JanusInteropRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-interop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let binaries = try builtExecutable("confab-peer").deletingLastPathComponent()
@@ -61,7 +62,7 @@ struct JanusInteropRun {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["/usr/bin/env", "--default-signal", MediaCall.repository.appendingPathComponent("meson-helpers/netns-run").path,
                              "--", MediaCall.supportScript("janus-interop.sh"), binaries.path, directory.path, page.path,
-                             String(room), String(peerSeconds)] + peerArguments
+                             String(room), String(pageSeconds)] + peerArguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

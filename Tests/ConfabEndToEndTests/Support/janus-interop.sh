@@ -7,12 +7,16 @@
 # janus.log, peer.json (its report), peer.log, peer.status (its exit code) and chromium.log
 # (the page's "confab-interop" lines among Chromium's own).
 #
+# The page is the clock: the peer stays (no --duration) until the page has published for
+# PAGE-SECONDS (its once-a-second "sent" lines), then gets SIGTERM, leaves and writes its
+# report. A fixed stay did not do on a loaded machine, where Chromium took most of it to start.
+#
 # Chromium runs in its own process group (setsid), killed as a whole however this script
 # ends: its zygote, GPU and renderer processes must not outlive the test.
 #
-# Usage: janus-interop.sh BIN_DIR OUT_DIR PAGE ROOM PEER-SECONDS [PEER-ARGS…]
+# Usage: janus-interop.sh BIN_DIR OUT_DIR PAGE ROOM PAGE-SECONDS [PEER-ARGS…]
 set -euo pipefail
-bin=$1 out=$2 page=$3 room=$4 peer_seconds=$5
+bin=$1 out=$2 page=$3 room=$4 page_seconds=$5
 shift 5
 : "${CONFAB_MEDIA_ADDRESS:?run me inside meson-helpers/netns-run}"
 port=8188
@@ -105,9 +109,8 @@ for _ in $(seq 200); do
 done
 
 # The peer creates the room (typed `exists` and `create` through JanusProtocol) and joins.
-
-( "$bin/confab-peer" janus --url "$url" --room "$room" --create-room --display confab-peer \
-    --duration "$peer_seconds" --report "$out/peer.json" "$@" 2>"$out/peer.log"; echo $? >"$out/peer.status" ) &
+"$bin/confab-peer" janus --url "$url" --room "$room" --create-room --display confab-peer \
+  --report "$out/peer.json" "$@" 2>"$out/peer.log" &
 peer_pid=$!
 for _ in $(seq 400); do
   grep -q "published in room" "$out/peer.log" 2>/dev/null && break
@@ -118,8 +121,8 @@ grep -q "published in room" "$out/peer.log" || { echo "confab-peer did not publi
 
 # Root has no sandbox for Chromium; headless needs no display and no GPU. The fake devices give
 # a test picture and a beep without asking; at 30 fps only when told (their default is 20),
-# and the page asks for 640x360. Local addresses are shown as they are
-# (not as mDNS names), so that Janus can pair with the namespace's address.
+# and the page asks for 640x360. Local addresses are shown as they are (not as mDNS names), so
+# that Janus can pair with the namespace's address.
 setsid chromium --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
   --user-data-dir="$out/chromium-profile" --use-fake-device-for-media-stream=fps=30 --use-fake-ui-for-media-stream \
   --autoplay-policy=no-user-gesture-required --disable-features=WebRtcHideLocalIpsWithMdns \
@@ -127,8 +130,19 @@ setsid chromium --headless=new --no-sandbox --disable-gpu --no-first-run --no-de
   "file://$page?server=$url&room=$room&display=chromium" >/dev/null 2>"$out/chromium.log" &
 chromium_pid=$!
 
-wait "$peer_pid" || true
+# Up to a minute for Chromium to start, join and publish for PAGE-SECONDS.
+for _ in $(seq 600); do
+  [ "$(grep -c 'confab-interop sent ' "$out/chromium.log" 2>/dev/null || true)" -ge "$page_seconds" ] && break
+  kill -0 "$peer_pid" 2>/dev/null || break
+  sleep 0.1
+done
+# The peer leaves on SIGTERM and writes its report (10 s to do so before SIGKILL).
+kill -TERM "$peer_pid" 2>/dev/null || true
+for _ in $(seq 100); do kill -0 "$peer_pid" 2>/dev/null || break; sleep 0.1; done
+kill -KILL "$peer_pid" 2>/dev/null || true
+status=0
+wait "$peer_pid" || status=$?
 peer_pid=
+echo "$status" >"$out/peer.status"
 stop_chromium
-status=$(cat "$out/peer.status" 2>/dev/null || echo 1)
 exit "$status"
