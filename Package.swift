@@ -57,11 +57,11 @@ let package = Package(
 
         // MARK: Client modules
         .target(name: "ConfabCore", dependencies: ["ConfabProtocol"]),
-        .target(name: "ConfabMedia", dependencies: ["ConfabCore", "ConfabClient", "GLibBridge"]),
+        .target(name: "ConfabMedia", dependencies: ["ConfabCore", "ConfabClient", "JanusProtocol", "GLibBridge"]),
         .target(
             name: "ConfabClient",
             dependencies: [
-                "ConfabCore", "ConfabProtocol",
+                "ConfabCore", "ConfabProtocol", "JanusProtocol",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -69,7 +69,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab-peer",
-            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol", "ConfabMedia", "GLibBridge",
+            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol", "ConfabMedia", "JanusProtocol", "GLibBridge",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
@@ -83,13 +83,17 @@ let package = Package(
 
         // MARK: Shared wire protocol and the coordinator
         .target(name: "ConfabProtocol"),
+        // Janus's own API (core and VideoRoom messages), spoken by the coordinator and the apps
+        // alike: a third party's protocol, kept apart from ours (ConfabProtocol, versioned by
+        // us) so that ConfabCore never sees it. Depends on ConfabProtocol only for FrameGuard.
+        .target(name: "JanusProtocol", dependencies: ["ConfabProtocol"]),
         // fork/exec of the server's children with a clean signal state and a parent-death signal:
         // C, because only async-signal-safe calls may run between fork and exec.
         .target(name: "CChildProcess", path: "Sources/CChildProcess"),
         .target(
             name: "ConfabServer",
             dependencies: [
-                "ConfabProtocol", "CChildProcess",
+                "ConfabProtocol", "JanusProtocol", "CChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // WebSocketErrorCode: the 1007 close for invalid UTF-8.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -110,17 +114,19 @@ let package = Package(
         .target(name: "ConfabTestSupport", path: "Tests/ConfabTestSupport", swiftSettings: testSettings),
         .testTarget(name: "ConfabCoreTests", dependencies: ["ConfabCore", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "GLibBridgeTests", dependencies: ["GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
-        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "JanusProtocol", "GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
+        .testTarget(name: "JanusProtocolTests", dependencies: ["JanusProtocol", "ConfabProtocol"], swiftSettings: testSettings),
         .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",
-                              "Support/packet-loss.sh", "Support/server-children.py", "Support/coordinator_ws.py"], swiftSettings: testSettings),
+                              "Support/packet-loss.sh", "Support/server-children.py", "Support/coordinator_ws.py",
+                              "Support/janus-interop.sh", "Resources"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",
             dependencies: [
-                "ConfabServer", "ConfabProtocol",
+                "ConfabServer", "ConfabProtocol", "JanusProtocol",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // Raw frames (invalid UTF-8 text) and close codes in the hostile-client tests.
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -1,7 +1,7 @@
 // libFuzzer harness for the decoding of untrusted frames: FrameGuard, then every decode the
 // server and the apps run on a frame (the envelope of every request type, responses' headers,
 // errors, events, free-form JSON, and JSONValue's own parser checked against JSONDecoder). Built with `-sanitize=fuzzer` together with the sources of
-// ConfabProtocol (one module, no package build needed) by meson-helpers/fuzz-frame-decoder.
+// ConfabProtocol and JanusProtocol (one module, no package build needed) by meson-helpers/fuzz-frame-decoder.
 //
 // What counts as a finding: a crash or trap (what the 513-`[` frame did to confab-server), a
 // frame slower than libFuzzer's -timeout, or a frame FrameGuard let through deeper than its limit.
@@ -31,6 +31,11 @@ public func frameDecoderFuzzTarget(_ start: UnsafeRawPointer?, _ count: Int) -> 
     }
     _ = try? ConfabJSON.decoder(preparsing: frame).decode(RequestEnvelope<GetOrCreateCallRequest>.self, from: frame)
     for type in RequestType.allCases { decodeRequest(type, frame, decoder) }
+    // Janus's frames, as the apps and the coordinator read them (JanusProtocol): a typed reply
+    // or a typed error, never a trap.
+    let text = String(decoding: frame, as: UTF8.self)
+    _ = try? JanusReply.decode(text)
+    _ = JanusReply.transaction(ofUnreadable: text)
     return 0
 }
 

@@ -6,7 +6,12 @@ public struct CallMediaConfiguration: Sendable {
     /// The media server endpoint the coordinator handed out on join.
     public var janusURL: String
     public var room: UInt64
+    /// The one-time token the coordinator added to the room's allowed list; empty for a plain
+    /// room that checks none (`confab-peer janus`).
     public var token: String
+    /// The display others see instead of Confab's "user|session" (a plain Janus room, where the
+    /// others are not Confab apps); nil for Confab calls.
+    public var plainDisplay: String?
     /// Who we are, as other participants see our feed: user id and coordinator session id.
     public var userID: String
     public var sessionID: String
@@ -39,7 +44,10 @@ public struct CallMediaConfiguration: Sendable {
     }
 
     /// Our feed's display string in the room: "user|session", so others can tell who it is.
-    var display: String { "\(userID)|\(sessionID)" }
+    var display: String { plainDisplay ?? "\(userID)|\(sessionID)" }
+    /// The token to join with: none in a plain room (Janus ignores tokens there, but an empty
+    /// one would only confuse a reader of its logs).
+    var joinToken: String? { token.isEmpty ? nil : token }
     /// Our shared screen's display string: "user|session|screen".
     var screenshareDisplay: String { "\(display)|\(RemoteFeed.screenshareMarker)" }
 }

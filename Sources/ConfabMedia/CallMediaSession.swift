@@ -3,6 +3,7 @@ import ConfabCore
 import ConfabProtocol
 import Foundation
 import GLibBridge
+import JanusProtocol
 import Logging
 
 /// Sends our camera and microphone to the call's Janus room and receives every other
@@ -269,7 +270,7 @@ public final class CallMediaSession {
     private func mediaServerLost(_ reason: JanusError) {
         guard !stopped else { return }
         logger.warning("lost the media server", metadata: ["reason": "\(reason)"])
-        onFailure?("Lost the connection to the media server: \(reason.reason)")
+        onFailure?("Lost the connection to the media server: \(reason)")
     }
 }
 

@@ -28,6 +28,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// call starts (a change in Preferences applies from the next call: the DSP takes its
     /// settings when it starts).
     public var audioProcessing: @MainActor () -> AudioProcessing = { .default }
+    /// Join as this display rather than Confab's "user|session": for a plain Janus room whose
+    /// other participants are not Confab apps (`confab-peer janus`).
+    public var plainDisplay: String?
 
     private let deviceSource: GStreamerDeviceSource
     private let devices: @MainActor () -> CallMediaDevices
@@ -54,6 +57,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         var configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
                                                    userID: userID, sessionID: sessionID, iceAddress: iceAddress)
         configuration.audioProcessing = audioProcessing()
+        configuration.plainDisplay = plainDisplay
         let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
         self.session = session
         session.onRemoteFrame = { [weak self, weak session] feed, frame in

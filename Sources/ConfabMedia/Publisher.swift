@@ -3,6 +3,7 @@ import ConfabCore
 import ConfabProtocol
 import Foundation
 import GLibBridge
+import JanusProtocol
 import Logging
 
 /// Our send-only connection: camera as VP8 and microphone as Opus (with the audio-level header
@@ -160,17 +161,15 @@ final class Publisher {
 
     /// Joins the room as a publisher, publishes, and returns the publishers already there.
     func start(on janus: JanusSession, settings: CallSettings) async throws -> [PublishedFeed] {
-        let handle = try await janus.attach(plugin: "janus.plugin.videoroom")
+        let handle = try await janus.attachVideoRoom()
         self.handle = handle
         handle.onEvent = { [weak self] event in
-            RoomEvent.parse(event.data).forEach { self?.onRoomEvent?($0) }
+            RoomEvent.parse(event.videoRoom).forEach { self?.onRoomEvent?($0) }
         }
-        let joined = try await handle.request([
-            "request": .string("join"), "ptype": .string("publisher"), "room": .number(Double(configuration.room)),
-            "token": .string(configuration.token), "display": .string(configuration.display),
-        ])
+        let joined = try await handle.request(.joinPublisher(room: configuration.room, token: configuration.joinToken,
+                                                             display: configuration.display))
         let existing = PublishedFeed.list(in: joined.data)
-        privateID = joined.data["private_id"]?.idValue
+        privateID = joined.data.privateID
 
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         // The offer must carry each stream's SSRC, which webrtcbin knows only once the payloader
@@ -196,8 +195,8 @@ final class Publisher {
         setSending(video: settings.videoOn)
         let offer = OpusOffer.addingParameters(to: try await webrtc.createOffer(), payloadType: 111)
         try await webrtc.setLocalDescription(.offer, sdp: offer)
-        let configured = try await handle.request(["request": .string("publish")], jsep: JSEP(type: "offer", sdp: offer))
-        guard let answer = configured.jsep else { throw JanusError(code: 0, reason: "the media server sent no answer") }
+        let configured = try await handle.request(.publish, jsep: .offer(offer))
+        guard let answer = configured.jsep, answer.type == .answer else { throw JanusError.unexpectedReply("no SDP answer to our offer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)
         return existing
     }
@@ -294,7 +293,7 @@ final class Publisher {
 
     func stop() async {
         if let handle {
-            _ = try? await handle.request(["request": .string("leave")], timeout: .seconds(2))
+            _ = try? await handle.request(.leave, timeout: .seconds(2))
             await handle.detach()
         }
         handle = nil

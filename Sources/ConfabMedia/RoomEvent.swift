@@ -1,4 +1,4 @@
-import ConfabProtocol
+import JanusProtocol
 
 /// A publisher in the Janus room.
 struct PublishedFeed: Sendable, Equatable {
@@ -9,33 +9,29 @@ struct PublishedFeed: Sendable, Equatable {
     var isTalking = false
 
     /// The publishers listed in a VideoRoom `joined` or `event` message.
-    static func list(in data: JSONValue?) -> [PublishedFeed] {
-        (data?["publishers"]?.arrayValue ?? []).compactMap { entry in
-            entry["id"]?.idValue.map {
-                PublishedFeed(id: $0, display: entry["display"]?.stringValue, isTalking: entry["talking"] == .bool(true))
-            }
-        }
+    static func list(in data: VideoRoomResponse?) -> [PublishedFeed] {
+        (data?.publishers ?? []).map { PublishedFeed(id: $0.id, display: $0.display, isTalking: $0.talking == true) }
     }
 }
 
 /// What the VideoRoom tells the publisher handle about the others in the room.
-enum RoomEvent: Sendable {
+enum RoomEvent: Sendable, Equatable {
     case publishers([PublishedFeed])
     case left(UInt64)
     case talking(UInt64, Bool)
 
-    /// Reads a VideoRoom event; nil for messages we do not act on.
-    static func parse(_ data: JSONValue?) -> [RoomEvent] {
+    /// Reads a VideoRoom event; empty for messages we do not act on.
+    static func parse(_ data: VideoRoomResponse?) -> [RoomEvent] {
         guard let data else { return [] }
         var events: [RoomEvent] = []
         let feeds = PublishedFeed.list(in: data)
         if !feeds.isEmpty { events.append(.publishers(feeds)) }
         // "unpublished": "ok" answers our own unpublish; a number is someone else's feed.
-        if let gone = data["unpublished"]?.idValue { events.append(.left(gone)) }
-        if let gone = data["leaving"]?.idValue { events.append(.left(gone)) }
-        switch data["videoroom"]?.stringValue {
-        case "talking": if let id = data["id"]?.idValue { events.append(.talking(id, true)) }
-        case "stopped-talking": if let id = data["id"]?.idValue { events.append(.talking(id, false)) }
+        if case .feed(let gone) = data.unpublished { events.append(.left(gone)) }
+        if case .feed(let gone) = data.leaving { events.append(.left(gone)) }
+        switch (data.kind, data.id) {
+        case (.talking, let id?): events.append(.talking(id, true))
+        case (.stoppedTalking, let id?): events.append(.talking(id, false))
         default: break
         }
         return events

@@ -3,6 +3,7 @@ import ConfabCore
 import ConfabProtocol
 import Foundation
 import GLibBridge
+import JanusProtocol
 import Logging
 
 /// Our shared screen: a second publisher in the call's Janus room, with its own handle and
@@ -75,13 +76,11 @@ final class ScreensharePublisher {
 
     /// Joins the room as a second publisher and publishes the screen.
     func start(on janus: JanusSession) async throws {
-        let handle = try await janus.attach(plugin: "janus.plugin.videoroom")
+        let handle = try await janus.attachVideoRoom()
         self.handle = handle
         // The camera publisher's handle follows the room; this one ignores its events.
-        _ = try await handle.request([
-            "request": .string("join"), "ptype": .string("publisher"), "room": .number(Double(configuration.room)),
-            "token": .string(configuration.token), "display": .string(configuration.screenshareDisplay),
-        ])
+        _ = try await handle.request(.joinPublisher(room: configuration.room, token: configuration.joinToken,
+                                                   display: configuration.screenshareDisplay))
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         try pipeline.play()
         // The offer must carry the stream's SSRC (see Publisher): wait for the payloader.
@@ -92,15 +91,15 @@ final class ScreensharePublisher {
         }
         let offer = try await webrtc.createOffer()
         try await webrtc.setLocalDescription(.offer, sdp: offer)
-        let configured = try await handle.request(["request": .string("publish")], jsep: JSEP(type: "offer", sdp: offer))
-        guard let answer = configured.jsep else { throw JanusError(code: 0, reason: "the media server sent no answer") }
+        let configured = try await handle.request(.publish, jsep: .offer(offer))
+        guard let answer = configured.jsep, answer.type == .answer else { throw JanusError.unexpectedReply("no SDP answer to our offer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)
     }
 
     /// Leaves the room (others see the screen feed go) and releases the capture.
     func stop() async {
         if let handle {
-            _ = try? await handle.request(["request": .string("leave")], timeout: .seconds(2))
+            _ = try? await handle.request(.leave, timeout: .seconds(2))
             await handle.detach()
         }
         handle = nil

@@ -3,6 +3,7 @@ import ConfabCore
 import ConfabProtocol
 import Foundation
 import GLibBridge
+import JanusProtocol
 import Logging
 
 /// A receive-only connection for one remote publisher: video decoded to frames for the UI,
@@ -62,18 +63,14 @@ final class Subscriber {
     }
 
     func start(on janus: JanusSession, privateID: UInt64?) async throws {
-        let handle = try await janus.attach(plugin: "janus.plugin.videoroom")
+        let handle = try await janus.attachVideoRoom()
         self.handle = handle
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         try pipeline.play()
-        var join: [String: JSONValue] = [
-            "request": .string("join"), "ptype": .string("subscriber"), "room": .number(Double(configuration.room)),
-            "token": .string(configuration.token), "streams": .array([.object(["feed": .number(Double(feed))])]),
-        ]
-        if let privateID { join["private_id"] = .number(Double(privateID)) }
-        let attached = try await handle.request(join)
-        guard let offer = attached.jsep else { throw JanusError(code: 0, reason: "the media server offered nothing to receive") }
-        videoMid = attached.data["streams"]?.arrayValue?.first { $0["type"]?.stringValue == "video" }?["mid"]?.stringValue
+        let attached = try await handle.request(.joinSubscriber(room: configuration.room, token: configuration.joinToken,
+                                                                privateID: privateID, feeds: [feed]))
+        guard let offer = attached.jsep, offer.type == .offer else { throw JanusError.unexpectedReply("no SDP offer to receive with") }
+        videoMid = attached.data.streams?.first { $0.type == "video" }?.mid
         try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
         // Retransmission requests for lost video packets (Janus offers nack and rtx for video;
         // audio relies on Opus FEC). On its own this did not make webrtcbin send NACKs for
@@ -84,7 +81,7 @@ final class Subscriber {
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
         let passiveAnswer = answer.replacingOccurrences(of: "a=setup:active", with: "a=setup:passive")
         try await webrtc.setLocalDescription(.answer, sdp: passiveAnswer)
-        _ = try await handle.request(["request": .string("start")], jsep: JSEP(type: "answer", sdp: passiveAnswer))
+        _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
     }
 
     /// After a loss the depayloader waits for a keyframe, and the keyframe requests webrtcbin
@@ -97,8 +94,7 @@ final class Subscriber {
         guard framesReceived == framesAtLastWatch, let lastFrameAt, ContinuousClock.now - lastFrameAt < .seconds(5),
               let handle, let mid = videoMid else { return }
         Task {
-            _ = try? await handle.request(["request": .string("configure"),
-                                           "streams": .array([.object(["mid": .string(mid), "send": .bool(true)])])])
+            _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: true)]))
         }
     }
 
@@ -176,8 +172,7 @@ final class Subscriber {
         MainLoop.after(seconds: 0.15) { [weak self] in
             guard let self, self.framesReceived == 0, let handle = self.handle, let mid = self.videoMid else { return }
             Task {
-                _ = try? await handle.request(["request": .string("configure"),
-                                               "streams": .array([.object(["mid": .string(mid), "send": .bool(true)])])])
+                _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: true)]))
             }
         }
     }

@@ -24,7 +24,7 @@ struct AnswerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let plan = AnswerPlan(answer: answer, waitForRing: seconds(timeout), answerAfter: seconds(answerAfter), duration: seconds(duration))
-        try await runPeer(options.settings, command: "answer", call: nil) { session in
+        try await runPeer(try options.settings(), command: "answer", call: nil) { session in
             try await plan.perform(in: session)
         }
     }

@@ -13,20 +13,23 @@ struct ConfabPeer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confab-peer",
         abstract: "A headless confab client: joins, rings or answers, and reports what it saw as JSON.",
-        subcommands: [JoinCommand.self, AnswerCommand.self, RingCommand.self])
+        subcommands: [JoinCommand.self, AnswerCommand.self, RingCommand.self, JanusRoomCommand.self])
 
     // Declared here too so they can come before the subcommand, as in
-    // `confab-peer --server URL --user bob answer`; subcommands receive the same values.
+    // `confab-peer --server URL --user bob answer`; subcommands receive the same values (the
+    // same type: ArgumentParser shares values between parent and child by declaring type).
     @OptionGroup var options: PeerOptions
 }
 
-/// Options every subcommand takes.
+/// Options of the coordinator commands (join, answer, ring), which the root takes too.
+/// `--server` and `--user` are checked when a coordinator command runs (`settings()`), not at
+/// parsing: the root parses these options for every subcommand, and `janus` needs no coordinator.
 struct PeerOptions: ParsableArguments {
-    @Option(help: "The coordinator, e.g. ws://127.0.0.1:8630 (the /ws path is added when missing).")
-    var server: String
+    @Option(help: "The coordinator, e.g. ws://127.0.0.1:8630 (the /ws path is added when missing); required by join, answer and ring.")
+    var server: String?
 
-    @Option(help: "The user to sign in as.")
-    var user: String
+    @Option(help: "The user to sign in as; required by join, answer and ring.")
+    var user: String?
 
     @Option(help: "A token from `confab-server token USER`; not needed with a --dev-auth server.")
     var token: String?
@@ -39,13 +42,17 @@ struct PeerOptions: ParsableArguments {
 
     @OptionGroup(title: "Media") var media: PeerMediaOptions
 
-    /// The plain values, safe to hand to the main actor.
-    var settings: PeerSettings {
-        PeerSettings(serverURL: serverURL, user: user, token: token, report: report, verbose: verbose, media: media.settings)
+    /// The plain values, safe to hand to the main actor; refuses what a coordinator command cannot run without.
+    func settings() throws -> PeerSettings {
+        guard let server else { throw ValidationError("Missing expected argument '--server <server>'") }
+        guard let user else { throw ValidationError("Missing expected argument '--user <user>'") }
+        try media.validateMediaIsSent()
+        return PeerSettings(serverURL: Self.serverURL(server), user: user, token: token, report: report, verbose: verbose,
+                            media: media.settings)
     }
 
     /// The address with the WebSocket path the server serves.
-    var serverURL: String {
+    static func serverURL(_ server: String) -> String {
         guard var components = URLComponents(string: server), components.path.isEmpty || components.path == "/" else { return server }
         components.path = "/ws"
         return components.string ?? server

@@ -21,7 +21,7 @@ struct JoinCommand: AsyncParsableCommand {
         let plan = JoinPlan(
             call: try parseCallID(call), create: create, members: parseMembers(members), ring: ring, video: !audioOnly,
             duration: seconds(duration))
-        try await runPeer(options.settings, command: "join", call: plan.call) { session in
+        try await runPeer(try options.settings(), command: "join", call: plan.call) { session in
             try await plan.perform(in: session)
         }
     }

@@ -27,24 +27,12 @@ final class PeerMedia {
     init(client: CoordinatorClient, settings: PeerMediaSettings) {
         GStreamer.initialize()
         self.settings = settings
-        let devices = GStreamerDeviceSource(includeTestDevices: false)
-        let camera = devices.addSyntheticDevice(id: "peer:camera", name: "Test camera (solid colour)", kind: .camera,
-                                                source: settings.cameraSource)
-        let microphone = devices.addSyntheticDevice(id: "peer:microphone", name: "Test microphone (tone)", kind: .microphone,
-                                                    source: settings.microphoneSource)
-        // The test speaker discards the sound in time, or feeds the simulated room and the ear.
-        let speaker = devices.addSyntheticDevice(id: "test:speaker", name: "Test speaker", kind: .speaker,
-                                                 source: settings.speakerSink)
+        let devices = PeerTestDevices(settings: settings)
         // The devices `--switch-devices-after` switches to.
-        nextDevices = CallMediaDevices(
-            camera: devices.addSyntheticDevice(id: "peer:camera-2", name: "Second test camera", kind: .camera, source: settings.nextCameraSource),
-            microphone: devices.addSyntheticDevice(id: "peer:microphone-2", name: "Second test microphone", kind: .microphone,
-                                                   source: settings.nextMicrophoneSource),
-            speaker: devices.addSyntheticDevice(id: "test:speaker-2", name: "Second test speaker", kind: .speaker, source: settings.speakerSink))
-        let chosen = DevicesInUse(settings.joinWithoutDevices ? CallMediaDevices(camera: nil, microphone: nil, speaker: speaker)
-                                                              : CallMediaDevices(camera: camera, microphone: microphone, speaker: speaker))
+        nextDevices = devices.next
+        let chosen = DevicesInUse(devices.joining(withoutDevices: settings.joinWithoutDevices))
         devicesInUse = chosen
-        engine = GStreamerCallMediaEngine(deviceSource: devices, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
+        engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
             chosen.devices
         }
         service = PeerCallService(client: client)

@@ -145,20 +145,11 @@ struct PeerMediaOptions: ParsableArguments {
         if let muteAfter, let unmuteAfter, unmuteAfter <= muteAfter {
             throw ValidationError("--unmute-after must come after --mute-after")
         }
-        if media == .none, muteAfter != nil || unmuteAfter != nil {
-            throw ValidationError("--mute-after and --unmute-after need --media test")
-        }
         if let speakerOffAfter, let speakerOnAfter, speakerOnAfter <= speakerOffAfter {
             throw ValidationError("--speaker-on-after must come after --speaker-off-after")
         }
-        if media == .none, speakerOffAfter != nil || speakerOnAfter != nil {
-            throw ValidationError("--speaker-off-after and --speaker-on-after need --media test")
-        }
         if let cameraOffAfter, let cameraOnAfter, cameraOnAfter <= cameraOffAfter {
             throw ValidationError("--camera-on-after must come after --camera-off-after")
-        }
-        if media == .none, cameraOffAfter != nil || cameraOnAfter != nil || joinCameraOff || switchDevicesAfter != nil || joinWithoutDevices {
-            throw ValidationError("--camera-off-after, --camera-on-after, --join-camera-off, --join-without-devices and --switch-devices-after need --media test")
         }
         if let cameraErrorAfter, cameraErrorAfter < 1 { throw ValidationError("--camera-error-after takes a number of frames, 1 or more") }
         guard PeerMediaSettings.rgb(fromHex: nextColor) != nil else { throw ValidationError("--next-color takes RRGGBB") }
@@ -167,15 +158,26 @@ struct PeerMediaOptions: ParsableArguments {
         if let bad = listen.first(where: { !($0 > 20 && $0 < 20_000) }) {
             throw ValidationError("--listen takes frequencies in Hz between 20 and 20000, not \(bad)")
         }
-        if media == .none, simulatedRoom || !listen.isEmpty || noise > 0 {
-            throw ValidationError("--simulated-room, --listen and --noise need --media test")
-        }
-        if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
         if let stopScreenAfter, stopScreenAfter <= screenAfter {
             throw ValidationError("--stop-screen-after must come after --screen-after")
         }
+    }
+
+    /// Coordinator commands send media only with `--media test`: options that shape media make
+    /// no sense without it. (`confab-peer janus` always sends test media and skips this.)
+    func validateMediaIsSent() throws {
+        guard media == .none else { return }
+        if muteAfter != nil || unmuteAfter != nil { throw ValidationError("--mute-after and --unmute-after need --media test") }
+        if speakerOffAfter != nil || speakerOnAfter != nil {
+            throw ValidationError("--speaker-off-after and --speaker-on-after need --media test")
+        }
+        if cameraOffAfter != nil || cameraOnAfter != nil || joinCameraOff || switchDevicesAfter != nil || joinWithoutDevices {
+            throw ValidationError("--camera-off-after, --camera-on-after, --join-camera-off, --join-without-devices and --switch-devices-after need --media test")
+        }
+        if simulatedRoom || !listen.isEmpty || noise > 0 { throw ValidationError("--simulated-room, --listen and --noise need --media test") }
+        if screen != nil { throw ValidationError("--screen needs --media test") }
     }
 
     /// The plain values; nil when the peer sends no media.

@@ -29,7 +29,9 @@ final class RemoteMediaRecorder {
         self.joinRequestedAt = joinRequestedAt
     }
 
-    func start(engine: GStreamerCallMediaEngine, viewModel: CallViewModel) {
+    /// `viewModel` is nil where there is none (`confab-peer janus`): no coordinator participants,
+    /// so the report has frames and samples but no `changes` of what the app would show.
+    func start(engine: GStreamerCallMediaEngine, viewModel: CallViewModel?) {
         frameSubscriptions = [
             engine.remoteFrames.subscribe { [weak self, weak engine] received in
                 guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == received.sessionID && !$0.isScreenshare })
@@ -43,8 +45,8 @@ final class RemoteMediaRecorder {
             },
         ]
         timer = RepeatingTimer(interval: 0.1) { [weak self, weak engine, weak viewModel] in
-            guard let self, let engine, let viewModel else { return }
-            self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.activeCall?.participants ?? [:])
+            guard let self, let engine else { return }
+            self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel?.activeCall?.participants ?? [:])
             if self.ticks % 5 == 0, let sent = engine.session?.sentVideo {
                 self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height,
                                             videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 }))
@@ -53,12 +55,12 @@ final class RemoteMediaRecorder {
     }
 
     /// Takes a last sample and stops watching.
-    func stop(engine: GStreamerCallMediaEngine, viewModel: CallViewModel) {
+    func stop(engine: GStreamerCallMediaEngine, viewModel: CallViewModel?) {
         guard let timer else { return }
         timer.cancel()
         self.timer = nil
         frameSubscriptions = []
-        sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel.activeCall?.participants ?? [:], final: true)
+        sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel?.activeCall?.participants ?? [:], final: true)
     }
 
     var report: [MediaReport.Remote] { order.compactMap { remote[$0] } }

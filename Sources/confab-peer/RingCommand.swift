@@ -27,7 +27,7 @@ struct RingCommand: AsyncParsableCommand {
         let plan = RingPlan(
             call: try parseCallID(call), members: parseMembers(members), video: !audioOnly, giveUpAfter: seconds(cancelAfter ?? timeout),
             giveUpReason: cancelAfter == nil ? .timeout : .cancel, duration: seconds(duration))
-        try await runPeer(options.settings, command: "ring", call: plan.call) { session in
+        try await runPeer(try options.settings(), command: "ring", call: plan.call) { session in
             try await plan.perform(in: session)
         }
     }

@@ -172,7 +172,7 @@ final class CallEventTranslator_Tests: XCTestCase {
     func test_joinAnswerMedia_converted_keepsTheJanusRoomAndRefusesImpossibleRooms() {
         XCTAssertEqual(MediaEndpointInfo(MediaEndpoint(janusURL: "ws://127.0.0.1:8188", room: 42, token: "t")),
                        MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t"))
-        XCTAssertNil(MediaEndpointInfo(MediaEndpoint(janusURL: "ws://127.0.0.1:8188", room: -1, token: "t")))
+        XCTAssertNil(MediaEndpointInfo(MediaEndpoint(janusURL: "ws://127.0.0.1:8188", room: 0, token: "t")))
         XCTAssertNil(MediaEndpointInfo(MediaEndpoint(janusURL: "", room: 1, token: "t")))
     }
 }

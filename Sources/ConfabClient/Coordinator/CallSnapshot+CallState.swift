@@ -28,10 +28,11 @@ extension CallSnapshot {
 }
 
 extension MediaEndpointInfo {
-    /// Where to send media, from a join answer; nil for a room number no Janus could have.
+    /// Where to send media, from a join answer; nil for a room number no Janus could have
+    /// (0 asks Janus to pick one; a negative one no longer decodes at all).
     init?(_ endpoint: MediaEndpoint) {
-        guard let room = UInt64(exactly: endpoint.room), !endpoint.janusURL.isEmpty else { return nil }
-        self.init(url: endpoint.janusURL, room: room, token: endpoint.token)
+        guard endpoint.room != 0, !endpoint.janusURL.isEmpty else { return nil }
+        self.init(url: endpoint.janusURL, room: endpoint.room, token: endpoint.token)
     }
 }
 

@@ -109,7 +109,7 @@ extension CallCoordinator {
     }
 
     private func recordingsConverted(
-        _ cid: CallID, _ outputs: [RecordingConverter.Output], names: [Int64: String], failures: [String]
+        _ cid: CallID, _ outputs: [RecordingConverter.Output], names: [UInt64: String], failures: [String]
     ) {
         let recordings = outputs.map { output in
             StoredRecording(

@@ -8,7 +8,7 @@ struct CallProduction: Sendable {
     /// The folder Janus records the current session into.
     var recordingFolder: URL?
     /// Janus publisher ids seen while recording, with the user each belongs to (their `display`).
-    var publisherNames: [Int64: String] = [:]
+    var publisherNames: [UInt64: String] = [:]
     var recordings: [CallRecording] = []
     var recordingErrors: [String] = []
     var broadcast: Broadcast?
@@ -17,7 +17,7 @@ struct CallProduction: Sendable {
 
     struct Broadcast: Sendable {
         var pipeline: HLSBroadcast
-        var publisher: Int64
-        var streams: [Int64]
+        var publisher: UInt64
+        var streams: [UInt64]
     }
 }

@@ -1,5 +1,6 @@
 import ConfabProtocol
 import Foundation
+import JanusProtocol
 import Logging
 
 /// The coordinator's side of Janus: one videoroom per call, and one join token per admitted
@@ -26,15 +27,15 @@ actor JanusRooms {
     /// A Janus session with one videoroom handle, used for every room request.
     private struct Link {
         var client: JanusSignallingClient
-        var session: Int64
-        var handle: Int64
+        var session: UInt64
+        var handle: UInt64
         var keepalive: Task<Void, Never>
     }
 
     /// Keepalives well inside any `session_timeout` (Janus's default is 60 s).
     static let keepaliveInterval: Duration = .seconds(20)
     /// 16 publishers: beyond ~8 the machine, not the room, is the limit (ARCHITECTURE.md figures).
-    static let maxPublishers: Int64 = 16
+    static let maxPublishers = 16
 
     init(adminKey: String?, roomSecret: String, logger: Logger, locate: @escaping Locator) {
         self.adminKey = adminKey
@@ -44,16 +45,16 @@ actor JanusRooms {
     }
 
     /// The call's Janus room number: stable across server restarts, derived from the cid
-    /// (FNV-1a), kept below 2^53 so JavaScript clients read it exactly, never 0 (Janus reads 0
-    /// as "pick one for me").
-    static func roomNumber(for cid: CallID) -> Int {
+    /// (FNV-1a), kept below 2^53 so JavaScript clients read it exactly (Confab's own clients
+    /// carry any UInt64), never 0 (Janus reads 0 as "pick one for me").
+    static func roomNumber(for cid: CallID) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "\(cid.type):\(cid.id)".utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0100_0000_01b3
         }
         let room = hash & ((1 << 53) - 1)
-        return Int(room == 0 ? 1 : room)
+        return room == 0 ? 1 : room
     }
 
     /// Issues a new token for `cid`'s room (creating the room when missing) and returns where
@@ -66,7 +67,7 @@ actor JanusRooms {
         for _ in 0..<3 {
             let link = try await currentLink()
             do {
-                try await editAllowed(room: room, action: "add", token: token, on: link)
+                try await editAllowed(room: room, action: .add, token: token, on: link)
                 return MediaEndpoint(janusURL: link.client.url, room: room, token: token)
             } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
                 do {
@@ -89,7 +90,7 @@ actor JanusRooms {
     func revoke(_ token: String, in cid: CallID) async {
         let room = Self.roomNumber(for: cid)
         do {
-            try await editAllowed(room: room, action: "remove", token: token, on: try await currentLink())
+            try await editAllowed(room: room, action: .remove, token: token, on: try await currentLink())
         } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
             // Gone already (call ended, or Janus restarted): nothing to revoke.
         } catch {
@@ -102,19 +103,17 @@ actor JanusRooms {
     /// kicked or blocked participant's app leaves by itself, but a modified or stuck one must
     /// not go on sending to the others. Nothing happens when it has left already.
     func eject(session: String, in cid: CallID) async {
-        let room = Int64(Self.roomNumber(for: cid))
+        let room = Self.roomNumber(for: cid)
         do {
             let link = try await currentLink()
-            let data = try await link.client.videoRoom(["request": "listparticipants", "room": .integer(room)],
-                                                       session: link.session, handle: link.handle)
-            for entry in data["participants"]?.array ?? [] {
-                guard let id = entry["id"]?.integer, let display = entry["display"]?.string else { continue }
+            let data = try await link.client.videoRoom(.listParticipants(room: room), session: link.session, handle: link.handle)
+            for entry in data.participants ?? [] {
+                guard let display = entry.display else { continue }
                 let parts = display.split(separator: "|", omittingEmptySubsequences: false)
                 guard parts.count >= 2, parts[1] == session else { continue }
                 do {
-                    _ = try await link.client.videoRoom(
-                        ["request": "kick", "room": .integer(room), "secret": .string(roomSecret), "id": .integer(id)],
-                        session: link.session, handle: link.handle)
+                    _ = try await link.client.videoRoom(.kick(room: room, secret: roomSecret, participant: entry.id),
+                                                        session: link.session, handle: link.handle)
                     logger.info("ejected a publisher from a Janus room", metadata: ["cid": "\(cid)", "display": "\(display)"])
                 } catch {
                     // It may have left between the list and the kick.
@@ -133,9 +132,8 @@ actor JanusRooms {
         let room = Self.roomNumber(for: cid)
         do {
             let link = try await currentLink()
-            var body: [String: JanusJSON] = ["request": "destroy", "room": .integer(Int64(room)), "secret": .string(roomSecret)]
-            body["permanent"] = false
-            _ = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
+            _ = try await link.client.videoRoom(.destroy(room: room, secret: roomSecret, permanent: false),
+                                                session: link.session, handle: link.handle)
             logger.info("destroyed janus room", metadata: ["cid": "\(cid)", "room": "\(room)"])
         } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
             // Never created (nobody joined with media) or lost in a Janus restart.
@@ -158,37 +156,33 @@ actor JanusRooms {
 
     /// A publisher in a room: Janus's id and the `display` its client joined with (the user id).
     struct Publisher: Sendable, Equatable {
-        var id: Int64
+        var id: UInt64
         var display: String
     }
 
     /// Turns the videoroom recorder on (into `folder`, which Janus writes `.mjr` files to) or off
     /// for every publisher of the call's room, present and future.
     func setRecording(_ on: Bool, folder: String?, for cid: CallID) async throws {
-        let room = Int64(Self.roomNumber(for: cid))
+        let room = Self.roomNumber(for: cid)
         let link = try await currentLink()
         if let folder {
-            _ = try await link.client.videoRoom(
-                ["request": "edit", "room": .integer(room), "secret": .string(roomSecret), "new_rec_dir": .string(folder)],
-                session: link.session, handle: link.handle)
+            _ = try await link.client.videoRoom(.editRecordingFolder(room: room, secret: roomSecret, folder: folder),
+                                                session: link.session, handle: link.handle)
         }
-        _ = try await link.client.videoRoom(
-            ["request": "enable_recording", "room": .integer(room), "secret": .string(roomSecret), "record": .bool(on)],
-            session: link.session, handle: link.handle)
+        _ = try await link.client.videoRoom(.enableRecording(room: room, secret: roomSecret, record: on),
+                                            session: link.session, handle: link.handle)
     }
 
     /// The room's publishers now; empty when the room does not exist.
     func publishers(in cid: CallID) async throws -> [Publisher] {
         let link = try await currentLink()
         do {
-            let data = try await link.client.videoRoom(
-                ["request": "listparticipants", "room": .integer(Int64(Self.roomNumber(for: cid)))],
-                session: link.session, handle: link.handle)
-            return (data["participants"]?.array ?? []).compactMap { entry in
-                guard entry["publisher"]?.bool == true, let id = entry["id"]?.integer else { return nil }
+            let data = try await link.client.videoRoom(.listParticipants(room: Self.roomNumber(for: cid)),
+                                                       session: link.session, handle: link.handle)
+            return (data.participants ?? []).filter(\.publisher).map { entry in
                 // Clients join as `user|session|camera` (or just the user id): the user comes first.
-                let display = entry["display"]?.string ?? "\(id)"
-                return Publisher(id: id, display: String(display.split(separator: "|").first ?? Substring(display)))
+                let display = entry.display ?? "\(entry.id)"
+                return Publisher(id: entry.id, display: String(display.split(separator: "|").first ?? Substring(display)))
             }
         } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
             return []
@@ -197,62 +191,48 @@ actor JanusRooms {
 
     /// Asks Janus to copy a publisher's first audio and video streams as plain RTP to `host`;
     /// returns the forwarders' stream ids, for `stopForwarding`.
-    func forward(_ publisher: Int64, in cid: CallID, to host: String, audioPort: Int, videoPort: Int) async throws -> [Int64] {
-        var body: [String: JanusJSON] = [
-            "request": "rtp_forward", "room": .integer(Int64(Self.roomNumber(for: cid))), "publisher_id": .integer(publisher),
-            "secret": .string(roomSecret), "host": .string(host),
-            // Janus 1.1 forwards per stream, by mid; the legacy audio_port/video_port make no
-            // forwarders. Confab clients publish camera then microphone, and webrtcbin names the
-            // m-lines by kind and index: "video0", "audio1".
-            "streams": .array([
-                .object(["mid": .string("video0"), "port": .integer(Int64(videoPort))]),
-                .object(["mid": .string("audio1"), "port": .integer(Int64(audioPort))]),
-            ]),
-        ]
+    func forward(_ publisher: UInt64, in cid: CallID, to host: String, audioPort: Int, videoPort: Int) async throws -> [UInt64] {
+        // Janus 1.1 forwards per stream, by mid; the legacy audio_port/video_port make no
+        // forwarders. Confab clients publish camera then microphone, and webrtcbin names the
+        // m-lines by kind and index: "video0", "audio1".
         // The managed Janus locks rtp_forward behind the admin key (`lock_rtp_forward`).
-        if let adminKey { body["admin_key"] = .string(adminKey) }
+        let request = VideoRoomRequest.rtpForward(
+            room: Self.roomNumber(for: cid), publisher: publisher, secret: roomSecret, adminKey: adminKey, host: host,
+            streams: [.init(mid: "video0", port: videoPort), .init(mid: "audio1", port: audioPort)])
         let link = try await currentLink()
-        let data = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
-        return (data["forwarders"]?.array ?? data["rtp_stream"]?["forwarders"]?.array ?? []).compactMap { $0["stream_id"]?.integer }
+        let data = try await link.client.videoRoom(request, session: link.session, handle: link.handle)
+        return (data.forwarders ?? []).map(\.streamID)
     }
 
-    func stopForwarding(_ publisher: Int64, streams: [Int64], in cid: CallID) async {
+    func stopForwarding(_ publisher: UInt64, streams: [UInt64], in cid: CallID) async {
         guard let link = try? await currentLink() else { return }
         for stream in streams {
-            var body: [String: JanusJSON] = [
-                "request": "stop_rtp_forward", "room": .integer(Int64(Self.roomNumber(for: cid))),
-                "publisher_id": .integer(publisher), "stream_id": .integer(stream), "secret": .string(roomSecret),
-            ]
-            if let adminKey { body["admin_key"] = .string(adminKey) }
+            let request = VideoRoomRequest.stopRTPForward(room: Self.roomNumber(for: cid), publisher: publisher, stream: stream,
+                                                          secret: roomSecret, adminKey: adminKey)
             // Fails harmlessly when the publisher left (its forwarders went with it).
-            _ = try? await link.client.videoRoom(body, session: link.session, handle: link.handle)
+            _ = try? await link.client.videoRoom(request, session: link.session, handle: link.handle)
         }
     }
 
     // MARK: Room requests
 
-    private func createRoom(_ room: Int, for cid: CallID, firstToken: String, on link: Link) async throws {
-        var body: [String: JanusJSON] = [
-            "request": "create", "room": .integer(Int64(room)), "description": .string("\(cid)"),
-            "secret": .string(roomSecret), "is_private": true, "permanent": false,
-            "publishers": .integer(Self.maxPublishers), "audiocodec": "opus", "videocodec": "vp8",
+    private func createRoom(_ room: UInt64, for cid: CallID, firstToken: String, on link: Link) async throws {
+        let options = VideoRoomOptions(
+            description: "\(cid)", secret: roomSecret, adminKey: adminKey, isPrivate: true, permanent: false,
+            publishers: Self.maxPublishers, audioCodec: "opus", videoCodec: "vp8",
             // Speaking indicators: `talking` after ~1 s of packets averaging above -40 dBov.
-            "audiolevel_ext": true, "audiolevel_event": true, "audio_active_packets": 50, "audio_level_average": 40,
+            audioLevelExtension: true, audioLevelEvent: true, audioActivePackets: 50, audioLevelAverage: 40,
             // Janus checks tokens for publishers only; subscribers must name the private_id of
             // a publisher in the room, which only a token holder gets.
-            "allowed": [.string(firstToken)], "require_pvtid": true,
-            "notify_joining": true,
-        ]
-        if let adminKey { body["admin_key"] = .string(adminKey) }
-        _ = try await link.client.videoRoom(body, session: link.session, handle: link.handle)
+            allowed: [firstToken], requirePrivateID: true,
+            notifyJoining: true)
+        _ = try await link.client.videoRoom(.create(room: room, options: options), session: link.session, handle: link.handle)
         logger.info("created janus room", metadata: ["cid": "\(cid)", "room": "\(room)"])
     }
 
-    private func editAllowed(room: Int, action: String, token: String, on link: Link) async throws {
-        _ = try await link.client.videoRoom(
-            ["request": "allowed", "room": .integer(Int64(room)), "secret": .string(roomSecret), "action": .string(action),
-             "allowed": [.string(token)]],
-            session: link.session, handle: link.handle)
+    private func editAllowed(room: UInt64, action: VideoRoomRequest.AllowedAction, token: String, on link: Link) async throws {
+        _ = try await link.client.videoRoom(.allowed(room: room, secret: roomSecret, action: action, tokens: [token]),
+                                            session: link.session, handle: link.handle)
     }
 
     // MARK: The connection
@@ -292,7 +272,7 @@ actor JanusRooms {
         return link
     }
 
-    private static func keepingAlive(_ session: Int64, on client: JanusSignallingClient) -> Task<Void, Never> {
+    private static func keepingAlive(_ session: UInt64, on client: JanusSignallingClient) -> Task<Void, Never> {
         Task { [weak client] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: keepaliveInterval)

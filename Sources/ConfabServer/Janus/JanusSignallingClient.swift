@@ -1,6 +1,6 @@
-import ConfabProtocol
 import Foundation
 import HummingbirdWSClient
+import JanusProtocol
 import Logging
 
 /// A Janus API client over its WebSocket transport: JSON requests matched to their answers by
@@ -43,10 +43,8 @@ actor JanusSignallingClient {
     private(set) var isClosed = false
 
     private struct PendingRequest {
-        var continuation: CheckedContinuation<JanusJSON, any Error>
-        /// Asynchronous plugin requests get an `ack` first and their real answer as an `event`;
-        /// keepalive's only answer is the `ack`.
-        var ackIsAnswer: Bool
+        var command: JanusCommand
+        var continuation: CheckedContinuation<JanusReply, any Error>
     }
 
     /// Janus messages are small; SDP offers are the largest at a few KiB.
@@ -114,91 +112,76 @@ actor JanusSignallingClient {
 
     // MARK: Requests
 
-    /// Sends `message` with a fresh transaction and returns Janus's answer to it: `success`,
-    /// `event` (asynchronous plugin requests) or `ack` (keepalive). `error` answers throw.
-    func request(_ message: [String: JanusJSON], timeout: Duration = .seconds(5)) async throws -> JanusJSON {
-        guard !isClosed else { throw JanusError.disconnected }
+    /// Sends `command` with a fresh transaction and returns Janus's answer to it: `success`,
+    /// `event` (asynchronous plugin requests), `server_info` or `ack` (keepalive). Refusals
+    /// by the core or the plugin throw.
+    func request(_ command: JanusCommand, timeout: Duration = .seconds(5)) async throws -> JanusReply {
+        guard !isClosed else { throw Self.closedError }
         nextTransaction += 1
         let transaction = "confab-\(nextTransaction)"
-        var message = message
-        message["transaction"] = .string(transaction)
-        let body = String(decoding: try JSONEncoder().encode(JanusJSON.object(message)), as: UTF8.self)
-        let kind = message["janus"]?.string ?? "request"
+        let text = try JanusRequest(transaction: transaction, command: command).text()
         return try await withCheckedThrowingContinuation { continuation in
-            pending[transaction] = PendingRequest(continuation: continuation, ackIsAnswer: kind == "keepalive")
-            outboxInput.yield(body)
+            pending[transaction] = PendingRequest(command: command, continuation: continuation)
+            outboxInput.yield(text)
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
-                await self?.fail(transaction, JanusError.timedOut(request: kind))
+                await self?.fail(transaction, JanusError.timedOut(request: command.name))
             }
         }
     }
 
     /// `create`: a new Janus session, returned by id.
-    func createSession() async throws -> Int64 {
-        let answer = try await request(["janus": "create"])
-        guard let id = answer["data"]?["id"]?.integer else { throw JanusError.unexpectedReply("create without data.id") }
-        return id
+    func createSession() async throws -> UInt64 {
+        try await request(.createSession).createdID()
     }
 
     /// `attach` to the videoroom plugin: a new handle in `session`.
-    func attachVideoRoom(session: Int64) async throws -> Int64 {
-        let answer = try await request(["janus": "attach", "plugin": "janus.plugin.videoroom", "session_id": .integer(session)])
-        guard let id = answer["data"]?["id"]?.integer else { throw JanusError.unexpectedReply("attach without data.id") }
-        return id
+    func attachVideoRoom(session: UInt64) async throws -> UInt64 {
+        try await request(.attach(session: session, plugin: .videoRoom)).createdID()
     }
 
-    func keepalive(session: Int64) async throws {
-        _ = try await request(["janus": "keepalive", "session_id": .integer(session)])
+    func keepalive(session: UInt64) async throws {
+        _ = try await request(.keepalive(session: session))
     }
 
-    func destroySession(_ session: Int64) async throws {
-        _ = try await request(["janus": "destroy", "session_id": .integer(session)])
+    func destroySession(_ session: UInt64) async throws {
+        _ = try await request(.destroySession(session: session))
     }
 
-    /// A videoroom request on `handle`; returns the plugin's data (`{"videoroom":"created",…}`,
-    /// `{"videoroom":"joined",…}`) and throws `pluginRefused` when it carries an `error_code`.
-    func videoRoom(_ body: [String: JanusJSON], session: Int64, handle: Int64, timeout: Duration = .seconds(5)) async throws -> JanusJSON {
-        let answer = try await request(
-            ["janus": "message", "session_id": .integer(session), "handle_id": .integer(handle), "body": .object(body)],
-            timeout: timeout)
-        guard let data = answer["plugindata"]?["data"] else {
-            throw JanusError.unexpectedReply("\(body["request"]?.string ?? "message") answered without plugindata")
-        }
-        if let code = data["error_code"]?.integer {
-            throw JanusError.pluginRefused(code: Int(code), reason: data["error"]?.string ?? "no reason given")
-        }
-        return data
+    /// A videoroom request on `handle`; returns the plugin's data (`created`, `joined`,
+    /// `participants` …) and throws `pluginRefused` when it carries an `error_code`.
+    func videoRoom(_ body: VideoRoomRequest, session: UInt64, handle: UInt64, timeout: Duration = .seconds(5)) async throws -> VideoRoomResponse {
+        try await request(.message(session: session, handle: handle, body: body), timeout: timeout).pluginAnswer().data
     }
 
     // MARK: Answers
 
     private func received(_ text: String) {
-        // Janus relays strings that clients chose (display names); the guard keeps the parser
-        // safe whatever ends up in a frame.
+        // Janus relays strings that clients chose (display names); JanusReply.decode checks the
+        // frame's size and depth before parsing it.
+        let reply: JanusReply
         do {
-            try FrameGuard.check(text, limits: .janus)
+            reply = try JanusReply.decode(text)
         } catch {
-            logger.warning("dropped a frame from Janus", metadata: ["reason": "\(error)"])
-            return
-        }
-        guard let message = try? JSONDecoder().decode(JanusJSON.self, from: Data(text.utf8)) else {
-            logger.warning("dropped an unreadable frame from Janus", metadata: ["frame": "\(text.prefix(200))"])
+            logger.warning("dropped a frame from Janus", metadata: ["reason": "\(error)", "frame": "\(text.prefix(200))"])
+            // A request waiting for this frame would otherwise wait for its deadline.
+            if let transaction = JanusReply.transaction(ofUnreadable: text) {
+                fail(transaction, .unexpectedReply("\(error)"))
+            }
             return
         }
         // Events without a transaction (talking, publishers joining, timeouts) concern clients
         // in the room, not the coordinator.
-        guard let transaction = message["transaction"]?.string, let request = pending[transaction] else { return }
-        switch message["janus"]?.string {
-        case "ack" where !request.ackIsAnswer:
+        guard let transaction = reply.transaction, let request = pending[transaction] else { return }
+        switch reply.outcome(for: request.command) {
+        case .waiting:
             return
-        case "error":
+        case .failed(let error):
             pending[transaction] = nil
-            let code = message["error"]?["code"]?.integer.map(Int.init) ?? 0
-            request.continuation.resume(throwing: JanusError.refused(code: code, reason: message["error"]?["reason"]?.string ?? "no reason given"))
-        default:
+            request.continuation.resume(throwing: error)
+        case .answered(let answer):
             pending[transaction] = nil
-            request.continuation.resume(returning: message)
+            request.continuation.resume(returning: answer)
         }
     }
 
@@ -206,11 +189,13 @@ actor JanusSignallingClient {
         pending.removeValue(forKey: transaction)?.continuation.resume(throwing: error)
     }
 
+    private static let closedError = JanusError.disconnected(reason: "the connection to Janus closed")
+
     private func socketClosed() {
         isClosed = true
         let waiting = pending
         pending.removeAll()
-        for request in waiting.values { request.continuation.resume(throwing: JanusError.disconnected) }
+        for request in waiting.values { request.continuation.resume(throwing: Self.closedError) }
     }
 }
 

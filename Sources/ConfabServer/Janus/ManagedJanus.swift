@@ -1,4 +1,5 @@
 import Foundation
+import JanusProtocol
 import Logging
 
 #if canImport(Glibc)
@@ -165,8 +166,8 @@ actor ManagedJanus {
         quiet.logLevel = .critical
         guard let client = try? await JanusSignallingClient.connect(to: url, logger: quiet, timeout: .seconds(1)) else { return false }
         defer { Task { await client.close() } }
-        let answer = try? await client.request(["janus": "info"], timeout: .seconds(1))
-        return answer?["janus"]?.string == "server_info"
+        guard case .serverInfo = try? await client.request(.info, timeout: .seconds(1)) else { return false }
+        return true
     }
 
     // MARK: Restarting

@@ -7,7 +7,7 @@ import Foundation
 struct RecordingConverter: Sendable {
     /// A converted file, before it gets a download URL.
     struct Output: Sendable {
-        var publisher: Int64
+        var publisher: UInt64
         var fileName: String
         var start: Date
         var duration: Double
@@ -25,14 +25,14 @@ struct RecordingConverter: Sendable {
 
     /// Converts every publisher found; a publisher whose conversion failed is reported in
     /// `failures` with the reason, never left out silently.
-    func convert(participantNames: [Int64: String]) async -> (outputs: [Output], failures: [String]) {
+    func convert(participantNames: [UInt64: String]) async -> (outputs: [Output], failures: [String]) {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: sessionFolder.path)) ?? []
-        var streams: [Int64: (start: Int64, audio: [String], video: [String])] = [:]
+        var streams: [UInt64: (start: Int64, audio: [String], video: [String])] = [:]
         for file in files.sorted() where file.hasSuffix(".mjr") {
             // videoroom-ROOM-user-PUBLISHER-MICROSECONDS-audio|video-MINDEX.mjr (Janus 1.x names)
             let parts = file.dropLast(4).split(separator: "-")
             guard parts.count >= 6, let userIndex = parts.firstIndex(of: "user"), userIndex + 3 < parts.count,
-                let publisher = Int64(parts[userIndex + 1]), let micros = Int64(parts[userIndex + 2])
+                let publisher = UInt64(parts[userIndex + 1]), let micros = Int64(parts[userIndex + 2])
             else { continue }
             var entry = streams[publisher] ?? (micros, [], [])
             entry.start = min(entry.start, micros)
@@ -56,7 +56,7 @@ struct RecordingConverter: Sendable {
         return (outputs, failures)
     }
 
-    private func convert(publisher: Int64, name: String, start: Int64, audio: String?, video: String?) async throws -> Output {
+    private func convert(publisher: UInt64, name: String, start: Int64, audio: String?, video: String?) async throws -> Output {
         let folder = sessionFolder.path
         let log = "\(folder)/convert-\(publisher).log"
         var sources: [String] = []

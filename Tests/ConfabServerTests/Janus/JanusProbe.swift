@@ -1,4 +1,5 @@
 import Foundation
+import JanusProtocol
 import Logging
 @testable import ConfabServer
 
@@ -6,7 +7,7 @@ import Logging
 /// a videoroom handle per attempt.
 struct JanusProbe {
     let client: JanusSignallingClient
-    let session: Int64
+    let session: UInt64
 
     static func connect(to url: String) async throws -> JanusProbe {
         var logger = Logger(label: "janus-probe")
@@ -16,18 +17,16 @@ struct JanusProbe {
     }
 
     /// `join` as publisher with `token`; returns the `joined` data or throws Janus's refusal.
-    func joinAsPublisher(room: Int, token: String?, display: String = "probe") async throws -> JanusJSON {
+    func joinAsPublisher(room: UInt64, token: String?, display: String = "probe") async throws -> VideoRoomResponse {
         let handle = try await client.attachVideoRoom(session: session)
-        var body: [String: JanusJSON] = ["request": "join", "ptype": "publisher", "room": .integer(Int64(room)), "display": .string(display)]
-        if let token { body["token"] = .string(token) }
-        return try await client.videoRoom(body, session: session, handle: handle)
+        return try await client.videoRoom(.joinPublisher(room: room, token: token, display: display), session: session, handle: handle)
     }
 
     /// The displays of everyone in `room` now.
-    func participantDisplays(room: Int) async throws -> [String] {
+    func participantDisplays(room: UInt64) async throws -> [String] {
         let handle = try await client.attachVideoRoom(session: session)
-        let data = try await client.videoRoom(["request": "listparticipants", "room": .integer(Int64(room))], session: session, handle: handle)
-        return (data["participants"]?.array ?? []).compactMap { $0["display"]?.string }
+        let data = try await client.videoRoom(.listParticipants(room: room), session: session, handle: handle)
+        return (data.participants ?? []).compactMap(\.display)
     }
 
     func close() async {

@@ -1,5 +1,6 @@
 import ConfabProtocol
 import Foundation
+import JanusProtocol
 import XCTest
 @testable import ConfabServer
 
@@ -51,8 +52,8 @@ final class ManagedJanusTests: XCTestCase {
 
         let janus = try await probe(media.janusURL)
         let accepted = try await janus.joinAsPublisher(room: media.room, token: media.token)
-        XCTAssertEqual(accepted["videoroom"]?.string, "joined")
-        XCTAssertNotNil(accepted["private_id"]?.integer)
+        XCTAssertEqual(accepted.kind, .joined)
+        XCTAssertNotNil(accepted.privateID)
     }
 
     func test_managedJanus_joinWithWrongToken_isRefusedUnauthorized() async throws {
@@ -73,7 +74,7 @@ final class ManagedJanusTests: XCTestCase {
         XCTAssertNotEqual(first.token, second.token)
         let janus = try await probe(second.janusURL)
         let joined = try await janus.joinAsPublisher(room: second.room, token: second.token)
-        XCTAssertEqual(joined["videoroom"]?.string, "joined")
+        XCTAssertEqual(joined.kind, .joined)
     }
 
     func test_participantLeaves_tokenIsRemovedFromRoom() async throws {
@@ -151,7 +152,7 @@ final class ManagedJanusTests: XCTestCase {
         let media = try await mediaEndpoint(joining: bob, JoinCallRequest(cid: standup))
         let janus = try await probe(media.janusURL)
         let joined = try await janus.joinAsPublisher(room: media.room, token: media.token)
-        XCTAssertEqual(joined["videoroom"]?.string, "joined", "the room is recreated on the restarted janus")
+        XCTAssertEqual(joined.kind, .joined, "the room is recreated on the restarted janus")
     }
 
     func test_janusKilled_renewMedia_givesTheSameSessionAWorkingEndpoint() async throws {
@@ -172,7 +173,7 @@ final class ManagedJanusTests: XCTestCase {
         XCTAssertNotEqual(media.token, first.media?.token)
         let janus = try await probe(media.janusURL)
         let joined = try await janus.joinAsPublisher(room: media.room, token: media.token)
-        XCTAssertEqual(joined["videoroom"]?.string, "joined")
+        XCTAssertEqual(joined.kind, .joined)
         await assertRefused(JanusError.unauthorized) {
             _ = try await janus.joinAsPublisher(room: media.room, token: try XCTUnwrap(first.media).token)
         }
