@@ -12,7 +12,8 @@ public final class Label: Widget {
 
     public var text: String {
         get { string(from: gtk_label_get_text(c())) ?? "" }
-        set { gtk_label_set_text(c(), newValue) }
+        // Unchanged text is not set again (no relayout, no accessibility event).
+        set { if newValue != text { gtk_label_set_text(c(), newValue) } }
     }
 
     /// Lets the user select and copy the text (links).
@@ -41,7 +42,7 @@ public class Button: Widget {
 
     public var label: String? {
         get { string(from: gtk_button_get_label(c())) }
-        set { gtk_button_set_label(c(), newValue) }
+        set { if newValue != label { gtk_button_set_label(c(), newValue) } }
     }
 
     public func setIconName(_ name: String) { gtk_button_set_icon_name(c(), name) }

@@ -5,6 +5,9 @@ import CGtk
 @MainActor
 open class Widget: GObjectReference {
     var widget: UnsafeMutablePointer<GtkWidget> { c() }
+    /// What was last set through this wrapper (see `setAccessibleLabel`).
+    private var accessibleLabel: String?
+    private var accessibleDescription: String?
 
     init(_ pointer: UnsafeMutablePointer<GtkWidget>) { super.init(adopting: pointer) }
     init(opaque pointer: OpaquePointer) { super.init(adopting: UnsafeMutableRawPointer(pointer)) }
@@ -69,9 +72,20 @@ open class Widget: GObjectReference {
     // MARK: Accessibility (what AT-SPI and screen readers read)
 
     /// The accessible name, e.g. "Camera" for an icon-only toggle.
-    public func setAccessibleLabel(_ label: String) { confab_accessible_set_label(widget, label) }
+    public func setAccessibleLabel(_ label: String) {
+        // Views update on every change of the state they show (several times a second while
+        // someone speaks); an unchanged name is not sent again, or every update would be an
+        // event on the accessibility bus for each tile and button.
+        guard label != accessibleLabel else { return }
+        accessibleLabel = label
+        confab_accessible_set_label(widget, label)
+    }
     /// The accessible description, read after the name ("Bob, speaking, microphone off").
-    public func setAccessibleDescription(_ text: String) { confab_accessible_set_description(widget, text) }
+    public func setAccessibleDescription(_ text: String) {
+        guard text != accessibleDescription else { return }
+        accessibleDescription = text
+        confab_accessible_set_description(widget, text)
+    }
 
     /// The widget's current width and height in pixels (0 before it is allocated).
     public var allocatedSize: (width: Int, height: Int) {
