@@ -70,10 +70,7 @@ public final class Stack: Widget {
     public var visiblePageName: String? {
         get { string(from: gtk_stack_get_visible_child_name(c())) }
         set {
-            // Showing the page already shown changes nothing: no accessibility churn (each
-            // hidden-state change makes screen readers and AT-SPI clients drop the page's
-            // objects and find new ones).
-            guard let newValue, newValue != visiblePageName else { return }
+            guard let newValue else { return }
             gtk_stack_set_visible_child_name(c(), newValue)
             markHiddenPages()
         }
