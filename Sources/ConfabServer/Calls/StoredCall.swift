@@ -16,6 +16,11 @@ struct StoredCall: Sendable, Equatable {
     var blockedUsers: [String] = []
     var custom: [String: JSONValue] = [:]
 
+    /// Throws `callEnded` when the call has ended (requests that change a call need it open).
+    func requireNotEnded() throws {
+        if endedAt != nil { throw ProtocolError(.callEnded, "call \(cid) has ended") }
+    }
+
     func role(of userId: String) -> CallRole? {
         members.first { $0.userId == userId }?.role
     }
