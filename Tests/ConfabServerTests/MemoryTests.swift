@@ -29,7 +29,8 @@ final class MemoryTests: ServerTestCase {
     func test_idleCalls_leaveMemoryWhenTheirLastWatcherDisconnects_andAreStillThereToRead() async throws {
         let alice = try await connect("alice")
         for index in 0..<50 {
-            _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:idle-\(index)"), custom: ["n": .number(Double(index))]))
+            _ = try await alice.send(GetOrCreateCallRequest(
+                cid: cid("default:idle-\(index)"), members: [MemberRequest(userId: "bob")], custom: ["n": .number(Double(index))]))
         }
         let whileWatched = try await inMemory()
         XCTAssertEqual(whileWatched.calls, 50)

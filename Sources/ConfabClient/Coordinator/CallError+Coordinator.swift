@@ -48,6 +48,7 @@ extension CallError {
         case .invalidToken, .notAuthenticated: "Check your sign-in token."
         case .unsupportedProtocolVersion: "This Confab and the call server are different versions; update one of them."
         case .forbidden: "Ask the call’s host for permission."
+        case .privateCall: "Ask one of its hosts to add you, or open the call’s link (it carries the secret)."
         case .blockedFromCall: "The host has blocked you from this call."
         case .callEnded: "Start a new call instead."
         case .callNotFound: "Check the call id."

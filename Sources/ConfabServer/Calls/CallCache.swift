@@ -3,9 +3,14 @@ import ConfabProtocol
 /// The calls in use, read from the `CallStore` (which stays the source of truth) or being
 /// changed. A call nobody uses any more leaves memory (`CallCoordinator.evictIdleCalls`);
 /// only calls touched since the last check can have become idle, so only those are checked.
+///
+/// It also remembers who opened each call with its link secret (`CallAccess.linkHolder`): only
+/// while the call is in memory, because the secret, not a record of having used it, is what
+/// grants access — a client presents it again when it comes back.
 struct CallCache {
     private var calls: [CallID: StoredCall] = [:]
     private var touched: Set<CallID> = []
+    private var linkHolders: [CallID: Set<String>] = [:]
 
     var count: Int { calls.count }
 
@@ -28,5 +33,15 @@ struct CallCache {
 
     mutating func forget(_ cid: CallID) {
         calls[cid] = nil
+        linkHolders[cid] = nil
+    }
+
+    /// `userId` presented the call's link secret.
+    mutating func admitLinkHolder(_ userId: String, to cid: CallID) {
+        linkHolders[cid, default: []].insert(userId)
+    }
+
+    func holdsLink(_ userId: String, to cid: CallID) -> Bool {
+        linkHolders[cid]?.contains(userId) ?? false
     }
 }

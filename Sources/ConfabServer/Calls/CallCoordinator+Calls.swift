@@ -10,7 +10,10 @@ extension CallCoordinator {
         var call: StoredCall
         if let existing = try existingCall(request.cid) {
             call = existing
-            // Getting an existing call is reading it.
+            // Getting an existing call is reading it, under the same rules as getCall: its
+            // members, custom data and host stay as they are, so whoever created an id first
+            // keeps it and a latecomer who may not read it is refused (`privateCall`).
+            try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
             try require(.readCall, of: user.userId, in: call)
             if call.endedAt != nil, request.ring == true {
                 // Ringing an ended call again starts a new session on it, so "call Bob" can reuse a cid.
@@ -52,9 +55,10 @@ extension CallCoordinator {
     }
 
     /// Reading a call (and so subscribing to its events) needs `readCall`: a blocked user gets
-    /// `blockedFromCall` and nothing of the call.
+    /// `blockedFromCall`, a stranger without the link `privateCall`, and nothing of the call.
     func getCall(_ request: GetCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
         try require(.readCall, of: user.userId, in: call)
         sessions.watch(call.cid, from: user.connection.id)
         return CallResponse(call: state(of: call, for: user.userId))
@@ -120,6 +124,8 @@ extension CallCoordinator {
         var created = false
         if let existing = try existingCall(request.cid) {
             call = existing
+            // Before anything else, so a stranger does not learn whether it has ended.
+            try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
         } else if request.create == true {
             call = newCall(request.cid, by: user.userId, members: [], custom: [:], startsAt: nil)
             created = true
@@ -238,7 +244,15 @@ extension CallCoordinator {
         call.members.removeAll { request.userIds.contains($0.userId) }
         call.updatedAt = Date()
         try save(call)
-        emit(to: recipients, about: call.cid) { .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds)) }
+        let removedDevices = recipients.filter { connections.userId(of: $0).map(request.userIds.contains) ?? false }
+        emit(to: recipients.subtracting(removedDevices), about: call.cid) {
+            .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds))
+        }
+        // They may no longer read the call, so `emit(to:about:)` would skip them; they are told
+        // anyway, with the call as a non-member sees it (no link, no capabilities).
+        emit(to: removedDevices) { userId in
+            .membersRemoved(MembersRemovedEvent(call: state(of: call, for: userId), userIds: request.userIds))
+        }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 

@@ -14,6 +14,7 @@ import Foundation
 extension CallCoordinator {
     func ringCall(_ request: RingCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        try requireReadable(call, by: user.userId)
         _ = try ringTargets(in: call, requested: request.memberIds, caller: user.userId)
         try startRing(call.cid, memberIds: request.memberIds, video: request.video ?? false, by: user)
         return CallResponse(call: state(of: call.cid, for: user.userId, fallback: call))
@@ -86,6 +87,7 @@ extension CallCoordinator {
 
     func acceptCall(_ request: AcceptCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        try requireReadable(call, by: user.userId)
         try call.requireNotEnded()
         guard let ring = rings.ring(of: call.cid), ring.memberIds.contains(user.userId) else {
             throw ProtocolError(.notRinging, "\(user.userId) is not being rung for \(call.cid)")
@@ -105,6 +107,8 @@ extension CallCoordinator {
 
     func rejectCall(_ request: RejectCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        // The answer carries the call, so only for those who may read it.
+        try requireReadable(call, by: user.userId)
         if let ring = rings.ring(of: call.cid) {
             if ring.callerId == user.userId {
                 // A reject from the caller is a cancel, whatever reason the client gave

@@ -4,7 +4,8 @@ import Logging
 
 /// Routes every request to the owner of what it is about, and sends the answers and events.
 ///
-/// The state has one owner per concern, each a value type held here:
+/// Who may do what in a call is decided in one place, `+Access`. The state has one owner per
+/// concern, each a value type held here:
 /// - `connections` (`ConnectionRegistry`): open connections and who they signed in as;
 /// - `calls` (`CallCache`): the durable calls in use, read from and saved to the `CallStore`;
 /// - `sessions` (`SessionRegistry`): each call's participants and watchers;
@@ -21,6 +22,8 @@ import Logging
 actor CallCoordinator {
     struct Settings: Sendable {
         var devAuth: Bool
+        /// Strangers count as plain users (see `ServerConfiguration.openCalls`).
+        var openCalls = false
         var ringAutoCancelTimeout: Duration
         var healthCheckInterval: Duration
         /// Holds `recordings/` (Janus's raw files and the converted ones) and `live/` (HLS).
@@ -274,26 +277,6 @@ actor CallCoordinator {
         calls.keep(call)
     }
 
-    /// What `userId` may do in `call` — the one place the coordinator asks.
-    func capabilities(of userId: String, in call: StoredCall) -> Set<OwnCapability> {
-        CallPermissions.capabilities(of: userId, in: call)
-    }
-
-    /// True when `userId` may see the call (its members, custom data, session and events).
-    func mayRead(_ call: StoredCall, _ userId: String) -> Bool {
-        capabilities(of: userId, in: call).contains(.readCall)
-    }
-
-    func require(_ capability: OwnCapability, of userId: String, in call: StoredCall) throws {
-        if call.blockedUsers.contains(userId) {
-            throw ProtocolError(.blockedFromCall, "\(userId) is blocked from \(call.cid)")
-        }
-        guard capabilities(of: userId, in: call).contains(capability) else {
-            let role = call.role(of: userId)?.rawValue ?? "non-member"
-            throw ProtocolError(.forbidden, "\(userId) (\(role)) lacks capability \(capability.rawValue) in \(call.cid)")
-        }
-    }
-
     /// The call as `userId` sees it now: the cached copy (which requests may have changed since
     /// `fallback` was read), else `fallback`.
     func state(of cid: CallID, for userId: String, fallback: StoredCall) -> CallState {
@@ -303,15 +286,17 @@ actor CallCoordinator {
     func state(of call: StoredCall, for userId: String) -> CallState {
         let production = productions.existing(call.cid)
         let session = sessions[call.cid]
+        let capabilities = capabilities(of: userId, in: call)
         return CallState(
             cid: call.cid, createdBy: call.createdBy, createdAt: call.createdAt, updatedAt: call.updatedAt,
             startsAt: call.startsAt, endedAt: call.endedAt, backstage: call.backstage, broadcasting: call.broadcasting,
             recording: call.recording, members: call.members, blockedUsers: call.blockedUsers, custom: call.custom,
             session: rings.wireValue(of: call.cid, participants: session?.wireParticipants ?? []),
-            ownCapabilities: capabilities(of: userId, in: call).sorted(),
+            ownCapabilities: capabilities.sorted(),
             recordingState: production?.recordingState, recordings: production?.recordings ?? [],
             recordingErrors: production?.recordingErrors ?? [],
-            hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId))
+            hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId),
+            linkSecret: capabilities.contains(.readCall) ? call.linkSecret.text : nil)
     }
 
     // MARK: Recipients and events
