@@ -130,6 +130,10 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(help: "Share a screen once in the call: test (a 1280x720 test pattern), x11 (the X display in $DISPLAY) or portal (the desktop's screen-sharing portal).")
     var screen: Screen?
 
+    @Option(name: .customLong("progress-every"),
+            help: "Print the video frames received so far (in all, and per sender) every this many seconds, for long runs.")
+    var progressEvery: Double?
+
     @Option(name: .customLong("screen-after"), help: "Seconds in the call (media connected) before sharing the screen.")
     var screenAfter: Double = 0
 
@@ -171,6 +175,8 @@ struct PeerMediaOptions: ParsableArguments {
             throw ValidationError("--simulated-room, --listen and --noise need --media test")
         }
         if media == .none, screen != nil { throw ValidationError("--screen needs --media test") }
+        if let progressEvery, !(progressEvery >= 0.1) { throw ValidationError("--progress-every takes seconds, 0.1 or more") }
+        if media == .none, progressEvery != nil { throw ValidationError("--progress-every needs --media test") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
         if let stopScreenAfter, stopScreenAfter <= screenAfter {
@@ -192,7 +198,8 @@ struct PeerMediaOptions: ParsableArguments {
                                  audioProcessing: AudioProcessing(echoCancellation: echoCancellation, noiseSuppression: noiseSuppression,
                                                                   automaticGainControl: gainControl),
                                  speakerOffAfter: speakerOffAfter.map(seconds), speakerOnAfter: speakerOnAfter.map(seconds),
-                                 simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern)
+                                 simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern,
+                                 progressEvery: progressEvery.map(seconds))
     }
 }
 
@@ -231,6 +238,8 @@ struct PeerMediaSettings: Sendable {
     /// Frequencies (Hz) to measure what the test speaker plays at (see `PeerEar`).
     let listen: [Double]
     let pattern: PeerMediaOptions.Pattern
+    /// How often to print the frames received so far (nil: never).
+    let progressEvery: Duration?
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {
