@@ -2,7 +2,9 @@ import ConfabProtocol
 import Foundation
 
 /// Call lifecycle and membership requests: create, read, join, leave, end, update, members.
-/// Each validates everything before it changes anything, so a refused request leaves no trace.
+/// Each validates everything before it changes anything, so a refused request leaves no trace
+/// — except that a right link secret is remembered even when a later check refuses the request
+/// (the secret was right either way; see `requireReadable`).
 extension CallCoordinator {
     func getOrCreateCall(_ request: GetOrCreateCallRequest, by user: RequestSender) throws -> GetOrCreateCallResponse {
         for member in request.members ?? [] { try UserID.validate(member.userId) }

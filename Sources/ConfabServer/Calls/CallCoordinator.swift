@@ -7,7 +7,8 @@ import Logging
 /// Who may do what in a call is decided in one place, `+Access`. The state has one owner per
 /// concern, each a value type held here:
 /// - `connections` (`ConnectionRegistry`): open connections and who they signed in as;
-/// - `calls` (`CallCache`): the durable calls in use, read from and saved to the `CallStore`;
+/// - `calls` (`CallCache`): the durable calls in use, read from and saved to the `CallStore`,
+///   and who opened each with its link secret;
 /// - `sessions` (`SessionRegistry`): each call's participants and watchers;
 /// - `rings` (`RingRegistry`): rings in progress and the answers to them;
 /// - `productions` (`ProductionRegistry`): recordings and broadcasts;
