@@ -52,6 +52,28 @@ final class MemoryTests: ServerTestCase {
         XCTAssertEqual(read.call.createdBy, "alice")
     }
 
+    func test_callRecordedWithoutAMediaServer_leavesMemoryWhenNobodyUsesIt_andStillSaysRecording() async throws {
+        // Without Janus a recording is only the stored flag: nothing runs that memory must hold.
+        // Found by fuzz-coordinator (seed 1): such calls stayed in memory for good.
+        let alice = try await connect("alice")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:flagged")))
+        _ = try await alice.send(StartRecordingRequest(cid: cid("default:flagged")))
+        await alice.close()
+
+        let deadline = ContinuousClock.now + .seconds(5)
+        var counts = try await inMemory()
+        while counts.calls > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            counts = try await inMemory()
+        }
+
+        XCTAssertEqual(counts.calls, 0)
+        let again = try await connect("alice")
+        let read = try await again.send(GetCallRequest(cid: cid("default:flagged")))
+        XCTAssertTrue(read.call.recording)
+        XCTAssertEqual(read.call.recordingState, .recording)
+    }
+
     func test_callWithAParticipant_staysInMemory() async throws {
         let alice = try await connect("alice")
         _ = try await alice.send(JoinCallRequest(cid: cid("default:busy"), create: true))

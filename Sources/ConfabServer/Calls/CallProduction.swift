@@ -52,8 +52,10 @@ struct CallProduction: Sendable {
         }
     }
 
-    /// Nothing runs: what is left (finished recordings) is in the store too.
-    var isIdle: Bool { recording == .off && broadcast == nil }
+    /// Nothing runs that memory must hold: no Janus recording or broadcast. What is left is in
+    /// the store too: finished recordings, and the `recording` flag of a recording made without
+    /// a media server (there is nothing else of it), which a call read back shows as recording.
+    var isIdle: Bool { recordingFolder == nil && broadcast == nil }
 }
 
 /// What Janus forwards to a broadcast's pipeline, so it can be undone.
