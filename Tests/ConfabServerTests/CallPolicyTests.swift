@@ -236,3 +236,60 @@ final class CallPolicyTests: ServerTestCase {
         XCTAssertEqual(joined.call.session.participants.map(\.userId), ["dave"])
     }
 }
+
+/// A host resets the call's link (a leaked link, or someone who should no longer come).
+final class CallLinkResetTests: ServerTestCase {
+    func test_resetLink_oldSecretNoLongerOpensTheCall_theNewOneDoes() async throws {
+        let alice = try await connect("alice")
+        let dave = try await connect("dave")
+        let call = cid("default:board")
+        let created = try await alice.send(GetOrCreateCallRequest(cid: call))
+        let old = try XCTUnwrap(created.call.linkSecret)
+
+        let reset = try await alice.send(ResetCallLinkRequest(cid: call))
+        let new = try XCTUnwrap(reset.call.linkSecret)
+
+        XCTAssertNotEqual(new, old)
+        let refused = try await dave.sendExpectingError(JoinCallRequest(cid: call, linkSecret: old))
+        XCTAssertEqual(refused.code, .privateCall)
+        let joined = try await dave.send(JoinCallRequest(cid: call, linkSecret: new))
+        XCTAssertEqual(joined.call.session.participants.map(\.userId), ["dave"])
+    }
+
+    func test_resetLink_linkHolderInTheCall_isKickedAndHearsNothingMore() async throws {
+        let alice = try await connect("alice")
+        let dave = try await connect("dave")
+        let call = cid("default:board")
+        let created = try await alice.send(GetOrCreateCallRequest(cid: call))
+        _ = try await dave.send(JoinCallRequest(cid: call, linkSecret: created.call.linkSecret))
+
+        _ = try await alice.send(ResetCallLinkRequest(cid: call))
+
+        let left = try await dave.nextEvent(.participantLeft)
+        XCTAssertEqual(left.left?.participant.userId, "dave")
+        XCTAssertEqual(left.left?.reason, .kicked)
+        _ = try await alice.send(UpdateCallRequest(cid: call, custom: ["agenda": .string("after the reset")]))
+        try await dave.barrier()
+        let updates = await dave.receivedEvents(.callUpdated)
+        XCTAssertEqual(updates.count, 0, "dave still hears the call: \(updates)")
+        let read = try await dave.sendExpectingError(GetCallRequest(cid: call))
+        XCTAssertEqual(read.code, .privateCall)
+    }
+
+    func test_resetLink_byAPlainMemberOrALinkHolder_isForbidden() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let dave = try await connect("dave")
+        let call = cid("default:board")
+        let created = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "bob")]))
+        _ = try await dave.send(GetCallRequest(cid: call, linkSecret: created.call.linkSecret))
+
+        let byMember = try await bob.sendExpectingError(ResetCallLinkRequest(cid: call))
+        let byHolder = try await dave.sendExpectingError(ResetCallLinkRequest(cid: call))
+
+        XCTAssertEqual(byMember.code, .forbidden)
+        XCTAssertEqual(byHolder.code, .forbidden)
+        let read = try await alice.send(GetCallRequest(cid: call))
+        XCTAssertEqual(read.call.linkSecret, created.call.linkSecret)
+    }
+}

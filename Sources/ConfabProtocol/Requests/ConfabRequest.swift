@@ -13,6 +13,7 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case ringCall, acceptCall, rejectCall
     case endCall, updateCall
     case addMembers, removeMembers
+    case resetCallLink
     case blockUser, unblockUser
     case muteUsers, kickUser
     case pinForEveryone, unpinForEveryone

@@ -41,6 +41,16 @@ struct CallCache {
         linkHolders[cid, default: []].insert(userId)
     }
 
+    /// Who opened the call with its link.
+    func linkHolders(of cid: CallID) -> Set<String> {
+        linkHolders[cid] ?? []
+    }
+
+    /// Forgets who opened the call with its link (the link changed).
+    mutating func forgetLinkHolders(of cid: CallID) {
+        linkHolders[cid] = nil
+    }
+
     func holdsLink(_ userId: String, to cid: CallID) -> Bool {
         linkHolders[cid]?.contains(userId) ?? false
     }

@@ -258,6 +258,25 @@ extension CallCoordinator {
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
+    /// A new link secret: the old link (leaked, or given to someone who should no longer come)
+    /// stops working, and those it let in lose the call, as if kicked.
+    func resetCallLink(_ request: ResetCallLinkRequest, by user: RequestSender) throws -> CallResponse {
+        var call = try loadCall(request.cid)
+        try require(.updateCall, of: user.userId, in: call)
+        call.linkSecret = .random()
+        call.updatedAt = Date()
+        try save(call)
+        // Out of the session while they are still link holders, so they hear that they left.
+        let holders = calls.linkHolders(of: call.cid)
+        let admittedByLink = sessions[call.cid]?.participants.values.filter { holders.contains($0.participant.userId) } ?? []
+        for participant in admittedByLink {
+            removeParticipant(participant, from: call.cid, reason: .kicked)
+        }
+        calls.forgetLinkHolders(of: call.cid)
+        emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
+        return CallResponse(call: state(of: call, for: user.userId))
+    }
+
     /// Ends the call: saved as ended, ring stopped, session emptied, everyone told.
     func finishCall(_ cid: CallID, reason: CallEndReason, endedBy: String?) throws {
         var call = try loadCall(cid)

@@ -174,6 +174,7 @@ actor CallCoordinator {
         case .updateCall: return try respond(request, UpdateCallRequest.self) { try updateCall($0, by: user) }
         case .addMembers: return try respond(request, AddMembersRequest.self) { try addMembers($0, by: user) }
         case .removeMembers: return try respond(request, RemoveMembersRequest.self) { try removeMembers($0, by: user) }
+        case .resetCallLink: return try respond(request, ResetCallLinkRequest.self) { try resetCallLink($0, by: user) }
         case .blockUser: return try respond(request, BlockUserRequest.self) { try blockUser($0, by: user) }
         case .unblockUser: return try respond(request, UnblockUserRequest.self) { try unblockUser($0, by: user) }
         case .muteUsers: return try respond(request, MuteUsersRequest.self) { try muteUsers($0, by: user) }
