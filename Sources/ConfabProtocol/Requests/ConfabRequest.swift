@@ -13,13 +13,13 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case ringCall, acceptCall, rejectCall
     case endCall, updateCall
     case addMembers, removeMembers
-    case resetCallLink
     case blockUser, unblockUser
     case muteUsers, kickUser
     case pinForEveryone, unpinForEveryone
     case startRecording, stopRecording
     case goLive, stopLive
     case startBroadcasting, stopBroadcasting
+    case resetCallLink
 }
 
 /// The answer to most call requests: the call as the requesting user now sees it.
