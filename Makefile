@@ -10,7 +10,7 @@ SERVER      ?= ws://127.0.0.1:8630
 # Tests treat any GLib/GTK/GStreamer critical as a crash.
 TEST_ENV    := G_DEBUG=fatal-criticals
 
-.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench fuzz clean
+.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench fuzz soak clean
 
 all: build
 
@@ -64,6 +64,14 @@ fuzz:
 	$(SWIFT) build --product confab-server
 	meson-helpers/fuzz-frame-decoder --runs $(FUZZ_RUNS)
 	/usr/bin/python3 meson-helpers/fuzz-coordinator --frames $(FUZZ_FRAMES)
+
+## A long four-party call with real media (prints RSS, CPU and frames each minute; see the
+## script's header): make soak SOAK_MINUTES=10.
+SOAK_MINUTES ?= 3
+soak:
+	$(SWIFT) build --product confab-server
+	$(SWIFT) build --product confab-peer
+	/usr/bin/python3 meson-helpers/soak --minutes $(SOAK_MINUTES)
 
 clean:
 	rm -rf .build

@@ -130,6 +130,8 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // Raw frames (invalid UTF-8 text) and close codes in the hostile-client tests.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // A database as an older server left it, for the migration tests.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -28,12 +28,15 @@ public struct ConfabServer: Sendable {
         let coordinator = CallCoordinator(
             store: store, tokens: tokens,
             settings: .init(
-                devAuth: configuration.devAuth, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
+                devAuth: configuration.devAuth, openCalls: configuration.openCalls, ringAutoCancelTimeout: configuration.ringAutoCancelTimeout,
                 healthCheckInterval: configuration.healthCheckInterval,
                 dataFolder: dataFolder,
                 forwardHost: "127.0.0.1"),
             media: media?.rooms,
             logger: logger)
+        if configuration.openCalls {
+            logger.warning("--open-calls: every signed-in user may read and join every call (for local development only)")
+        }
         // Broadcasts never outlive their server; what is still there is from one that was killed.
         HLSBroadcast.removeLeftovers(in: await coordinator.liveFolder)
         await coordinator.startHeartbeat()

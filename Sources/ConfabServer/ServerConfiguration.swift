@@ -10,6 +10,10 @@ public struct ServerConfiguration: Sendable {
     public var secretPath: String
     /// Accept a bare user id in `hello`, without a token. For local use only.
     public var devAuth: Bool
+    /// Let every signed-in user read and join every call as a plain user, as before calls were
+    /// private (issue 16, item 8). For local development only (`make run`, where two users on one
+    /// machine open the same `default:standup`); off by default.
+    public var openCalls: Bool
     /// How long a ring lasts before the server sends `call.missed` (stream-video's autoCancelTimeoutMs).
     public var ringAutoCancelTimeout: Duration
     /// Period of `health.check` events and WebSocket pings; a client that misses a ping's pong
@@ -22,7 +26,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8630, databasePath: String = ServerConfiguration.defaultDatabasePath(),
-        secretPath: String? = nil, devAuth: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
+        secretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
         healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024,
         media: MediaConfiguration = .managed(ManagedJanusOptions())
     ) {
@@ -31,6 +35,7 @@ public struct ServerConfiguration: Sendable {
         self.databasePath = databasePath
         self.secretPath = secretPath ?? Self.defaultSecretPath(besideDatabase: databasePath)
         self.devAuth = devAuth
+        self.openCalls = openCalls
         self.ringAutoCancelTimeout = ringAutoCancelTimeout
         self.healthCheckInterval = healthCheckInterval
         self.maxMessageSize = maxMessageSize

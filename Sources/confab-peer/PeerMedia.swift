@@ -54,7 +54,7 @@ final class PeerMedia {
         service.joinCreatesCall = create
         let requestedAt = Date()
         report.joinRequestedAt = requestedAt
-        let recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt)
+        let recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt, progressEvery: settings.progressEvery)
         self.recorder = recorder
         recorder.start(engine: engine, viewModel: viewModel)
         if !settings.listen.isEmpty {

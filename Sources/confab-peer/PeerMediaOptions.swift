@@ -130,6 +130,10 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(help: "Share a screen once in the call: test (a 1280x720 test pattern), x11 (the X display in $DISPLAY) or portal (the desktop's screen-sharing portal).")
     var screen: Screen?
 
+    @Option(name: .customLong("progress-every"),
+            help: "Print the video frames received so far (in all, and per sender) every this many seconds, for long runs.")
+    var progressEvery: Double?
+
     @Option(name: .customLong("screen-after"), help: "Seconds in the call (media connected) before sharing the screen.")
     var screenAfter: Double = 0
 
@@ -158,6 +162,7 @@ struct PeerMediaOptions: ParsableArguments {
         if let bad = listen.first(where: { !($0 > 20 && $0 < 20_000) }) {
             throw ValidationError("--listen takes frequencies in Hz between 20 and 20000, not \(bad)")
         }
+        if let progressEvery, !(progressEvery >= 0.1) { throw ValidationError("--progress-every takes seconds, 0.1 or more") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
         if let stopScreenAfter, stopScreenAfter <= screenAfter {
@@ -178,6 +183,7 @@ struct PeerMediaOptions: ParsableArguments {
         }
         if simulatedRoom || !listen.isEmpty || noise > 0 { throw ValidationError("--simulated-room, --listen and --noise need --media test") }
         if screen != nil { throw ValidationError("--screen needs --media test") }
+        if progressEvery != nil { throw ValidationError("--progress-every needs --media test") }
     }
 
     /// The plain values; nil when the peer sends no media.
@@ -194,7 +200,8 @@ struct PeerMediaOptions: ParsableArguments {
                                  audioProcessing: AudioProcessing(echoCancellation: echoCancellation, noiseSuppression: noiseSuppression,
                                                                   automaticGainControl: gainControl),
                                  speakerOffAfter: speakerOffAfter.map(seconds), speakerOnAfter: speakerOnAfter.map(seconds),
-                                 simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern)
+                                 simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern,
+                                 progressEvery: progressEvery.map(seconds))
     }
 }
 
@@ -233,6 +240,8 @@ struct PeerMediaSettings: Sendable {
     /// Frequencies (Hz) to measure what the test speaker plays at (see `PeerEar`).
     let listen: [Double]
     let pattern: PeerMediaOptions.Pattern
+    /// How often to print the frames received so far (nil: never).
+    let progressEvery: Duration?
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {

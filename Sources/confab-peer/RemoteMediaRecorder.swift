@@ -24,9 +24,15 @@ final class RemoteMediaRecorder {
     private var ticks = 0
     private(set) var sentVideo: [MediaReport.SentSample] = []
     private let joinRequestedAt: Date
+    /// Samples (100 ms each) between progress lines; nil for none.
+    private let ticksPerProgressLine: Int?
 
-    init(joinRequestedAt: Date) {
+    init(joinRequestedAt: Date, progressEvery: Duration? = nil) {
         self.joinRequestedAt = joinRequestedAt
+        ticksPerProgressLine = progressEvery.map { every in
+            let seconds = Double(every.components.seconds) + Double(every.components.attoseconds) / 1e18
+            return max(1, Int((seconds * 10).rounded()))
+        }
     }
 
     /// `viewModel` is nil where there is none (`confab-peer janus`): no coordinator participants,
@@ -47,6 +53,7 @@ final class RemoteMediaRecorder {
         timer = RepeatingTimer(interval: 0.1) { [weak self, weak engine, weak viewModel] in
             guard let self, let engine else { return }
             self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel?.activeCall?.participants ?? [:])
+            if let every = self.ticksPerProgressLine, self.ticks % every == 0 { self.sayProgress() }
             if self.ticks % 5 == 0, let sent = engine.session?.sentVideo {
                 self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height,
                                             videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 }))
@@ -113,6 +120,14 @@ final class RemoteMediaRecorder {
             PeerSession.say("first frame from \(feed.userID) after \(String(format: "%.3f", now.timeIntervalSince(joinRequestedAt))) s")
         }
         remote[feed.sessionID] = record
+    }
+
+    /// One line a script can read while the peer runs (the report only comes at the end):
+    /// `frames received 1234 alice=600 bob=634`.
+    private func sayProgress() {
+        let perSender = order.compactMap { remote[$0] }.map { "\($0.userID)=\($0.framesReceived)" }
+        let total = remote.values.reduce(0) { $0 + $1.framesReceived }
+        PeerSession.say((["frames received \(total)"] + perSender).joined(separator: " "))
     }
 
     private func sample(_ allFeeds: [RemoteFeed], _ participants: [String: CallParticipant], final: Bool = false) {

@@ -33,6 +33,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
     @Flag(name: .customLong("dev-auth"), help: "Accept any user id without a token (local use only).")
     var devAuth = false
+    @Flag(name: .customLong("open-calls"),
+          help: "Let any signed-in user read and join any call without being a member or having its link (local use only).")
+    var openCalls = false
     @Option(name: .customLong("ring-timeout"), help: "Seconds before an unanswered ring is cancelled.")
     var ringTimeout: Double = 30
     @Option(name: .customLong("health-interval"), help: "Seconds between health checks (heartbeats).")
@@ -52,7 +55,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, databasePath: storage.databasePath, secretPath: storage.secretPath, devAuth: devAuth,
+            host: host, port: port, databasePath: storage.databasePath, secretPath: storage.secretPath, devAuth: devAuth, openCalls: openCalls,
             ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
             healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration())
         let server = Task {

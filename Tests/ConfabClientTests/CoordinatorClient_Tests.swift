@@ -125,6 +125,31 @@ final class CoordinatorClient_Tests: XCTestCase {
         }
     }
 
+    func test_privateCall_strangerJoins_isRefusedUntilTheLinkSecretIsUsed() async throws {
+        let server = try await startServer()
+        try await onMain { [self, call] in
+            let (alice, _) = try await client("alice", on: server)
+            let (dave, _) = try await client("dave", on: server)
+            let created = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: true)
+            let secret = try XCTUnwrap(created.linkSecret)
+            do {
+                _ = try await dave.joinCall(call, settings: .default)
+                XCTFail("dave joined alice's private call without its link")
+            } catch let error as CallError {
+                XCTAssertTrue(error.message.contains("private"), error.message)
+                XCTAssertTrue(error.message.contains("link"), "the advice should point at the call's link: \(error.message)")
+            }
+
+            dave.useLink(secret: secret, for: call)
+            let joined = try await dave.joinCall(call, settings: .default)
+
+            XCTAssertEqual(joined.participants.map(\.user.id), ["dave"])
+            XCTAssertFalse(joined.members.contains { $0.user.id == "dave" })
+            await alice.disconnect()
+            await dave.disconnect()
+        }
+    }
+
     func test_newCallName_joinFromLobby_createsTheCall() async throws {
         let server = try await startServer()
         try await onMain { [self] in

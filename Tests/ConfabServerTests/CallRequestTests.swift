@@ -40,12 +40,12 @@ final class CallRequestTests: ServerTestCase {
     func test_existingCall_getCall_returnsStateAndSubscribesToEvents() async throws {
         let alice = try await connect("alice")
         let visitor = try await connect("visitor")
-        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:standup")))
-        let fetched = try await visitor.send(GetCallRequest(cid: cid("default:standup")))
+        let secret = try await alice.send(GetOrCreateCallRequest(cid: cid("default:standup"))).call.linkSecret
+        let fetched = try await visitor.send(GetCallRequest(cid: cid("default:standup"), linkSecret: secret))
         XCTAssertEqual(fetched.call.createdBy, "alice")
         XCTAssertEqual(fetched.call.ownCapabilities, [.createCall, .readCall, .joinCall, .sendAudio, .sendVideo, .screenshare])
         _ = try await alice.send(JoinCallRequest(cid: cid("default:standup")))
-        // The lobby's view: a non-member who fetched the call sees who joins.
+        // The lobby's view: a non-member who fetched the call with its link sees who joins.
         let joined = try await visitor.nextEvent(.participantJoined)
         XCTAssertEqual(joined.joined?.participant.userId, "alice")
     }
@@ -90,7 +90,8 @@ final class CallRequestTests: ServerTestCase {
     func test_participant_leaveCall_isRemovedAndOthersSeeLeftReasonLeft() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:adhoc"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc")))
         _ = try await bob.send(JoinCallRequest(cid: cid("default:adhoc")))
         let response = try await bob.send(LeaveCallRequest(cid: cid("default:adhoc")))
         XCTAssertEqual(response.call.session.participants.map(\.userId), ["alice"])
@@ -102,7 +103,8 @@ final class CallRequestTests: ServerTestCase {
     func test_participantsConnection_closing_isSeenAsLeftReasonDisconnected() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:adhoc"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc")))
         _ = try await bob.send(JoinCallRequest(cid: cid("default:adhoc")))
         await bob.close()
         let left = try await alice.nextEvent(.participantLeft)
@@ -219,7 +221,8 @@ final class CallRequestTests: ServerTestCase {
     func test_host_muteUsers_sendsMutedEventNamingUsersAndTracks() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:adhoc"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc")))
         _ = try await bob.send(JoinCallRequest(cid: cid("default:adhoc")))
         _ = try await alice.send(MuteUsersRequest(cid: cid("default:adhoc"), userIds: ["bob"]))
         let event = try await bob.nextEvent(.usersMuted)
@@ -236,7 +239,8 @@ final class CallRequestTests: ServerTestCase {
     func test_host_kickUser_removesTheirDevicesAndTellsThem() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:adhoc"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc")))
         _ = try await bob.send(JoinCallRequest(cid: cid("default:adhoc")))
         let response = try await alice.send(KickUserRequest(cid: cid("default:adhoc"), userId: "bob"))
         XCTAssertEqual(response.call.session.participants.map(\.userId), ["alice"])
@@ -252,7 +256,8 @@ final class CallRequestTests: ServerTestCase {
     func test_host_kickWithBlock_alsoBlocks() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:adhoc"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc")))
         _ = try await bob.send(JoinCallRequest(cid: cid("default:adhoc")))
         let response = try await alice.send(KickUserRequest(cid: cid("default:adhoc"), userId: "bob", block: true))
         XCTAssertEqual(response.call.blockedUsers, ["bob"])
@@ -270,7 +275,8 @@ final class CallRequestTests: ServerTestCase {
     func test_host_pinAndUnpinForEveryone_marksTheSessionAndTellsEveryone() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:adhoc"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:adhoc")))
         let bobs = try await bob.send(JoinCallRequest(cid: cid("default:adhoc")))
         let pinned = try await alice.send(PinForEveryoneRequest(cid: cid("default:adhoc"), userId: "bob", sessionId: bobs.sessionId))
         XCTAssertNotNil(pinned.call.session.participants.first { $0.sessionId == bobs.sessionId }?.pinnedAt)

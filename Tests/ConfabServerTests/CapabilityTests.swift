@@ -43,12 +43,25 @@ final class CapabilityTests: ServerTestCase {
         XCTAssertEqual(bobs.call.ownCapabilities, [.createCall, .readCall, .joinCall])
     }
 
-    func test_nonMember_joiningDefaultCallById_isAllowedAsUser() async throws {
+    func test_nonMember_joiningDefaultCallById_isRefusedAsPrivate() async throws {
         let alice = try await connect("alice")
         let stranger = try await connect("stranger")
         _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:open")))
+        let refused = try await stranger.sendExpectingError(JoinCallRequest(cid: cid("default:open")))
+        XCTAssertEqual(refused.code, .privateCall)
+    }
+
+    func test_openCallsServer_nonMemberJoiningById_isAllowedAsUser() async throws {
+        let server = try await TestServer.start(openCalls: true)
+        let alice = try await server.client("alice")
+        let stranger = try await server.client("stranger")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:open")))
         let joined = try await stranger.send(JoinCallRequest(cid: cid("default:open")))
+        await alice.close()
+        await stranger.close()
+        await server.stop()
         XCTAssertEqual(joined.call.session.participants.first?.role, .user)
+        XCTAssertFalse(joined.call.ownCapabilities.contains(.endCall))
     }
 
     func test_plainMember_everyModerationRequest_isRefusedAsForbiddenNamingTheCapability() async throws {
@@ -103,7 +116,8 @@ final class CapabilityTests: ServerTestCase {
     func test_audioRoomListener_kickingTheHost_isRefused() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("audio_room:talk"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("audio_room:talk"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("audio_room:talk")))
         _ = try await bob.send(JoinCallRequest(cid: cid("audio_room:talk")))
         let error = try await bob.sendExpectingError(KickUserRequest(cid: cid("audio_room:talk"), userId: "alice"))
         XCTAssertEqual(error.code, .forbidden)
@@ -150,14 +164,15 @@ final class CapabilityTests: ServerTestCase {
 
     // MARK: Creating a call that exists never hands it over (issue 16, item 8)
 
-    func test_strangerCreatingAnExistingCall_getsItAsAUser_neverAsItsHost() async throws {
+    func test_linkHolderCreatingAnExistingCall_getsItAsAUser_neverAsItsHost() async throws {
         let alice = try await connect("alice")
         let mallory = try await connect("mallory")
         let call = cid("default:standup")
-        _ = try await alice.send(GetOrCreateCallRequest(cid: call, custom: ["owner": .string("alice")]))
+        let secret = try await alice.send(GetOrCreateCallRequest(cid: call, custom: ["owner": .string("alice")])).call.linkSecret
 
         let taken = try await mallory.send(GetOrCreateCallRequest(
-            cid: call, members: [MemberRequest(userId: "mallory", role: .host)], custom: ["owner": .string("mallory")]))
+            cid: call, members: [MemberRequest(userId: "mallory", role: .host)], custom: ["owner": .string("mallory")],
+            linkSecret: secret))
         XCTAssertFalse(taken.created)
         XCTAssertEqual(taken.call.createdBy, "alice")
         XCTAssertEqual(taken.call.members.map(\.userId), ["alice"])
@@ -175,7 +190,8 @@ final class CapabilityTests: ServerTestCase {
         _ = try await alice.send(EndCallRequest(cid: call))
 
         let refused = try await mallory.sendExpectingError(JoinCallRequest(cid: call, create: true))
-        XCTAssertEqual(refused.code, .callEnded)
+        // A stranger learns that the call exists (creating it failed), not that it ended.
+        XCTAssertEqual(refused.code, .privateCall)
         let read = try await alice.send(GetCallRequest(cid: call))
         XCTAssertNotNil(read.call.endedAt)
         XCTAssertEqual(read.call.createdBy, "alice")

@@ -25,7 +25,8 @@ final class HealthTests: ServerTestCase {
     func test_participantWhoseClientFreezes_whenHeartbeatsGoUnanswered_isDroppedAndOthersSeeItLeave() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        _ = try await alice.send(JoinCallRequest(cid: cid("default:frozen"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:frozen"), members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: cid("default:frozen")))
         _ = try await bob.send(JoinCallRequest(cid: cid("default:frozen")))
         await bob.freeze()
         let left = try await alice.nextEvent(.participantLeft)

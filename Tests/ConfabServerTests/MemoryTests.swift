@@ -29,7 +29,8 @@ final class MemoryTests: ServerTestCase {
     func test_idleCalls_leaveMemoryWhenTheirLastWatcherDisconnects_andAreStillThereToRead() async throws {
         let alice = try await connect("alice")
         for index in 0..<50 {
-            _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:idle-\(index)"), custom: ["n": .number(Double(index))]))
+            _ = try await alice.send(GetOrCreateCallRequest(
+                cid: cid("default:idle-\(index)"), members: [MemberRequest(userId: "bob")], custom: ["n": .number(Double(index))]))
         }
         let whileWatched = try await inMemory()
         XCTAssertEqual(whileWatched.calls, 50)
@@ -49,6 +50,28 @@ final class MemoryTests: ServerTestCase {
         let read = try await bob.send(GetCallRequest(cid: cid("default:idle-7")))
         XCTAssertEqual(read.call.custom["n"], .number(7))
         XCTAssertEqual(read.call.createdBy, "alice")
+    }
+
+    func test_callRecordedWithoutAMediaServer_leavesMemoryWhenNobodyUsesIt_andStillSaysRecording() async throws {
+        // Without Janus a recording is only the stored flag: nothing runs that memory must hold.
+        // Found by fuzz-coordinator (seed 1): such calls stayed in memory for good.
+        let alice = try await connect("alice")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid("default:flagged")))
+        _ = try await alice.send(StartRecordingRequest(cid: cid("default:flagged")))
+        await alice.close()
+
+        let deadline = ContinuousClock.now + .seconds(5)
+        var counts = try await inMemory()
+        while counts.calls > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            counts = try await inMemory()
+        }
+
+        XCTAssertEqual(counts.calls, 0)
+        let again = try await connect("alice")
+        let read = try await again.send(GetCallRequest(cid: cid("default:flagged")))
+        XCTAssertTrue(read.call.recording)
+        XCTAssertEqual(read.call.recordingState, .recording)
     }
 
     func test_callWithAParticipant_staysInMemory() async throws {

@@ -400,8 +400,11 @@ class MediaCallTestCase(XvfbTestCase):
             raise unittest.SkipTest("needs a network namespace: run the UI suites through meson-helpers/netns-run")
         super().setUpClass()
 
+    # More confab-server arguments, for subclasses.
+    server_args = ()
+
     def setUp(self):
-        self.server = Server(["--media-address", MEDIA_ADDRESS], media=True)
+        self.server = Server(["--media-address", MEDIA_ADDRESS, *self.server_args], media=True)
         self.addCleanup(self.server.stop)  # also when the rest of setUp fails
         self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
         self.addCleanup(self.app.stop)

@@ -52,6 +52,7 @@ extension CallError {
         case .invalidToken, .notAuthenticated: tr("Check your sign-in token.")
         case .unsupportedProtocolVersion: tr("This Confab and the call server are different versions; update one of them.")
         case .forbidden: tr("Ask the call’s host for permission.")
+        case .privateCall: tr("Ask one of its hosts to add you, or open the call’s link (it carries the secret).")
         case .blockedFromCall: tr("The host has blocked you from this call.")
         case .callEnded: tr("Start a new call instead.")
         case .callNotFound: tr("Check the call id.")

@@ -24,6 +24,7 @@ extension CallSnapshot {
         backstage = state.backstage
         broadcasting = state.broadcasting
         hlsPlaylistUrl = state.hlsPlaylistUrl
+        linkSecret = state.linkSecret
     }
 }
 

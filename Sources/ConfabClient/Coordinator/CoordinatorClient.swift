@@ -51,6 +51,10 @@ public final class CoordinatorClient: CallService {
     private var serverEventObserver: (@MainActor (ServerEvent) -> Void)?
     /// This device's participant session in each call it joined.
     private var sessionIDs: [CallID: String] = [:]
+    /// Link secrets of calls this user opened through a link (`useLink`), sent with every
+    /// request that may need them: the server only remembers a link holder while the call is
+    /// in its memory, so a rejoin after a reconnect or a server restart presents it again.
+    private var linkSecrets: [CallID: String] = [:]
 
     // MARK: Connection state
 
@@ -103,6 +107,12 @@ public final class CoordinatorClient: CallService {
     /// Sees every coordinator event as it came, health checks included (for reports and tools).
     public func setServerEventObserver(_ observer: @escaping @MainActor (ServerEvent) -> Void) {
         serverEventObserver = observer
+    }
+
+    /// Lets this client into `call` with the secret from its link (calls are private: without
+    /// being a member, the server answers `privateCall`). Kept for the client's lifetime.
+    public func useLink(secret: String, for call: CallID) {
+        linkSecrets[call] = secret
     }
 
     /// This device's participant session id in `call`, once joined.
@@ -350,12 +360,13 @@ public final class CoordinatorClient: CallService {
 
     public func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
         let request = GetOrCreateCallRequest(
-            cid: call, members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video)
+            cid: call, members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video,
+            linkSecret: linkSecrets[call])
         return translator.remember(try await send(request).call)
     }
 
     public func getCall(_ call: CallID) async throws -> CallSnapshot {
-        translator.remember(try await send(GetCallRequest(cid: call)).call)
+        translator.remember(try await send(GetCallRequest(cid: call, linkSecret: linkSecrets[call])).call)
     }
 
     /// Joins an existing call (`joinCall(_:create:)` can create it). The media settings stay
@@ -369,7 +380,7 @@ public final class CoordinatorClient: CallService {
     /// Joins the call's session from this device; with `create` the call is made first if missing.
     public func joinCall(_ call: CallID, create: Bool) async throws -> CallSnapshot {
         let cid = call
-        let response = try await send(JoinCallRequest(cid: cid, create: create))
+        let response = try await send(JoinCallRequest(cid: cid, create: create, linkSecret: linkSecrets[cid]))
         sessionIDs[cid] = response.sessionId
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
@@ -379,7 +390,7 @@ public final class CoordinatorClient: CallService {
 
     public func renewMedia(in call: CallID) async throws -> CallSnapshot {
         let cid = call
-        let response = try await send(JoinCallRequest(cid: cid, renewMedia: true))
+        let response = try await send(JoinCallRequest(cid: cid, renewMedia: true, linkSecret: linkSecrets[cid]))
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
         snapshot.media = response.media.flatMap(MediaEndpointInfo.init)

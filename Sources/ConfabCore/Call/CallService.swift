@@ -130,8 +130,11 @@ public struct CallSnapshot: Sendable, Equatable {
     /// Only hosts may join while the call is in backstage.
     public var backstage = false
     public var broadcasting = false
-    /// The viewer link while broadcasting (anyone with it can watch).
+    /// This user's own viewer link while broadcasting (it stops working if they are blocked).
     public var hlsPlaylistUrl: String?
+    /// The secret of the call's link (calls are private: it lets someone who is not a member
+    /// in); given to those who may read the call, for sharing it.
+    public var linkSecret: String?
 
     public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
                 blockedUserIDs: [String] = [], ownCapabilities: Set<OwnCapability> = [], ringingMemberIDs: [String] = [],

@@ -149,6 +149,7 @@ public final class ConfabApplication {
                 print("confab: not opening \(link.call): a call is already under way")
                 continue
             }
+            if let secret = link.secret { coordinator.useLink(secret: secret, for: link.call) }
             callViewModel.enterLobby(link.call, members: [])
         }
         activate()

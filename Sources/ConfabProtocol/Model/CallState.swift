@@ -16,8 +16,13 @@ public struct CallState: Codable, Sendable, Hashable {
     public var recordings: [CallRecording]
     /// Why a recording could not be made or converted; kept so nobody loses one silently.
     public var recordingErrors: [String]
-    /// The HLS playlist while `broadcasting`; anyone with the (unguessable) URL can watch.
+    /// The HLS playlist while `broadcasting`: this reader's own path, served only while they
+    /// may read the call (a blocked reader's link stops working).
     public var hlsPlaylistUrl: String?
+    /// The secret of the call's link: whoever presents it (`linkSecret` on getCall, joinCall or
+    /// getOrCreateCall) may read and join the call without being a member. Only sent to those
+    /// who may read the call.
+    public var linkSecret: String?
     public var members: [CallMember]
     public var blockedUsers: [String]
     public var custom: [String: JSONValue]
@@ -29,7 +34,7 @@ public struct CallState: Codable, Sendable, Hashable {
         backstage: Bool, broadcasting: Bool, recording: Bool, members: [CallMember], blockedUsers: [String],
         custom: [String: JSONValue], session: CallSession, ownCapabilities: [OwnCapability],
         recordingState: RecordingState? = nil, recordings: [CallRecording] = [], recordingErrors: [String] = [],
-        hlsPlaylistUrl: String? = nil
+        hlsPlaylistUrl: String? = nil, linkSecret: String? = nil
     ) {
         self.cid = cid
         self.createdBy = createdBy
@@ -44,6 +49,7 @@ public struct CallState: Codable, Sendable, Hashable {
         self.recordings = recordings
         self.recordingErrors = recordingErrors
         self.hlsPlaylistUrl = hlsPlaylistUrl
+        self.linkSecret = linkSecret
         self.members = members
         self.blockedUsers = blockedUsers
         self.custom = custom
@@ -53,11 +59,11 @@ public struct CallState: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording
-        case recordingState, recordings, recordingErrors, hlsPlaylistUrl
+        case recordingState, recordings, recordingErrors, hlsPlaylistUrl, linkSecret
         case members, blockedUsers, custom, session, ownCapabilities
     }
 
-    /// The recording and broadcast fields came later: a state without them reads as before.
+    /// The recording, broadcast and link fields came later: a state without them reads as before.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -72,6 +78,7 @@ public struct CallState: Codable, Sendable, Hashable {
             recordingState: try c.decodeIfPresent(RecordingState.self, forKey: .recordingState),
             recordings: try c.decodeIfPresent([CallRecording].self, forKey: .recordings) ?? [],
             recordingErrors: try c.decodeIfPresent([String].self, forKey: .recordingErrors) ?? [],
-            hlsPlaylistUrl: try c.decodeIfPresent(String.self, forKey: .hlsPlaylistUrl))
+            hlsPlaylistUrl: try c.decodeIfPresent(String.self, forKey: .hlsPlaylistUrl),
+            linkSecret: try c.decodeIfPresent(String.self, forKey: .linkSecret))
     }
 }

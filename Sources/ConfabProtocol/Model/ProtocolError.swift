@@ -32,6 +32,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case callEnded
     /// The user lacks the capability the request needs; the message names it.
     case forbidden
+    /// The call exists and is private: the user is not a member, was not let in by a host
+    /// and gave no valid link secret. Nothing else of the call is said (issue 16, item 8).
+    case privateCall
     case blockedFromCall
     case notAMember
     /// accept/reject when the user is not being rung.

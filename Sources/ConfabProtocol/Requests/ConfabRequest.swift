@@ -19,6 +19,7 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case startRecording, stopRecording
     case goLive, stopLive
     case startBroadcasting, stopBroadcasting
+    case resetCallLink
 }
 
 /// The answer to most call requests: the call as the requesting user now sees it.

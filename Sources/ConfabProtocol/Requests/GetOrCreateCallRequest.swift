@@ -2,7 +2,8 @@ import Foundation
 
 /// Fetches a call, creating it (with the sender as host) when it does not exist. With `ring`
 /// the members are rung as by `ringCall`. `members`, `custom` and `startsAt` only apply when
-/// the call is created.
+/// the call is created: an existing call is only read, under the same rules as `getCall`
+/// (someone who is not a member needs its `linkSecret`), and never changes hands.
 public struct GetOrCreateCallRequest: ConfabRequest, Hashable {
     public static let type = RequestType.getOrCreateCall
     public typealias Response = GetOrCreateCallResponse
@@ -13,10 +14,12 @@ public struct GetOrCreateCallRequest: ConfabRequest, Hashable {
     public var startsAt: Date?
     public var ring: Bool?
     public var video: Bool?
+    /// The secret from the call's link, for reading an existing call as a non-member.
+    public var linkSecret: String?
 
     public init(
         cid: CallID, members: [MemberRequest]? = nil, custom: [String: JSONValue]? = nil, startsAt: Date? = nil,
-        ring: Bool? = nil, video: Bool? = nil
+        ring: Bool? = nil, video: Bool? = nil, linkSecret: String? = nil
     ) {
         self.cid = cid
         self.members = members
@@ -24,6 +27,7 @@ public struct GetOrCreateCallRequest: ConfabRequest, Hashable {
         self.startsAt = startsAt
         self.ring = ring
         self.video = video
+        self.linkSecret = linkSecret
     }
 }
 

@@ -1,5 +1,6 @@
-/// Joins the call's session from this connection. `create` makes the call first when missing.
-/// Joining a call you are being rung for accepts the ring.
+/// Joins the call's session from this connection. `create` makes the call first when missing
+/// (never hands over one that exists). Someone who is not a member needs the call's
+/// `linkSecret`. Joining a call you are being rung for accepts the ring.
 public struct JoinCallRequest: ConfabRequest, Hashable {
     public static let type = RequestType.joinCall
     public typealias Response = JoinCallResponse
@@ -9,11 +10,14 @@ public struct JoinCallRequest: ConfabRequest, Hashable {
     /// For a connection in the call already: its media endpoint stopped working (the media
     /// server restarted and forgot the room), so issue a new one. The session stays the same.
     public var renewMedia: Bool?
+    /// The secret from the call's link, for someone who is not a member.
+    public var linkSecret: String?
 
-    public init(cid: CallID, create: Bool? = nil, renewMedia: Bool? = nil) {
+    public init(cid: CallID, create: Bool? = nil, renewMedia: Bool? = nil, linkSecret: String? = nil) {
         self.cid = cid
         self.create = create
         self.renewMedia = renewMedia
+        self.linkSecret = linkSecret
     }
 }
 
@@ -21,7 +25,7 @@ public struct JoinCallResponse: Codable, Sendable, Hashable {
     public var call: CallState
     /// This device's participant session id.
     public var sessionId: String
-    /// Where to send media; nil until the server manages Janus (issue 4).
+    /// Where to send media; nil when the server runs without a media server (`--no-media`).
     public var media: MediaEndpoint?
 
     public init(call: CallState, sessionId: String, media: MediaEndpoint? = nil) {

@@ -10,9 +10,8 @@ extension CallCoordinator {
     func inMediaOrder<T: Sendable>(
         for cid: CallID, _ work: @escaping @Sendable () async throws -> T
     ) -> Task<T, any Error> {
-        let previous = mediaQueues[cid]?.tail
-        nextMediaTicket += 1
-        let ticket = nextMediaTicket
+        let previous = mediaQueues.tail(of: cid)
+        let ticket = mediaQueues.nextTicket()
         let task = Task {
             await previous?.value
             return try await work()
@@ -21,7 +20,7 @@ extension CallCoordinator {
             _ = await task.result
             await self?.mediaWorkFinished(for: cid, ticket: ticket)
         }
-        mediaQueues[cid] = (tail, ticket)
+        mediaQueues.enqueue(tail, ticket: ticket, for: cid)
         return task
     }
 
@@ -44,10 +43,7 @@ extension CallCoordinator {
     }
 
     private func mediaWorkFinished(for cid: CallID, ticket: UInt64) {
-        if mediaQueues[cid]?.ticket == ticket {
-            mediaQueues[cid] = nil
-            // The queued work was all that kept an idle call (e.g. one that just ended) in memory.
-            evictIfIdle(cid)
-        }
+        // The queued work was all that kept an idle call (e.g. one that just ended) in memory.
+        if mediaQueues.finished(ticket: ticket, for: cid) { evictIfIdle(cid) }
     }
 }

@@ -18,22 +18,21 @@ extension CallCoordinator {
     func startRecording(_ request: StartRecordingRequest, by user: RequestSender) throws -> CallResponse {
         var call = try openCall(request.cid, capability: .startRecording, by: user)
         let cid = call.cid
-        guard (productions[cid]?.recordingState ?? .noRecording) == .noRecording else {
+        guard productions[cid].recording == .off else {
             throw ProtocolError(.conflict, "call \(cid) is already being recorded")
         }
         guard let media else {
             // No media server: the flag is all there is (clients still show it).
             call.recording = true
-            productions[cid, default: CallProduction()].recordingState = .recording
+            productions[cid].recording = .on(folder: nil)
             try saveAndTell(call, .recordingStarted)
             return CallResponse(call: state(of: call, for: user.userId))
         }
         let stamp = Self.fileStamp(Date())
         let folder = recordingsFolder.appendingPathComponent(Self.folderName(of: cid)).appendingPathComponent("raw-\(stamp)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        productions[cid, default: CallProduction()].recordingState = .requested
-        productions[cid]?.recordingFolder = folder
-        productions[cid]?.publisherNames = [:]
+        productions[cid].recording = .requested(folder: folder)
+        productions[cid].publisherNames = [:]
         try saveAndTell(call, .callUpdated)
         _ = inMediaOrder(for: cid) { [weak self] in
             do {
@@ -49,23 +48,21 @@ extension CallCoordinator {
 
     func stopRecording(_ request: StopRecordingRequest, by user: RequestSender) throws -> CallResponse {
         var call = try openCall(request.cid, capability: .stopRecording, by: user)
-        guard (productions[call.cid]?.recordingState ?? .noRecording) != .noRecording || call.recording else {
+        guard productions[call.cid].recording != .off || call.recording else {
             throw ProtocolError(.conflict, "call \(call.cid) is not being recorded")
         }
         call.recording = false
-        try endRecording(of: call.cid)
+        endRecording(of: call.cid)
         try saveAndTell(call, .recordingStopped)
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
     /// Stops Janus recording and converts what it wrote, in the background; the call hears
     /// `call.updated` with the files (or the errors) when done.
-    func endRecording(of cid: CallID) throws {
-        let folder = productions[cid]?.recordingFolder
-        productions[cid, default: CallProduction()].recordingState = .noRecording
-        productions[cid]?.recordingFolder = nil
+    func endRecording(of cid: CallID) {
+        let folder = productions.stopRecording(of: cid)
         guard let media, let folder else { return }
-        let known = productions[cid]?.publisherNames ?? [:]
+        let known = productions[cid].publisherNames
         let outputFolder = recordingsFolder.appendingPathComponent(Self.folderName(of: cid))
         let prefix = String(folder.lastPathComponent.dropFirst("raw-".count))
         let children = children
@@ -89,10 +86,9 @@ extension CallCoordinator {
     }
 
     private func recordingConfirmed(_ cid: CallID, folder: URL, publishers: [JanusRooms.Publisher]) {
-        guard productions[cid]?.recordingFolder == folder, productions[cid]?.recordingState == .requested,
-              var call = try? loadCall(cid) else { return }
-        for publisher in publishers { productions[cid]?.publisherNames[publisher.id] = publisher.display }
-        productions[cid]?.recordingState = .recording
+        guard productions[cid].recording == .requested(folder: folder), var call = try? loadCall(cid) else { return }
+        for publisher in publishers { productions[cid].publisherNames[publisher.id] = publisher.display }
+        productions[cid].recording = .on(folder: folder)
         call.recording = true
         try? saveAndTell(call, .recordingStarted)
         flush()
@@ -100,9 +96,8 @@ extension CallCoordinator {
 
     private func recordingFailed(_ cid: CallID, folder: URL, _ reason: String) {
         logger.error("recording failed", metadata: ["cid": "\(cid)", "error": "\(reason)"])
-        guard productions[cid]?.recordingFolder == folder, let call = try? loadCall(cid) else { return }
-        productions[cid]?.recordingState = .noRecording
-        productions[cid]?.recordingFolder = nil
+        guard productions[cid].recordingFolder == folder, let call = try? loadCall(cid) else { return }
+        productions[cid].recording = .off
         keep([], errors: [reason], of: cid)
         try? saveAndTell(call, .callUpdated)
         flush()
@@ -133,8 +128,8 @@ extension CallCoordinator {
         } catch {
             logger.error("recordings could not be saved", metadata: ["cid": "\(cid)", "error": "\(error)"])
         }
-        productions[cid, default: CallProduction()].recordings += recordings.map { callRecording($0, of: cid) }
-        productions[cid, default: CallProduction()].recordingErrors += errors
+        productions[cid].recordings += recordings.map { callRecording($0, of: cid) }
+        productions[cid].recordingErrors += errors
     }
 
     /// A call read from the store after a restart, with its finished recordings and errors back in
@@ -146,10 +141,10 @@ extension CallCoordinator {
         let recordings = try store.recordings(of: cid)
         let errors = try store.recordingErrors(of: cid)
         if !recordings.isEmpty || !errors.isEmpty {
-            productions[cid, default: CallProduction()].recordings = recordings.map { callRecording($0, of: cid) }
-            productions[cid, default: CallProduction()].recordingErrors = errors
+            productions[cid].recordings = recordings.map { callRecording($0, of: cid) }
+            productions[cid].recordingErrors = errors
         }
-        if call.broadcasting, productions[cid]?.broadcast == nil {
+        if call.broadcasting, productions[cid].broadcast == nil {
             call.broadcasting = false
             try store.save(call)
         }
@@ -166,9 +161,8 @@ extension CallCoordinator {
 
     /// The converted file a download asks for, when `userId` may read the call; nil otherwise.
     func recordingFile(_ cid: CallID, named fileName: String, for userId: String) -> URL? {
-        guard Self.isPlainFileName(fileName), let call = try? existingCall(cid),
-              CallPermissions.capabilities(of: userId, in: call).contains(.readCall),
-              productions[cid]?.recordings.contains(where: { $0.downloadURL.hasSuffix("/" + fileName) }) == true
+        guard Self.isPlainFileName(fileName), let call = try? existingCall(cid), mayRead(call, userId),
+              productions[cid].recordings.contains(where: { $0.downloadURL.hasSuffix("/" + fileName) })
         else { return nil }
         return recordingsFolder.appendingPathComponent(Self.folderName(of: cid)).appendingPathComponent(fileName)
     }
@@ -191,7 +185,7 @@ extension CallCoordinator {
     func startBroadcasting(_ request: StartBroadcastingRequest, by user: RequestSender) async throws -> CallResponse {
         let call = try openCall(request.cid, capability: .startBroadcasting, by: user)
         let cid = call.cid
-        guard !call.broadcasting, productions[cid]?.broadcast == nil else {
+        guard !call.broadcasting, productions[cid].broadcast == nil else {
             throw ProtocolError(.conflict, "call \(cid) is already being broadcast")
         }
         guard let media else {
@@ -204,13 +198,13 @@ extension CallCoordinator {
             throw ProtocolError(.internalError, "the broadcast pipeline could not start: \(error)")
         }
         // The host's media if a host is in the call, else whoever joined first.
-        let participants = sessions[cid]?.wireValue.participants ?? []
+        let participants = sessions[cid]?.wireParticipants ?? []
         let preferred = (participants.first { $0.role == .host } ?? participants.first)?.userId
         // Held while Janus sets up the forward (other requests run meanwhile): a second start
         // is refused and a stop ends this one.
-        productions[cid, default: CallProduction()].broadcast = .init(pipeline: pipeline, publisher: 0, streams: [])
+        productions[cid].broadcast = .starting(pipeline)
         let host = settings.forwardHost
-        let forwarding: CallProduction.Broadcast
+        let forwarding: ForwardedBroadcast
         do {
             forwarding = try await inMediaOrder(for: cid) {
                 let publishers = try await media.publishers(in: cid)
@@ -221,15 +215,15 @@ extension CallCoordinator {
                     publisher.id, in: cid, to: host, audioPort: pipeline.audioPort, videoPort: pipeline.videoPort)
                 // Janus answers success with no forwarders when no stream matched (e.g. other mids).
                 guard !streams.isEmpty else { throw BroadcastError.noForwarders }
-                return CallProduction.Broadcast(pipeline: pipeline, publisher: publisher.id, streams: streams)
+                return ForwardedBroadcast(pipeline: pipeline, publisher: publisher.id, streams: streams)
             }.value
         } catch {
             logger.error("broadcast failed", metadata: ["cid": "\(cid)", "error": "\(error)"])
-            if productions[cid]?.broadcast?.pipeline === pipeline { productions[cid]?.broadcast = nil }
+            if productions[cid].broadcast?.pipeline === pipeline { productions[cid].broadcast = nil }
             await pipeline.stop()
             throw ProtocolError(.internalError, "the broadcast could not start: \(error)")
         }
-        guard productions[cid]?.broadcast?.pipeline === pipeline, var current = try? loadCall(cid), current.endedAt == nil else {
+        guard productions[cid].broadcast?.pipeline === pipeline, var current = try? loadCall(cid), current.endedAt == nil else {
             // Stopped (or the call ended) meanwhile: undo the forward.
             _ = inMediaOrder(for: cid) {
                 await media.stopForwarding(forwarding.publisher, streams: forwarding.streams, in: cid)
@@ -237,8 +231,7 @@ extension CallCoordinator {
             }
             throw ProtocolError(.conflict, "the broadcast of \(cid) was stopped while it started")
         }
-        productions[cid]?.broadcast = forwarding
-        productions[cid]?.hlsPlaylistUrl = "\(publicBaseURL)/live/"
+        productions[cid].broadcast = .forwarding(forwarding)
         current.broadcasting = true
         do {
             try saveAndTell(current, .callUpdated)
@@ -254,7 +247,7 @@ extension CallCoordinator {
 
     func stopBroadcasting(_ request: StopBroadcastingRequest, by user: RequestSender) throws -> CallResponse {
         var call = try openCall(request.cid, capability: .stopBroadcasting, by: user)
-        guard call.broadcasting || productions[call.cid]?.broadcast != nil else {
+        guard call.broadcasting || productions[call.cid].broadcast != nil else {
             throw ProtocolError(.conflict, "call \(call.cid) is not being broadcast")
         }
         call.broadcasting = false
@@ -265,12 +258,14 @@ extension CallCoordinator {
 
     /// Stops the forwarders and the pipeline and removes the playlist.
     func endBroadcast(of cid: CallID) {
-        guard let broadcast = productions[cid]?.broadcast else { return }
-        productions[cid]?.broadcast = nil
-        productions[cid]?.hlsPlaylistUrl = nil
+        guard let broadcast = productions.stopBroadcast(of: cid) else { return }
         let media = media
         _ = inMediaOrder(for: cid) {
-            await media?.stopForwarding(broadcast.publisher, streams: broadcast.streams, in: cid)
+            // A broadcast still starting forwards nothing yet; `startBroadcasting` undoes its
+            // forward itself when it finds the broadcast gone.
+            if case .forwarding(let forwarded) = broadcast {
+                await media?.stopForwarding(forwarded.publisher, streams: forwarded.streams, in: cid)
+            }
             await broadcast.pipeline.stop()
         }
     }
@@ -279,32 +274,25 @@ extension CallCoordinator {
     /// server exits: none may outlive it, and their temporary files go with them. Janus's
     /// forwarders need no undoing, Janus stops next.
     func stopProductions() async {
-        var pipelines: [HLSBroadcast] = []
-        for cid in Array(productions.keys) {
-            if let broadcast = productions[cid]?.broadcast { pipelines.append(broadcast.pipeline) }
-            productions[cid]?.broadcast = nil
-            productions[cid]?.hlsPlaylistUrl = nil
-        }
-        for pipeline in pipelines { await pipeline.stop() }
+        for pipeline in productions.stopEveryBroadcast() { await pipeline.stop() }
         await children.stopAll()
     }
 
     /// The playlist URL `userId` is given: their own viewer path (see `HLSBroadcast.viewerPath`),
-    /// only while they may read the call and a broadcast runs.
+    /// only while they may read the call and Janus forwards to the broadcast.
     func hlsPlaylistURL(of cid: CallID, for userId: String) -> String? {
-        guard let base = productions[cid]?.hlsPlaylistUrl, let pipeline = productions[cid]?.broadcast?.pipeline,
-              let call = calls[cid], CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+        guard case .forwarding(let forwarded) = productions.existing(cid)?.broadcast,
+              let call = calls[cid], mayRead(call, userId)
         else { return nil }
-        return "\(base)\(pipeline.viewerPath(for: userId))/\(HLSBroadcast.playlistName)"
+        return "\(publicBaseURL)/live/\(forwarded.pipeline.viewerPath(for: userId))/\(HLSBroadcast.playlistName)"
     }
 
     /// A broadcast's file for the viewer `userId` with `key`, while that user may read the call;
     /// nil for anything else (an unknown broadcast, a wrong key, a blocked user).
     func liveFile(broadcast name: String, viewer userId: String, key: String, file: String) -> URL? {
         guard Self.isPlainFileName(name), Self.isPlainFileName(file),
-              let (cid, production) = productions.first(where: { $0.value.broadcast?.pipeline.name == name }),
-              let pipeline = production.broadcast?.pipeline, pipeline.isViewerKey(key, of: userId),
-              let call = calls[cid], CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+              let (cid, pipeline) = productions.broadcast(named: name), pipeline.isViewerKey(key, of: userId),
+              let call = calls[cid], mayRead(call, userId)
         else { return nil }
         return liveFolder.appendingPathComponent(name).appendingPathComponent(file)
     }
@@ -317,7 +305,7 @@ extension CallCoordinator {
     private func openCall(_ cid: CallID, capability: OwnCapability, by user: RequestSender) throws -> StoredCall {
         let call = try loadCall(cid)
         try require(capability, of: user.userId, in: call)
-        guard call.endedAt == nil else { throw ProtocolError(.callEnded, "call \(cid) has ended") }
+        try call.requireNotEnded()
         return call
     }
 

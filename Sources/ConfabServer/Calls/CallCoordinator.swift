@@ -2,26 +2,35 @@ import ConfabProtocol
 import Foundation
 import Logging
 
-/// The single owner of the server's state: who is connected as whom, every call's durable
-/// record (through the `CallStore`) and live session, and the rings in progress.
+/// Routes every request to the owner of what it is about, and sends the answers and events.
+///
+/// Who may do what in a call is decided in one place, `+Access`. The state has one owner per
+/// concern, each a value type held here:
+/// - `connections` (`ConnectionRegistry`): open connections and who they signed in as;
+/// - `calls` (`CallCache`): the durable calls in use, read from and saved to the `CallStore`,
+///   and who opened each with its link secret;
+/// - `sessions` (`SessionRegistry`): each call's participants and watchers;
+/// - `rings` (`RingRegistry`): rings in progress and the answers to them;
+/// - `productions` (`ProductionRegistry`): recordings and broadcasts;
+/// - `mediaQueues` (`MediaWorkQueues`): Janus work in the order it was decided.
+/// The requests are in extensions by concern: `+Calls` (lifecycle and membership), `+Ringing`,
+/// `+Moderation`, `+Production`, `+Media`.
 ///
 /// Requests from all connections are handled one at a time on this actor, which keeps the ring
-/// rules free of races (an accept and a cancel can never interleave). Each request's response
-/// is queued before the events it caused.
+/// rules free of races (an accept and a cancel can never interleave) — which is why the owners
+/// are values inside one actor, not actors of their own. Each request's response is queued
+/// before the events it caused.
 actor CallCoordinator {
     struct Settings: Sendable {
         var devAuth: Bool
+        /// Strangers count as plain users (see `ServerConfiguration.openCalls`).
+        var openCalls = false
         var ringAutoCancelTimeout: Duration
         var healthCheckInterval: Duration
         /// Holds `recordings/` (Janus's raw files and the converted ones) and `live/` (HLS).
         var dataFolder: URL = FileManager.default.temporaryDirectory
         /// Where Janus forwards a broadcast's RTP to (the pipeline listens there).
         var forwardHost = "127.0.0.1"
-    }
-
-    struct Client {
-        var connection: ClientConnection
-        var userId: String?
     }
 
     let store: any CallStore
@@ -31,22 +40,14 @@ actor CallCoordinator {
     let media: JanusRooms?
     let logger: Logger
 
-    var clients: [String: Client] = [:]
-    var connectionsByUser: [String: Set<String>] = [:]
-    /// Calls in use (read from the store, or being changed); the store stays the source of truth,
-    /// and a call nobody uses any more leaves memory (see `evictIdleCalls`).
-    var calls: [CallID: StoredCall] = [:]
-    /// Calls touched since the last `flush`: the only ones that can have become idle.
-    var touchedCalls: Set<CallID> = []
-    var sessions: [CallID: LiveSession] = [:]
-    var nextRingId: UInt64 = 0
-    /// The last media work queued per call, so Janus sees a call's joins, leaves and end in the
-    /// order the coordinator decided them (see `inMediaOrder`).
-    var mediaQueues: [CallID: (tail: Task<Void, Never>, ticket: UInt64)] = [:]
-    var nextMediaTicket: UInt64 = 0
+    var connections = ConnectionRegistry()
+    var calls = CallCache()
+    var sessions = SessionRegistry()
+    var rings = RingRegistry()
     /// Recording and broadcast per call; in memory, like the Janus rooms they run in, except the
     /// finished recordings and errors, which the store keeps too (see `restoreProduction`).
-    var productions: [CallID: CallProduction] = [:]
+    var productions = ProductionRegistry()
+    var mediaQueues = MediaWorkQueues()
     /// Broadcast pipelines and recording converters, stopped with the server (`stopProductions`).
     let children = ChildGroup()
     /// `http://host:port` of this server, for download and playlist URLs; set once listening.
@@ -66,30 +67,26 @@ actor CallCoordinator {
 
     // MARK: Connections
 
-    var connectionCount: Int { clients.count }
+    var connectionCount: Int { connections.count }
 
     /// What the coordinator holds in memory (`GET /health` reports it).
     var inMemoryCounts: (calls: Int, sessions: Int) { (calls.count, sessions.count) }
 
     func connected(_ connection: ClientConnection) {
-        clients[connection.id] = Client(connection: connection)
+        connections.add(connection)
     }
 
     func disconnected(_ connection: ClientConnection) {
-        guard let client = clients.removeValue(forKey: connection.id) else { return }
-        guard let userId = client.userId else { return }
-        connectionsByUser[userId]?.remove(connection.id)
-        if connectionsByUser[userId]?.isEmpty == true { connectionsByUser[userId] = nil }
-        for cid in Array(sessions.keys) {
-            if sessions[cid]?.watchers.remove(connection.id) != nil { touchedCalls.insert(cid) }
+        guard let client = connections.remove(connection.id), let userId = client.userId else { return }
+        for cid in sessions.callIDs {
+            if sessions.stopWatching(cid, from: connection.id) { calls.touch(cid) }
             if let participant = sessions[cid]?.participant(onConnection: connection.id) {
                 removeParticipant(participant, from: cid, reason: .disconnected)
             }
-            // A caller whose app went away cannot be answered: stop ringing the others.
-            if let ring = sessions[cid]?.ring, ring.callerConnectionId == connection.id,
-               sessions[cid]?.acceptedBy.isEmpty == true {
-                try? cancelRing(cid, by: userId, connectionId: connection.id, reason: .cancel)
-            }
+        }
+        // A caller whose app went away cannot be answered: stop ringing the others.
+        for cid in rings.rings(startedFrom: connection.id) where !rings.anyoneAccepted(cid) {
+            try? cancelRing(cid, by: userId, connectionId: connection.id, reason: .cancel)
         }
         flush()
     }
@@ -108,13 +105,13 @@ actor CallCoordinator {
 
     func stopHeartbeat() {
         heartbeat?.cancel()
-        for timer in sessions.values.compactMap(\.ring?.timer) { timer.cancel() }
+        rings.cancelTimers()
     }
 
     private func sendHealthChecks() {
         let now = Date()
-        for (id, client) in clients where client.userId != nil {
-            send(.healthCheck(HealthCheckEvent(connectionId: id, serverTime: now)), to: client.connection)
+        for (id, connection) in connections.everySignedIn {
+            send(.healthCheck(HealthCheckEvent(connectionId: id, serverTime: now)), to: connection)
         }
     }
 
@@ -177,6 +174,7 @@ actor CallCoordinator {
         case .updateCall: return try respond(request, UpdateCallRequest.self) { try updateCall($0, by: user) }
         case .addMembers: return try respond(request, AddMembersRequest.self) { try addMembers($0, by: user) }
         case .removeMembers: return try respond(request, RemoveMembersRequest.self) { try removeMembers($0, by: user) }
+        case .resetCallLink: return try respond(request, ResetCallLinkRequest.self) { try resetCallLink($0, by: user) }
         case .blockUser: return try respond(request, BlockUserRequest.self) { try blockUser($0, by: user) }
         case .unblockUser: return try respond(request, UnblockUserRequest.self) { try unblockUser($0, by: user) }
         case .muteUsers: return try respond(request, MuteUsersRequest.self) { try muteUsers($0, by: user) }
@@ -206,7 +204,7 @@ actor CallCoordinator {
     }
 
     private func authenticatedUser(of connection: ClientConnection) throws -> String {
-        guard let userId = clients[connection.id]?.userId else {
+        guard let userId = connections.userId(of: connection.id) else {
             throw ProtocolError(.notAuthenticated, "send hello (with a token) before any other request")
         }
         return userId
@@ -216,7 +214,7 @@ actor CallCoordinator {
 
     private func answerHello(_ request: IncomingRequest, from connection: ClientConnection) async throws -> String {
         let hello = try RequestDecoder.payload(HelloRequest.self, of: request)
-        if let userId = clients[connection.id]?.userId {
+        if let userId = connections.userId(of: connection.id) {
             throw ProtocolError(.alreadyAuthenticated, "this connection is already authenticated as \(userId)")
         }
         guard hello.protocolVersion == ProtocolVersion.current else {
@@ -245,11 +243,9 @@ actor CallCoordinator {
             throw ProtocolError(.notAuthenticated, "this server needs a token: get one with `confab-server token USER`")
         }
         try UserID.validate(userId)
-        guard clients[connection.id] != nil else {
+        guard connections.signIn(connection.id, as: userId) else {
             throw ProtocolError(.internalError, "connection closed during hello")
         }
-        clients[connection.id]?.userId = userId
-        connectionsByUser[userId, default: []].insert(connection.id)
         logger.info("hello", metadata: ["user": "\(userId)", "client": "\(hello.clientName ?? "-")"])
         deliverPendingRings(to: userId, connection: connection)
         return try encode(ResponseEnvelope(
@@ -263,11 +259,11 @@ actor CallCoordinator {
 
     /// The call, from memory or the store; nil when it does not exist.
     func existingCall(_ cid: CallID) throws -> StoredCall? {
-        touchedCalls.insert(cid)
+        calls.touch(cid)
         if let call = calls[cid] { return call }
         guard let stored = try store.call(cid) else { return nil }
         let call = try restoreProduction(of: stored)
-        calls[cid] = call
+        calls.keep(call)
         return call
     }
 
@@ -280,41 +276,35 @@ actor CallCoordinator {
 
     func save(_ call: StoredCall) throws {
         try store.save(call)
-        calls[call.cid] = call
+        calls.keep(call)
     }
 
-    func require(_ capability: OwnCapability, of userId: String, in call: StoredCall) throws {
-        if call.blockedUsers.contains(userId) {
-            throw ProtocolError(.blockedFromCall, "\(userId) is blocked from \(call.cid)")
-        }
-        guard CallPermissions.capabilities(of: userId, in: call).contains(capability) else {
-            let role = call.role(of: userId)?.rawValue ?? "non-member"
-            throw ProtocolError(.forbidden, "\(userId) (\(role)) lacks capability \(capability.rawValue) in \(call.cid)")
-        }
-    }
-
-    /// The call as `userId` sees it.
-    func state(of cid: CallID, for userId: String) -> CallState? {
-        guard let call = calls[cid] else { return nil }
-        return state(of: call, for: userId)
+    /// The call as `userId` sees it now: the cached copy (which requests may have changed since
+    /// `fallback` was read), else `fallback`.
+    func state(of cid: CallID, for userId: String, fallback: StoredCall) -> CallState {
+        state(of: calls[cid] ?? fallback, for: userId)
     }
 
     func state(of call: StoredCall, for userId: String) -> CallState {
-        CallState(
+        let production = productions.existing(call.cid)
+        let session = sessions[call.cid]
+        let capabilities = capabilities(of: userId, in: call)
+        return CallState(
             cid: call.cid, createdBy: call.createdBy, createdAt: call.createdAt, updatedAt: call.updatedAt,
             startsAt: call.startsAt, endedAt: call.endedAt, backstage: call.backstage, broadcasting: call.broadcasting,
             recording: call.recording, members: call.members, blockedUsers: call.blockedUsers, custom: call.custom,
-            session: sessions[call.cid]?.wireValue ?? CallSession(),
-            ownCapabilities: CallPermissions.capabilities(of: userId, in: call).sorted(),
-            recordingState: productions[call.cid]?.recordingState, recordings: productions[call.cid]?.recordings ?? [],
-            recordingErrors: productions[call.cid]?.recordingErrors ?? [],
-            hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId))
+            session: rings.wireValue(of: call.cid, participants: session?.wireParticipants ?? []),
+            ownCapabilities: capabilities.sorted(),
+            recordingState: production?.recordingState, recordings: production?.recordings ?? [],
+            recordingErrors: production?.recordingErrors ?? [],
+            hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId),
+            linkSecret: capabilities.contains(.readCall) ? call.linkSecret.text : nil)
     }
 
     // MARK: Recipients and events
 
     func connections(ofUser userId: String) -> Set<String> {
-        connectionsByUser[userId] ?? []
+        connections.connections(ofUser: userId)
     }
 
     /// Everyone who hears about a call: its members' devices, its participants and watchers —
@@ -328,9 +318,19 @@ actor CallCoordinator {
             ids.formUnion(session.watchers)
         }
         guard let call = calls[cid] else { return ids }
-        return ids.filter { id in
-            guard let userId = clients[id]?.userId else { return false }
-            return CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
+        return readers(of: call, among: ids)
+    }
+
+    /// The audience and `userId`'s own devices (an event about them reaches them even when they
+    /// may no longer read the call).
+    func audience(of cid: CallID, andUser userId: String) -> Set<String> {
+        audience(of: cid).union(connections(ofUser: userId))
+    }
+
+    private func readers(of call: StoredCall, among connectionIds: Set<String>) -> Set<String> {
+        connectionIds.filter { id in
+            guard let userId = connections.userId(of: id) else { return false }
+            return mayRead(call, userId)
         }
     }
 
@@ -339,11 +339,11 @@ actor CallCoordinator {
     func emit(to connectionIds: Set<String>, _ makeEvent: (String) -> ServerEvent) {
         var encodedByUser: [String: String] = [:]
         for id in connectionIds.sorted() {
-            guard let client = clients[id], let userId = client.userId else { continue }
+            guard let (connection, userId) = connections.signedIn(id) else { continue }
             if encodedByUser[userId] == nil {
                 encodedByUser[userId] = try? encode(EventEnvelope(event: makeEvent(userId)))
             }
-            if let text = encodedByUser[userId] { outgoing.append((client.connection, text)) }
+            if let text = encodedByUser[userId] { outgoing.append((connection, text)) }
         }
     }
 
@@ -351,11 +351,7 @@ actor CallCoordinator {
     /// who may not read the call (the state carries its members and custom data).
     func emit(to connectionIds: Set<String>, about cid: CallID, _ makeEvent: (CallState) -> ServerEvent) {
         guard let call = calls[cid] else { return }
-        let readers = connectionIds.filter { id in
-            guard let userId = clients[id]?.userId else { return false }
-            return CallPermissions.capabilities(of: userId, in: call).contains(.readCall)
-        }
-        emit(to: readers) { userId in makeEvent(state(of: call, for: userId)) }
+        emit(to: readers(of: call, among: connectionIds)) { userId in makeEvent(state(of: call, for: userId)) }
     }
 
     /// Sends everything queued so far, then lets go of the calls that became idle.
@@ -372,23 +368,21 @@ actor CallCoordinator {
     /// (the last ring's answers) is of no use once nobody is connected to see it.
     /// Without this, every call ever used stayed in memory (issue 16: 806 calls, +24 MB).
     func evictIdleCalls() {
-        let candidates = touchedCalls
-        touchedCalls.removeAll()
-        for cid in candidates { evictIfIdle(cid) }
+        for cid in calls.takeTouched() { evictIfIdle(cid) }
     }
 
     func evictIfIdle(_ cid: CallID) {
-        if let session = sessions[cid] {
-            guard session.participants.isEmpty, session.watchers.isEmpty, session.ring == nil else { return }
-            sessions[cid] = nil
-        }
-        guard mediaQueues[cid] == nil else { return }
-        if let production = productions[cid] {
-            guard production.recordingState == .noRecording, production.recordingFolder == nil, production.broadcast == nil
-            else { return }
-        }
-        calls[cid] = nil
-        productions[cid] = nil
+        guard sessions.isIdle(cid), rings.ring(of: cid) == nil else { return }
+        endSession(of: cid)
+        guard !mediaQueues.hasWork(for: cid), productions.isIdle(cid) else { return }
+        calls.forget(cid)
+        productions.forget(cid)
+    }
+
+    /// Forgets the call's live session and the answers to its last ring.
+    func endSession(of cid: CallID) {
+        rings.forget(cid)
+        sessions.end(cid)
     }
 
     private func send(_ event: ServerEvent, to connection: ClientConnection) {
@@ -402,10 +396,4 @@ actor CallCoordinator {
     private func encode(_ value: some Encodable) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
-}
-
-/// Who sent a request: the user and the device (connection) they sent it from.
-struct RequestSender {
-    var userId: String
-    var connection: ClientConnection
 }

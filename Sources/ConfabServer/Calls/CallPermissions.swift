@@ -4,6 +4,8 @@ import ConfabProtocol
 ///
 /// Modelled on stream-video's defaults: in a `default` call every member can talk and be seen,
 /// hosts and admins moderate; in an `audio_room` users only listen and nobody sends video.
+/// Unlike stream-video's defaults, a call is private (issue 16, item 8): only its members and
+/// holders of its link get anything at all.
 enum CallPermissions {
     private static let everyone: Set<OwnCapability> = [.createCall, .readCall, .joinCall]
     private static let moderation: Set<OwnCapability> = [
@@ -25,10 +27,15 @@ enum CallPermissions {
         }
     }
 
-    /// What `userId` may do in `call`: a blocked user may do nothing, someone who is not a
-    /// member counts as a `user` (anyone can join a call by id from the lobby).
-    static func capabilities(of userId: String, in call: StoredCall) -> Set<OwnCapability> {
-        if call.blockedUsers.contains(userId) { return [] }
-        return capabilities(type: call.cid.type, role: call.role(of: userId) ?? .user)
+    /// What someone with `access` may do in a call of `type`: a link holder counts as a `user`;
+    /// a stranger gets nothing — or, on a server run with `--open-calls` (local development),
+    /// counts as a `user` as every non-member did before calls were private.
+    static func capabilities(of access: CallAccess, in type: CallType, openCalls: Bool) -> Set<OwnCapability> {
+        switch access {
+        case .blocked: []
+        case .member(let role): capabilities(type: type, role: role)
+        case .linkHolder: capabilities(type: type, role: .user)
+        case .stranger: openCalls ? capabilities(type: type, role: .user) : []
+        }
     }
 }

@@ -1,8 +1,9 @@
 import ConfabProtocol
 import Foundation
 
-/// The runtime part of a call: who is in it from which connection, and the ring in progress.
-/// Lost on restart by design — connections do not survive a restart either.
+/// The runtime part of one call: who is in it from which connection, and which connections
+/// follow its events. Lost on restart by design — connections do not survive a restart either.
+/// The ring in progress is the `RingRegistry`'s.
 struct LiveSession: Sendable {
     struct Participant: Sendable {
         var participant: CallParticipant
@@ -13,13 +14,12 @@ struct LiveSession: Sendable {
 
     /// Keyed by session id.
     var participants: [String: Participant] = [:]
-    var ring: RingState?
-    var acceptedBy: [String: Date] = [:]
-    var rejectedBy: [String: RejectReason] = [:]
-    var missedBy: [String] = []
     /// Connections that fetched or joined the call and so receive its events (the lobby shows
-    /// who is in a call without being a member).
+    /// who is in a call before joining it).
     var watchers: Set<String> = []
+
+    /// Nobody in it and nobody following it: the session may go.
+    var isIdle: Bool { participants.isEmpty && watchers.isEmpty }
 
     func participant(onConnection connectionId: String) -> Participant? {
         participants.values.first { $0.connectionId == connectionId }
@@ -29,21 +29,8 @@ struct LiveSession: Sendable {
         participants.values.filter { $0.participant.userId == userId }
     }
 
-    var wireValue: CallSession {
-        CallSession(
-            participants: participants.values.map(\.participant).sorted { ($0.joinedAt, $0.sessionId) < ($1.joinedAt, $1.sessionId) },
-            ringing: ring?.wireValue,
-            acceptedBy: acceptedBy,
-            rejectedBy: rejectedBy,
-            missedBy: missedBy
-        )
-    }
-
-    /// Forgets the previous ring's answers when a new ring starts.
-    mutating func startRing(_ ring: RingState) {
-        self.ring = ring
-        acceptedBy = [:]
-        rejectedBy = [:]
-        missedBy = []
+    /// The participants as clients see them, oldest first.
+    var wireParticipants: [CallParticipant] {
+        participants.values.map(\.participant).sorted { ($0.joinedAt, $0.sessionId) < ($1.joinedAt, $1.sessionId) }
     }
 }

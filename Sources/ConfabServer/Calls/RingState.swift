@@ -7,12 +7,14 @@ struct RingState: Sendable {
     /// does nothing.
     var ringId: UInt64
     var callerId: String
+    /// The caller's device: if it goes before anyone accepted, the ring is cancelled.
     var callerConnectionId: String
     /// Members rung, in the order they were rung.
     var memberIds: [String]
     var video: Bool
     var startedAt: Date
     var autoCancelAt: Date
+    /// The auto-cancel timer; cancelled by `RingRegistry` whenever the ring stops.
     var timer: Task<Void, Never>?
 
     var wireValue: Ringing {

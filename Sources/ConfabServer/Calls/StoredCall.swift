@@ -15,6 +15,13 @@ struct StoredCall: Sendable, Equatable {
     var members: [CallMember] = []
     var blockedUsers: [String] = []
     var custom: [String: JSONValue] = [:]
+    /// The secret of the call's link; made with the call and kept with it.
+    var linkSecret = CallLinkSecret.random()
+
+    /// Throws `callEnded` when the call has ended (requests that change a call need it open).
+    func requireNotEnded() throws {
+        if endedAt != nil { throw ProtocolError(.callEnded, "call \(cid) has ended") }
+    }
 
     func role(of userId: String) -> CallRole? {
         members.first { $0.userId == userId }?.role

@@ -80,6 +80,7 @@ enum RequestDecoder {
         case .updateCall: return decode(UpdateCallRequest.self, holdsFreeFormJSON: true)
         case .addMembers: return decode(AddMembersRequest.self)
         case .removeMembers: return decode(RemoveMembersRequest.self)
+        case .resetCallLink: return decode(ResetCallLinkRequest.self)
         case .blockUser: return decode(BlockUserRequest.self)
         case .unblockUser: return decode(UnblockUserRequest.self)
         case .muteUsers: return decode(MuteUsersRequest.self)

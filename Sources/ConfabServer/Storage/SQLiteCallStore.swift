@@ -79,6 +79,15 @@ final class SQLiteCallStore: CallStore {
                 CREATE INDEX callRecordingError_cid ON callRecordingError(cid);
                 """)
         }
+        migrator.registerMigration("v3: each call's link secret") { db in
+            try db.execute(sql: "ALTER TABLE call ADD COLUMN linkSecret TEXT")
+            // Calls made before links existed get a secret of their own, from the same source
+            // as new ones (SQLite's randomblob() is not documented as fit for secrets).
+            for cid in try String.fetchAll(db, sql: "SELECT cid FROM call") {
+                try db.execute(
+                    sql: "UPDATE call SET linkSecret = ? WHERE cid = ?", arguments: [CallLinkSecret.random().text, cid])
+            }
+        }
         return migrator
     }
 
@@ -97,6 +106,10 @@ final class SQLiteCallStore: CallStore {
                 guard let role = CallRole(rawValue: roleName) else { throw .unknownRole(roleName) }
                 return CallMember(userId: member["userId"], role: role, createdAt: Self.date(member["createdAt"]))
             }
+            let secretText: String? = row["linkSecret"]
+            guard let secretText, let linkSecret = CallLinkSecret(stored: secretText) else {
+                throw StoreError.unreadableLinkSecret(cid: cid.description)
+            }
             let blocked = try String.fetchAll(
                 db, sql: "SELECT userId FROM callBlockedUser WHERE cid = ? ORDER BY position", arguments: [cid.description])
             return StoredCall(
@@ -111,7 +124,8 @@ final class SQLiteCallStore: CallStore {
                 recording: row["recording"],
                 members: members,
                 blockedUsers: blocked,
-                custom: custom
+                custom: custom,
+                linkSecret: linkSecret
             )
         }
     }
@@ -122,17 +136,18 @@ final class SQLiteCallStore: CallStore {
             let cid = call.cid.description
             try db.execute(
                 sql: """
-                    INSERT INTO call (cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording, custom)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO call (cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording, custom,
+                                      linkSecret)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(cid) DO UPDATE SET
                         updatedAt = excluded.updatedAt, startsAt = excluded.startsAt, endedAt = excluded.endedAt,
                         backstage = excluded.backstage, broadcasting = excluded.broadcasting,
-                        recording = excluded.recording, custom = excluded.custom
+                        recording = excluded.recording, custom = excluded.custom, linkSecret = excluded.linkSecret
                     """,
                 arguments: [
                     cid, call.createdBy, call.createdAt.timeIntervalSince1970, call.updatedAt.timeIntervalSince1970,
                     call.startsAt?.timeIntervalSince1970, call.endedAt?.timeIntervalSince1970, call.backstage,
-                    call.broadcasting, call.recording, custom,
+                    call.broadcasting, call.recording, custom, call.linkSecret.text,
                 ])
             try db.execute(sql: "DELETE FROM callMember WHERE cid = ?", arguments: [cid])
             for (position, member) in call.members.enumerated() {
@@ -191,9 +206,11 @@ final class SQLiteCallStore: CallStore {
     /// A row the current schema cannot read (written by a newer server, or edited by hand).
     enum StoreError: Error, CustomStringConvertible {
         case unknownRole(String)
+        case unreadableLinkSecret(cid: String)
         var description: String {
             switch self {
             case .unknownRole(let role): "stored member role '\(role)' is unknown"
+            case .unreadableLinkSecret(let cid): "the stored link secret of \(cid) is missing or not 32 hex digits"
             }
         }
     }

@@ -32,7 +32,7 @@ struct MediaCall {
         process.executableURL = Self.repository.appendingPathComponent("meson-helpers/netns-run")
         process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/media-call.sh").path,
                              binaries.path, directory.path]
-            + peers.map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
+            + Self.withMembers(peers).map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
         if !controller.isEmpty {
             var environment = ProcessInfo.processInfo.environment
             environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ")
@@ -65,6 +65,27 @@ struct MediaCall {
         }
         if outputDirectory == nil { try? FileManager.default.removeItem(at: directory) }
         return reports
+    }
+
+    /// Calls are private (issue 16, item 8), and whichever peer joins first creates the call:
+    /// each `join CALL --create` without `--members` gets every user who joins that call as
+    /// members, so the others are members, not strangers, whoever comes first.
+    static func withMembers(_ peers: [Peer]) -> [Peer] {
+        func joinedCall(_ peer: Peer) -> String? {
+            guard let join = peer.arguments.firstIndex(of: "join"), join + 1 < peer.arguments.count else { return nil }
+            return peer.arguments[join + 1]
+        }
+        var usersByCall: [String: [String]] = [:]
+        for peer in peers {
+            if let call = joinedCall(peer), usersByCall[call]?.contains(peer.user) != true { usersByCall[call, default: []].append(peer.user) }
+        }
+        return peers.map { peer in
+            guard let call = joinedCall(peer), peer.arguments.contains("--create"), !peer.arguments.contains("--members"),
+                  let users = usersByCall[call], users.count > 1
+            else { return peer }
+            return Peer(user: peer.user, joinsAfter: peer.joinsAfter,
+                        arguments: peer.arguments + ["--members", users.joined(separator: ",")])
+        }
     }
 
     /// The checkout this file is in (the scripts live there).

@@ -97,7 +97,8 @@ def get(path):
         return e.code, b""
 
 request("hello", {"protocolVersion": int(os.environ.get("CONFAB_PROTOCOL", "1")), "userId": "alice"})
-request("getOrCreateCall", {"cid": cid})
+# bob is a member, so whoever comes first (alice here, or bob's peer) makes a call both may join.
+request("getOrCreateCall", {"cid": cid, "members": [{"userId": "bob"}]})
 # Both peers publishing (Janus's participants are what gets recorded).
 deadline = time.time() + 15
 while time.time() < deadline:

@@ -83,7 +83,8 @@ def pipeline_pids():
 
 coordinator = Coordinator(url)
 coordinator.request("hello", {"protocolVersion": 1, "userId": "alice"})
-coordinator.request("getOrCreateCall", {"cid": cid})
+# bob is a member, so whoever comes first (alice here, or bob's peer) makes a call both may join.
+link_secret = coordinator.request("getOrCreateCall", {"cid": cid, "members": [{"userId": "bob"}]})["call"]["linkSecret"]
 deadline = time.time() + 15
 while time.time() < deadline:
     if len(coordinator.request("getCall", {"cid": cid})["call"]["session"]["participants"]) >= 2:
@@ -100,10 +101,11 @@ summary["firstPlaylistServed"] = wait_for_playlist(playlist)
 pipelines = pipeline_pids()
 summary["pipelinesWhileBroadcasting"] = len(pipelines)
 
-# Reading the broadcast needs readCall: carol watches with her own link until alice blocks her.
+# Reading the broadcast needs readCall: carol, not a member, opens the call with its link
+# secret and watches with her own playlist link until alice blocks her.
 carol = Coordinator(url)
 carol.request("hello", {"protocolVersion": 1, "userId": "carol"})
-carols_playlist = carol.request("getCall", {"cid": cid})["call"].get("hlsPlaylistUrl")
+carols_playlist = carol.request("getCall", {"cid": cid, "linkSecret": link_secret})["call"].get("hlsPlaylistUrl")
 summary["viewerLinksDiffer"] = carols_playlist is not None and carols_playlist != playlist
 summary["carolPlaylistStatusBeforeBlock"] = http_status(carols_playlist) if carols_playlist else None
 coordinator.request("blockUser", {"cid": cid, "userId": "carol"})

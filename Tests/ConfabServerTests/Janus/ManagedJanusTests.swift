@@ -68,7 +68,8 @@ final class ManagedJanusTests: XCTestCase {
     func test_twoJoins_eachGetsOwnToken_bothAccepted() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        let first = try await mediaEndpoint(joining: alice, JoinCallRequest(cid: standup, create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: standup, members: [MemberRequest(userId: "bob")]))
+        let first = try await mediaEndpoint(joining: alice, JoinCallRequest(cid: standup))
         let second = try await mediaEndpoint(joining: bob, JoinCallRequest(cid: standup))
         XCTAssertEqual(first.room, second.room)
         XCTAssertNotEqual(first.token, second.token)
@@ -80,7 +81,8 @@ final class ManagedJanusTests: XCTestCase {
     func test_participantLeaves_tokenIsRemovedFromRoom() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        let aliceMedia = try await mediaEndpoint(joining: alice, JoinCallRequest(cid: standup, create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: standup, members: [MemberRequest(userId: "bob")]))
+        let aliceMedia = try await mediaEndpoint(joining: alice, JoinCallRequest(cid: standup))
         _ = try await bob.send(JoinCallRequest(cid: standup))
 
         _ = try await alice.send(LeaveCallRequest(cid: standup))
@@ -101,7 +103,8 @@ final class ManagedJanusTests: XCTestCase {
     func test_kickedParticipant_isEjectedFromTheRoom_othersStay() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")
-        let aliceJoin = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "kick-media"), create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: CallID(type: .default, id: "kick-media"), members: [MemberRequest(userId: "bob")]))
+        let aliceJoin = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "kick-media")))
         let bobJoin = try await bob.send(JoinCallRequest(cid: CallID(type: .default, id: "kick-media")))
         let aliceMedia = try XCTUnwrap(aliceJoin.media), bobMedia = try XCTUnwrap(bobJoin.media)
         // Both publish as Confab apps do: camera "user|session", bob also a screen.
@@ -141,7 +144,8 @@ final class ManagedJanusTests: XCTestCase {
 
     func test_janusKilled_laterJoin_getsWorkingEndpointFromRestartedJanus() async throws {
         let alice = try await connect("alice")
-        _ = try await alice.send(JoinCallRequest(cid: standup, create: true))
+        _ = try await alice.send(GetOrCreateCallRequest(cid: standup, members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: standup))
         let original = try XCTUnwrap(janusChildren().first, "the managed janus runs as a child of the server")
 
         kill(original, SIGKILL)

@@ -234,6 +234,11 @@ actor TestClient {
         }
     }
 
+    /// Every frame's text received so far, in order.
+    func receivedTexts() -> [String] {
+        frames.map(\.text)
+    }
+
     /// How many frames answered the request with this id (checks that nothing answered).
     func receivedFrames(withId id: String) -> Int {
         frames.filter { $0.header.id == id }.count

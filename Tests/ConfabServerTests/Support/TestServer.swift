@@ -14,13 +14,13 @@ final class TestServer: Sendable {
 
     /// Starts a server and waits until it listens. `directory` lets a restart reuse a database.
     static func start(
-        devAuth: Bool = true, directory: URL? = nil, ringTimeout: Duration = .seconds(10),
+        devAuth: Bool = true, openCalls: Bool = false, directory: URL? = nil, ringTimeout: Duration = .seconds(10),
         healthCheckInterval: Duration = .seconds(10), media: MediaConfiguration = .disabled
     ) async throws -> TestServer {
         let folder = try directory ?? Self.makeTemporaryDirectory()
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, databasePath: folder.appendingPathComponent("server.sqlite").path, devAuth: devAuth,
-            ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval, media: media)
+            openCalls: openCalls, ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval, media: media)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "confab-server-test")
         logger.logLevel = .critical

@@ -1,8 +1,10 @@
 import ConfabProtocol
 import Foundation
 
-/// Call lifecycle, membership and moderation requests. Each validates everything before it
-/// changes anything, so a refused request leaves no trace.
+/// Call lifecycle and membership requests: create, read, join, leave, end, update, members.
+/// Each validates everything before it changes anything, so a refused request leaves no trace
+/// — except that a right link secret is remembered even when a later check refuses the request
+/// (the secret was right either way; see `requireReadable`).
 extension CallCoordinator {
     func getOrCreateCall(_ request: GetOrCreateCallRequest, by user: RequestSender) throws -> GetOrCreateCallResponse {
         for member in request.members ?? [] { try UserID.validate(member.userId) }
@@ -10,7 +12,10 @@ extension CallCoordinator {
         var call: StoredCall
         if let existing = try existingCall(request.cid) {
             call = existing
-            // Getting an existing call is reading it.
+            // Getting an existing call is reading it, under the same rules as getCall: its
+            // members, custom data and host stay as they are, so whoever created an id first
+            // keeps it and a latecomer who may not read it is refused (`privateCall`).
+            try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
             try require(.readCall, of: user.userId, in: call)
             if call.endedAt != nil, request.ring == true {
                 // Ringing an ended call again starts a new session on it, so "call Bob" can reuse a cid.
@@ -32,12 +37,11 @@ extension CallCoordinator {
             try save(call)
             emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
         }
-        sessions[call.cid, default: LiveSession()].watchers.insert(user.connection.id)
+        sessions.watch(call.cid, from: user.connection.id)
         if request.ring == true {
             try startRing(call.cid, memberIds: nil, video: request.video ?? false, by: user)
         }
-        return GetOrCreateCallResponse(call: state(of: call.cid, for: user.userId) ?? state(of: call, for: user.userId),
-                                       created: created)
+        return GetOrCreateCallResponse(call: state(of: call.cid, for: user.userId, fallback: call), created: created)
     }
 
     private func newCall(
@@ -53,11 +57,12 @@ extension CallCoordinator {
     }
 
     /// Reading a call (and so subscribing to its events) needs `readCall`: a blocked user gets
-    /// `blockedFromCall` and nothing of the call.
+    /// `blockedFromCall`, a stranger without the link `privateCall`, and nothing of the call.
     func getCall(_ request: GetCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
         try require(.readCall, of: user.userId, in: call)
-        sessions[call.cid, default: LiveSession()].watchers.insert(user.connection.id)
+        sessions.watch(call.cid, from: user.connection.id)
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -110,9 +115,7 @@ extension CallCoordinator {
             revokeMedia(endpoint.token, in: cid)
             throw ProtocolError(.participantNotFound, "you are no longer in \(cid)")
         }
-        let old = sessions[cid]?.participants[sessionId]?.media
-        sessions[cid]?.participants[sessionId]?.media = endpoint
-        if let old { revokeMedia(old.token, in: cid) }
+        if let old = sessions.replaceMedia(of: sessionId, in: cid, with: endpoint) { revokeMedia(old.token, in: cid) }
         return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: sessionId, media: endpoint)
     }
 
@@ -123,13 +126,15 @@ extension CallCoordinator {
         var created = false
         if let existing = try existingCall(request.cid) {
             call = existing
+            // Before anything else, so a stranger does not learn whether it has ended.
+            try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
         } else if request.create == true {
             call = newCall(request.cid, by: user.userId, members: [], custom: [:], startsAt: nil)
             created = true
         } else {
             throw ProtocolError(.callNotFound, "call \(request.cid) does not exist (join with create: true to make it)")
         }
-        let capabilities = CallPermissions.capabilities(of: user.userId, in: call)
+        let capabilities = capabilities(of: user.userId, in: call)
         if call.endedAt != nil {
             guard request.create == true, capabilities.contains(.updateCall) else {
                 throw ProtocolError(.callEnded, "call \(call.cid) has ended")
@@ -142,7 +147,7 @@ extension CallCoordinator {
         if call.backstage, !capabilities.contains(.joinBackstage) {
             throw ProtocolError(.forbidden, "call \(call.cid) is in backstage: only hosts can join (needs joinBackstage)")
         }
-        guard clients[user.connection.id] != nil else {
+        guard connections.isOpen(user.connection.id) else {
             throw ProtocolError(.internalError, "connection closed during join")
         }
         return (call, created)
@@ -155,26 +160,28 @@ extension CallCoordinator {
             try save(call)
             emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
         }
-        var session = sessions[call.cid, default: LiveSession()]
-        session.watchers.insert(user.connection.id)
-        if let existing = session.participant(onConnection: user.connection.id) {
-            sessions[call.cid] = session
+        sessions.watch(call.cid, from: user.connection.id)
+        if let existing = sessions[call.cid]?.participant(onConnection: user.connection.id) {
             return JoinCallResponse(
                 call: state(of: call, for: user.userId), sessionId: existing.participant.sessionId, media: existing.media)
         }
         let participant = CallParticipant(
             userId: user.userId, sessionId: UUID().uuidString.lowercased(), role: call.role(of: user.userId) ?? .user,
             joinedAt: Date())
-        session.participants[participant.sessionId] = .init(participant: participant, connectionId: user.connection.id, media: media)
-        sessions[call.cid] = session
+        sessions.add(.init(participant: participant, connectionId: user.connection.id, media: media), to: call.cid)
         // Joining a call you are being rung for answers the ring, as in stream-video.
-        if let ring = session.ring, ring.memberIds.contains(user.userId), session.acceptedBy[user.userId] == nil {
+        if let ring = rings.ring(of: call.cid), ring.memberIds.contains(user.userId),
+           !isAcceptance(rings.answer(of: user.userId, in: call.cid)) {
             recordAcceptance(in: call.cid, by: user)
         }
         emit(to: audience(of: call.cid), about: call.cid) { _ in
             .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant))
         }
         return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: participant.sessionId, media: media)
+    }
+
+    private func isAcceptance(_ answer: RingAnswer?) -> Bool {
+        if case .accepted = answer { true } else { false }
     }
 
     func leaveCall(_ request: LeaveCallRequest, by user: RequestSender) throws -> CallResponse {
@@ -186,11 +193,11 @@ extension CallCoordinator {
         }
         // Hanging up while still ringing (nobody accepted) cancels the ring: stream-video's
         // OutgoingRingCreationCoordinator settles this race on the client; the server settles it here.
-        if let session = sessions[call.cid], let ring = session.ring, ring.callerId == user.userId,
-           session.acceptedBy.isEmpty, session.participants(ofUser: user.userId).isEmpty {
+        if let ring = rings.ring(of: call.cid), ring.callerId == user.userId, !rings.anyoneAccepted(call.cid),
+           sessions[call.cid]?.participants(ofUser: user.userId).isEmpty ?? true {
             try cancelRing(call.cid, by: user.userId, connectionId: user.connection.id, reason: .cancel)
         }
-        return CallResponse(call: state(of: call.cid, for: user.userId) ?? state(of: call, for: user.userId))
+        return CallResponse(call: state(of: call.cid, for: user.userId, fallback: call))
     }
 
     func endCall(_ request: EndCallRequest, by user: RequestSender) throws -> CallResponse {
@@ -198,13 +205,13 @@ extension CallCoordinator {
         try require(.endCall, of: user.userId, in: call)
         guard call.endedAt == nil else { throw ProtocolError(.callEnded, "call \(call.cid) has already ended") }
         try finishCall(call.cid, reason: .ended, endedBy: user.userId)
-        return CallResponse(call: state(of: call.cid, for: user.userId) ?? state(of: call, for: user.userId))
+        return CallResponse(call: state(of: call.cid, for: user.userId, fallback: call))
     }
 
     func updateCall(_ request: UpdateCallRequest, by user: RequestSender) throws -> CallResponse {
         var call = try loadCall(request.cid)
         try require(.updateCall, of: user.userId, in: call)
-        guard call.endedAt == nil else { throw ProtocolError(.callEnded, "call \(call.cid) has ended") }
+        try call.requireNotEnded()
         if let custom = request.custom { call.custom = custom }
         if let startsAt = request.startsAt { call.startsAt = startsAt }
         if let backstage = request.backstage { call.backstage = backstage }
@@ -239,112 +246,57 @@ extension CallCoordinator {
         call.members.removeAll { request.userIds.contains($0.userId) }
         call.updatedAt = Date()
         try save(call)
-        emit(to: recipients, about: call.cid) { .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds)) }
+        let removedDevices = recipients.filter { connections.userId(of: $0).map(request.userIds.contains) ?? false }
+        emit(to: recipients.subtracting(removedDevices), about: call.cid) {
+            .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds))
+        }
+        // They may no longer read the call, so `emit(to:about:)` would skip them; they are told
+        // anyway, with the call as a non-member sees it (no link, no capabilities).
+        emit(to: removedDevices) { userId in
+            .membersRemoved(MembersRemovedEvent(call: state(of: call, for: userId), userIds: request.userIds))
+        }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
-    func blockUser(_ request: BlockUserRequest, by user: RequestSender) throws -> CallResponse {
+    /// A new link secret: the old link (leaked, or given to someone who should no longer come)
+    /// stops working, and those it let in lose the call, as if kicked.
+    func resetCallLink(_ request: ResetCallLinkRequest, by user: RequestSender) throws -> CallResponse {
         var call = try loadCall(request.cid)
-        try require(.blockUsers, of: user.userId, in: call)
-        try UserID.validate(request.userId)
-        guard request.userId != user.userId else { throw ProtocolError(.invalidRequest, "you cannot block yourself") }
-        try block(request.userId, in: &call, by: user)
-        return CallResponse(call: state(of: call, for: user.userId))
-    }
-
-    /// Blocks and removes the user's devices from the session; they hear `call.blocked_user`.
-    private func block(_ userId: String, in call: inout StoredCall, by user: RequestSender) throws {
-        guard !call.blockedUsers.contains(userId) else { return }
-        call.blockedUsers.append(userId)
+        try require(.updateCall, of: user.userId, in: call)
+        call.linkSecret = .random()
         call.updatedAt = Date()
         try save(call)
-        let recipients = audience(of: call.cid).union(connections(ofUser: userId))
-        for participant in sessions[call.cid]?.participants(ofUser: userId) ?? [] {
-            removeParticipant(participant, from: call.cid, reason: .blocked)
+        // Out of the session while they are still link holders, so they hear that they left.
+        let holders = calls.linkHolders(of: call.cid)
+        let admittedByLink = sessions[call.cid]?.participants.values.filter { holders.contains($0.participant.userId) } ?? []
+        for participant in admittedByLink {
+            removeParticipant(participant, from: call.cid, reason: .kicked)
         }
-        let cid = call.cid
-        emit(to: recipients) { _ in .userBlocked(UserBlockEvent(cid: cid, userId: userId, byUserId: user.userId)) }
+        calls.forgetLinkHolders(of: call.cid)
+        emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
+        return CallResponse(call: state(of: call, for: user.userId))
     }
 
-    func unblockUser(_ request: UnblockUserRequest, by user: RequestSender) throws -> CallResponse {
-        var call = try loadCall(request.cid)
-        try require(.blockUsers, of: user.userId, in: call)
-        guard call.blockedUsers.contains(request.userId) else {
-            throw ProtocolError(.conflict, "\(request.userId) is not blocked from \(call.cid)")
-        }
-        call.blockedUsers.removeAll { $0 == request.userId }
-        call.updatedAt = Date()
+    /// Ends the call: saved as ended, ring stopped, session emptied, everyone told.
+    func finishCall(_ cid: CallID, reason: CallEndReason, endedBy: String?) throws {
+        var call = try loadCall(cid)
+        let ringing = rings.ring(of: cid)?.memberIds ?? []
+        let recipients = audience(of: cid).union(ringing.flatMap { connections(ofUser: $0) })
+        let now = Date()
+        call.endedAt = now
+        call.updatedAt = now
+        call.recording = false
+        call.broadcasting = false
         try save(call)
-        let cid = call.cid
-        emit(to: audience(of: cid).union(connections(ofUser: request.userId))) { _ in
-            .userUnblocked(UserBlockEvent(cid: cid, userId: request.userId, byUserId: user.userId))
-        }
-        return CallResponse(call: state(of: call, for: user.userId))
-    }
-
-    func muteUsers(_ request: MuteUsersRequest, by user: RequestSender) throws -> EmptyResponse {
-        let call = try loadCall(request.cid)
-        try require(.muteUsers, of: user.userId, in: call)
-        let everyoneElse = Set(sessions[call.cid]?.participants.values.map(\.participant.userId) ?? []).subtracting([user.userId])
-        let targets = request.muteAllUsers == true ? everyoneElse.sorted() : (request.userIds ?? everyoneElse.sorted())
-        guard !targets.isEmpty else { throw ProtocolError(.invalidRequest, "nobody to mute: give userIds or muteAllUsers") }
-        // With no track named, muting means the microphone (what a host means by "mute").
-        let nothingNamed = request.audio == nil && request.video == nil && request.screenshare == nil
-        let event = UsersMutedEvent(
-            cid: call.cid, userIds: targets, byUserId: user.userId, audio: request.audio ?? nothingNamed,
-            video: request.video ?? false, screenshare: request.screenshare ?? false)
-        emit(to: audience(of: call.cid)) { _ in .usersMuted(event) }
-        return EmptyResponse()
-    }
-
-    func kickUser(_ request: KickUserRequest, by user: RequestSender) throws -> CallResponse {
-        var call = try loadCall(request.cid)
-        try require(.kickUser, of: user.userId, in: call)
-        if request.block == true { try require(.blockUsers, of: user.userId, in: call) }
-        let kicked = sessions[call.cid]?.participants(ofUser: request.userId) ?? []
-        guard !kicked.isEmpty || request.block == true else {
-            throw ProtocolError(.participantNotFound, "\(request.userId) is not in \(call.cid)")
-        }
-        let recipients = audience(of: call.cid).union(connections(ofUser: request.userId))
-        for participant in kicked { removeParticipant(participant, from: call.cid, reason: .kicked) }
-        let cid = call.cid
-        emit(to: recipients) { _ in .userKicked(UserKickedEvent(cid: cid, userId: request.userId, byUserId: user.userId)) }
-        if request.block == true { try block(request.userId, in: &call, by: user) }
-        return CallResponse(call: state(of: call, for: user.userId))
-    }
-
-    func pin(_ request: PinForEveryoneRequest, by user: RequestSender) throws -> CallResponse {
-        try setPin(cid: request.cid, userId: request.userId, sessionId: request.sessionId, pinned: true, by: user)
-    }
-
-    func unpin(_ request: UnpinForEveryoneRequest, by user: RequestSender) throws -> CallResponse {
-        try setPin(cid: request.cid, userId: request.userId, sessionId: request.sessionId, pinned: false, by: user)
-    }
-
-    private func setPin(cid: CallID, userId: String, sessionId: String, pinned: Bool, by user: RequestSender) throws -> CallResponse {
-        let call = try loadCall(cid)
-        try require(.pinForEveryone, of: user.userId, in: call)
-        guard let entry = sessions[cid]?.participants[sessionId], entry.participant.userId == userId else {
-            throw ProtocolError(.participantNotFound, "no participant \(userId) with session \(sessionId) in \(cid)")
-        }
-        sessions[cid]?.participants[sessionId]?.participant.pinnedAt = pinned ? Date() : nil
-        let event = PinEvent(cid: cid, userId: userId, sessionId: sessionId, byUserId: user.userId)
-        emit(to: audience(of: cid)) { _ in pinned ? .pinned(event) : .unpinned(event) }
-        return CallResponse(call: state(of: call, for: user.userId))
-    }
-
-    /// Takes one device out of the session and tells everyone.
-    func removeParticipant(_ entry: LiveSession.Participant, from cid: CallID, reason: LeaveReason) {
-        let recipients = audience(of: cid)
-        sessions[cid]?.participants[entry.participant.sessionId] = nil
-        if let token = entry.media?.token {
-            revokeMedia(token, in: cid)
-            // A participant removed by a moderator may still be sending (a modified or stuck
-            // app). Not after a lost connection: the app keeps its media while it reconnects.
-            if reason == .kicked || reason == .blocked { ejectMedia(session: entry.participant.sessionId, in: cid) }
-        }
-        emit(to: recipients) { _ in
-            .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason))
-        }
+        rings.stop(cid)
+        sessions.removeEveryParticipant(of: cid)
+        // Before the room goes, so what was recorded is converted and the broadcast stops.
+        endRecording(of: cid)
+        endBroadcast(of: cid)
+        closeMediaRoom(of: cid)
+        emit(to: recipients, about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
+        // An ended call has no session: its watchers stop hearing about it, and it can leave
+        // memory (`evictIdleCalls`). Reopening it (a new ring, a host's join) starts a new one.
+        endSession(of: cid)
     }
 }
