@@ -131,7 +131,10 @@ final class DeviceChanges_EndToEndTests: XCTestCase {
         let color = try XCTUnwrap(received.centerPixel, "bob never saw dave's new camera")
         XCTAssertTrue(color.matches(hex: "FF00FF", tolerance: 24), "bob saw dave's camera as \(color), expected magenta")
         let level = try XCTUnwrap(received.audioLevelLast, "bob never heard dave's new microphone")
-        XCTAssertEqual(level, -9.03, accuracy: 3, "bob hears dave at \(level) dBFS")
+        // The tone's level (−9 dBFS), not silence: the reading is the last one before dave left,
+        // which under a loaded machine can land up to ~3.5 dB low while the decoder and the
+        // jitter buffer wind down (seen on CI); a missing or wrong microphone reads far lower.
+        XCTAssertEqual(level, -9.03, accuracy: 4.5, "bob hears dave at \(level) dBFS")
         XCTAssertEqual(reports["bob"]?.media?.remote.filter { $0.userID == "dave" }.count, 1, "dave's feed was replaced")
     }
 
