@@ -52,6 +52,24 @@ class MainWindowTestCase(XvfbTestCase):
     def page(self, title, what):
         return wait_for(lambda: top_level_window(self.accessible, name=title), timeout=20, what=what)
 
+    def open_lobby(self, home, call_name):
+        """Home → Join… → the lobby of `call_name`."""
+        type_text(find(home, role="text", name="Call name"), call_name)
+        click(find(home, role="push button", name="Join…"))
+        return self.page(f"{call_name} – Confab", "the lobby")
+
+    def ring_bob(self, home, call_name, duration, title):
+        """Rings bob (a confab-peer that answers and stays `duration` s) from the home page;
+        returns the call page once bob's tile is there."""
+        bob = self.peer("bob", "answer", "--accept", "--duration", str(duration), "--timeout", "30")
+        self.server.wait_for_connections(2)
+        type_text(find(home, role="text", name="People to call"), "bob")
+        type_text(find(home, role="text", name="Call name"), call_name)
+        click(find(home, role="push button", name="Call"))
+        call = self.page(title, "the call")
+        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
+        return bob, call
+
     def assert_one_window_at(self, place, what):
         shown = frames(self.accessible)
         self.assertEqual(len(shown), 1, f"{what}: {len(shown)} windows on screen ({[w.name for w in shown]})")
@@ -64,22 +82,15 @@ class OneWindowFromHomeToCallEnded(MainWindowTestCase):
         place = extents(self.home)
         self.assert_one_window_at(place, "home")
 
-        type_text(find(self.home, role="text", name="Call name"), "same-place")
-        click(find(self.home, role="push button", name="Join…"))
-        lobby = self.page("same-place – Confab", "the lobby")
+        lobby = self.open_lobby(self.home, "same-place")
         wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button")
         self.assert_one_window_at(place, "lobby")
         press_keys(self.xvfb.display, "same-place – Confab", "Escape")
         home = self.page("Confab", "home again")
 
         # bob answers, stays 4 s and hangs up: outgoing → call → call ended, in the same window.
-        bob = self.peer("bob", "answer", "--accept", "--duration", "4", "--timeout", "30")
-        self.server.wait_for_connections(2)
-        type_text(find(home, role="text", name="People to call"), "bob")
-        type_text(find(home, role="text", name="Call name"), "")
-        click(find(home, role="push button", name="Call"))
-        call = self.page("Call with bob – Confab", "the call, titled after bob (no generated id)")
-        wait_for(lambda: find(call, name_contains="bob, "), what="bob's tile")
+        # Titled after bob: no generated id.
+        bob, call = self.ring_bob(home, "", duration=4, title="Call with bob – Confab")
         self.assert_one_window_at(place, "call")
         self.assertFalse(any("call-" in (w.name or "") for w in frames(self.accessible)), "a generated id in a title")
         bob.report(timeout=30)
@@ -90,9 +101,7 @@ class OneWindowFromHomeToCallEnded(MainWindowTestCase):
 
 class ControlBarAtPhoneSize(MainWindowTestCase):
     def test_at360x640_everyCallControlIsOnScreen_insideTheWindow(self):
-        type_text(find(self.home, role="text", name="Call name"), "narrow")
-        click(find(self.home, role="push button", name="Join…"))
-        lobby = self.page("narrow – Confab", "the lobby")
+        lobby = self.open_lobby(self.home, "narrow")
         click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))
         call = wait_for(lambda: top_level_window(self.accessible, name="narrow – Confab")
                         and find(top_level_window(self.accessible, name="narrow – Confab"), role="push button", name="Hang up"),
@@ -155,21 +164,13 @@ class PagesLight(MainWindowTestCase):
         wait_for(lambda: find(self.accessible, name="About Confab"), what="the main menu")
         screenshot(self.xvfb.display, f"{artifacts}-main-menu.png")
         click(find(self.home, name="Main Menu"))  # closes it again
-        type_text(find(self.home, role="text", name="Call name"), "pages")
-        click(find(self.home, role="push button", name="Join…"))
-        self.page("pages – Confab", "the lobby")
+        self.open_lobby(self.home, "pages")
         time.sleep(1.5)
         screenshot(self.xvfb.display, f"{artifacts}-lobby.png")
         press_keys(self.xvfb.display, "pages – Confab", "Escape")
         home = self.page("Confab", "home again")
         # Calls are private: bob comes in by being rung (a member), not by joining on his own.
-        bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
-        self.server.wait_for_connections(2)
-        type_text(find(home, role="text", name="People to call"), "bob")
-        type_text(find(home, role="text", name="Call name"), "pages")
-        click(find(home, role="push button", name="Call"))
-        call = self.page("pages – Confab", "the call")
-        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
+        bob, call = self.ring_bob(home, "pages", duration=20, title="pages – Confab")
         time.sleep(1)
         screenshot(self.xvfb.display, f"{artifacts}-call.png")
         press_keys(self.xvfb.display, "pages – Confab", "ctrl+p")
