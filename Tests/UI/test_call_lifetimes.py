@@ -154,7 +154,7 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
 
     def test_aMessageFromOneCall_isNotShownInTheNextCallsLobby(self):
         bob, call_window = self.call_bob("toast-a", ["--duration", "40"], tile="bob, ")
-        dave = Peer(self.server, "dave", ["join", "default:toast-a", "--duration", "3", "--media", "test",
+        dave = Peer(self.server, "dave", ["join", "default:toast-a", "--duration", "8", "--media", "test",
                                           "--media-address", MEDIA_ADDRESS])
         self.addCleanup(dave.stop)
         wait_for(lambda: find(call_window, name_contains="dave, "), timeout=20, what="dave's tile")
