@@ -121,7 +121,7 @@ let package = Package(
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",
-                              "Support/packet-loss.sh", "Support/server-children.py", "Support/coordinator_ws.py",
+                              "Support/packet-loss.sh", "Support/bandwidth-cap.sh", "Support/server-children.py", "Support/coordinator_ws.py",
                               "Support/janus-interop.sh", "Resources"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",

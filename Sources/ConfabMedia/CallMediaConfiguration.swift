@@ -17,11 +17,10 @@ public struct CallMediaConfiguration: Sendable {
     public var sessionID: String
     /// Restrict ICE to this local address (tests in a network namespace; see ARCHITECTURE.md).
     public var iceAddress: String?
-    /// Size and rate video is sent at.
-    public var videoWidth = 640
-    public var videoHeight = 360
+    /// The largest size our camera is sent at, and the camera's frame rate; what is sent
+    /// follows the path, up to these (see `SendRateController`).
+    public var maximumVideoSize = VideoSize(width: 1280, height: 720)
     public var videoFramerate = 30
-    public var videoBitrate = 600_000
     /// The largest size a shared screen is sent at (scaled keeping its aspect), its rate and bitrate:
     /// legible text matters more than motion.
     public var screenshareMaxWidth = 1920

@@ -257,11 +257,8 @@ public final class CallMediaSession {
         }
         if let publisher {
             Task {
-                let bytes = await publisher.videoBytesSent()
-                let size = publisher.sentVideoSize
-                var sent = SentVideo(size: size, bytesSent: bytes)
-                if let bytes, let last = self.sentVideo?.bytesSent { sent.bitrate = max(0, bytes - last) * 8 }
-                self.sentVideo = sent
+                await publisher.adaptToThePath()
+                self.sentVideo = publisher.sent
             }
         }
         onChange?()

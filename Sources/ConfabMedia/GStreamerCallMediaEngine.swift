@@ -28,6 +28,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// call starts (a change in Preferences applies from the next call: the DSP takes its
     /// settings when it starts).
     public var audioProcessing: @MainActor () -> AudioProcessing = { .default }
+    /// The largest size our camera is sent at (what is sent follows the path up to it); asked
+    /// when a call starts.
+    public var maximumVideoSize: @MainActor () -> VideoSize = { VideoSize(width: 1280, height: 720) }
     /// Join as this display rather than Confab's "user|session": for a plain Janus room whose
     /// other participants are not Confab apps (`confab-peer janus`).
     public var plainDisplay: String?
@@ -57,6 +60,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         var configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
                                                    userID: userID, sessionID: sessionID, iceAddress: iceAddress)
         configuration.audioProcessing = audioProcessing()
+        configuration.maximumVideoSize = maximumVideoSize()
         configuration.plainDisplay = plainDisplay
         let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
         self.session = session

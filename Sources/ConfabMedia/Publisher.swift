@@ -43,6 +43,14 @@ final class Publisher {
     /// so only someone admitted with a token can watch.
     private(set) var privateID: UInt64?
 
+    /// Bitrate, size and frame rate from what the path carries (see `adaptToThePath`).
+    private var rate: SendRateController
+    /// Loss from Janus's receiver reports, pooled over enough packets.
+    private var reportedLoss = ReportedLoss()
+    private var lastVideoBytesSent: Double?
+    /// What we sent, refreshed by `adaptToThePath`.
+    private(set) var sent: SentVideo?
+
     private static let cameraInput = "camera-input"
     private static let microphoneInput = "microphone-input"
 
@@ -53,6 +61,7 @@ final class Publisher {
         self.configuration = configuration
         self.logger = logger
         self.deviceSource = deviceSource
+        rate = SendRateController(maximumSize: configuration.maximumVideoSize)
         camera = devices.camera.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
         microphone = devices.microphone.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
         // Video first, then audio: webrtcbin names the m-lines "video0" and "audio1" (the
@@ -61,12 +70,16 @@ final class Publisher {
         // up): an input waiting there could not be taken out.
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
             + "tee name=camera-tee "
-            // The self-view is mirrored, as in the lobby; what is sent is not.
-            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
+            // The self-view is mirrored, as in the lobby; what is sent is not. It is scaled
+            // down first: converting a 720p camera to BGRA for a small tile is wasted work.
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoscale ! video/x-raw,width=\(Self.selfViewSize(configuration).width),"
+            + "height=\(Self.selfViewSize(configuration).height) ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
-            + "camera-tee. ! queue leaky=downstream ! valve name=video-valve drop=false ! vp8enc deadline=1 cpu-used=8 keyframe-max-dist=\(configuration.videoFramerate * 2) "
-            + "target-bitrate=\(configuration.videoBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
+            // CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
+            + "vp8enc name=video-encoder deadline=1 cpu-used=8 end-usage=cbr keyframe-max-dist=\(configuration.videoFramerate * 2) "
+            + "target-bitrate=\(rate.targetBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
             + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc. "
             // The first level is what the user says (before processing: "you are muted" hints);
             // the second marks what is sent for the audio-level header extension (processing
@@ -121,12 +134,41 @@ final class Publisher {
             + "noise-suppression-level=high gain-control=\(processing.automaticGainControl) ! audioconvert ! "
     }
 
-    /// The camera's frames, scaled and paced for sending: every camera gives the same format,
+    /// The camera's frames at the largest size we may send: every camera gives the same format,
     /// so one can replace another while the encoder runs.
     private func cameraInputDescription(_ source: String) -> String {
+        let size = rate.largestStep.size
         // (Caps at the end of a description need an explicit capsfilter.)
-        "\(source) ! videoconvert ! videoscale ! videorate ! capsfilter caps=\"video/x-raw,format=I420,width=\(configuration.videoWidth),"
-            + "height=\(configuration.videoHeight),framerate=\(configuration.videoFramerate)/1,pixel-aspect-ratio=1/1\""
+        return "\(source) ! videoconvert ! videoscale ! videorate ! capsfilter caps=\"video/x-raw,format=I420,width=\(size.width),"
+            + "height=\(size.height),framerate=\(configuration.videoFramerate)/1,pixel-aspect-ratio=1/1\""
+    }
+
+    /// The frame rate and size sent, which follow the path (`useStep` on a running pipeline); a
+    /// new size restarts the encoder with a keyframe, which the receivers decode as is. Each
+    /// changing filter sits right after the one element that can meet it: with videorate
+    /// behind videoscale, a new size reached videorate first now and then, which cannot change
+    /// sizes, and the camera stopped with "not-negotiated" (PublisherVideoChain_Tests).
+    static func adaptiveVideoChain(_ step: VideoQualityStep) -> String {
+        "videorate drop-only=true ! capsfilter name=send-rate caps=\"\(sendRateCaps(step))\" ! videoscale ! "
+            + "capsfilter name=send-size caps=\"\(sendSizeCaps(step))\""
+    }
+
+    /// Sends `step` from now on through a running `adaptiveVideoChain`.
+    static func useStep(_ step: VideoQualityStep, in pipeline: MediaPipeline) {
+        pipeline.set("caps", sendRateCaps(step), onElement: "send-rate")
+        pipeline.set("caps", sendSizeCaps(step), onElement: "send-size")
+    }
+
+    private static func sendRateCaps(_ step: VideoQualityStep) -> String { "video/x-raw,framerate=\(step.framerate)/1" }
+
+    private static func sendSizeCaps(_ step: VideoQualityStep) -> String {
+        "video/x-raw,width=\(step.size.width),height=\(step.size.height),pixel-aspect-ratio=1/1"
+    }
+
+    /// The self-view's size: the sent size's 16:9 at 360p at most (a tile, not the screen).
+    private static func selfViewSize(_ configuration: CallMediaConfiguration) -> VideoSize {
+        let largest = configuration.maximumVideoSize
+        return largest.height <= 360 ? largest : VideoSize(width: 640, height: 360)
     }
 
     private func attachCamera(_ device: MediaDevice) throws {
@@ -279,14 +321,36 @@ final class Publisher {
         if let failed { onInputFailed?(failed, text) }
     }
 
-    /// Video bytes sent so far (RTP), from webrtcbin's statistics.
-    func videoBytesSent() async -> Double? {
+    /// Once a second: reads what Janus's receiver reports say about our video (loss, round
+    /// trip) and what we sent, and sets the encoder's bitrate, size and frame rate from them.
+    func adaptToThePath() async {
         let reports = await webrtc.statistics()
-        return reports.first { $0["type"]?.text == "outbound-rtp" && RTPSourceStatistics.isVideo($0) }?["bytes-sent"]?.number
+        guard let outbound = reports.first(where: { $0["type"]?.text == "outbound-rtp" && RTPSourceStatistics.isVideo($0) }) else { return }
+        let bytes = outbound["bytes-sent"]?.number
+        var bitrate: Double?
+        if let bytes, let last = lastVideoBytesSent { bitrate = max(0, bytes - last) * 8 }
+        lastVideoBytesSent = bytes
+        let remote = reports.first { $0["type"]?.text == "remote-inbound-rtp" && $0["local-id"]?.text == outbound["id"]?.text }
+        // A report is new when it covers packets the last one did not (Janus reports about
+        // once a second; none at all while the path is down): then there is a loss to tell.
+        var loss: Double?
+        if let remote, let sequence = RTPSourceStatistics.value("rb-exthighestseq", in: remote),
+           let lost = RTPSourceStatistics.value("rb-packetslost", in: remote) {
+            loss = reportedLoss.add(highestSequence: Int(sequence), cumulativeLost: Int(lost))
+        }
+        let roundTrip = loss != nil ? remote?["round-trip-time"]?.number : nil
+        if isVideoOn, let bitrate {
+            let stepChanged = rate.update(with: SendFeedback(lossFraction: loss, roundTripTime: roundTrip, sentBitrate: bitrate))
+            pipeline.set("target-bitrate", "\(rate.targetBitrate)", onElement: "video-encoder")
+            if stepChanged {
+                logger.info("sending video at another size", metadata: ["step": "\(rate.step)", "bitrate": "\(rate.targetBitrate)"])
+                Self.useStep(rate.step, in: pipeline)
+            }
+        }
+        let encoded = pipeline.videoSize(ofElement: "video-encoder").map { VideoSize(width: $0.width, height: $0.height) }
+        sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, bytesSent: bytes, bitrate: bitrate,
+                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime)
     }
-
-    /// The size our camera is encoded at.
-    var sentVideoSize: VideoSize { VideoSize(width: configuration.videoWidth, height: configuration.videoHeight) }
 
     /// Whether the camera device is open (false while video is off, or without a camera).
     var isCameraOpen: Bool { pipeline.hasElement(named: "camera-source") }

@@ -52,12 +52,25 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     }
 }
 
-/// What we send of our own camera.
+/// What we send of our own camera, and what the media server's reports say of the path.
 public struct SentVideo: Sendable, Equatable {
-    /// The size frames are encoded at.
+    /// The size frames are encoded at, and the frame rate asked of the encoder.
     public var size: VideoSize
+    public var framerate: Int
     /// RTP bytes sent so far.
     var bytesSent: Double?
     /// Bits per second sent over the last second.
     public var bitrate: Double?
+    /// What the encoder is asked for (see `SendRateController`).
+    public var targetBitrate: Int
+    /// The share of our video lost on the way to the media server in its latest report, and
+    /// the round trip there and back (seconds).
+    public var lossFraction: Double?
+    public var roundTripTime: Double?
+
+    /// Our uplink's quality as the media server sees it.
+    public var uplinkQuality: ConnectionQuality {
+        guard let lossFraction else { return .unknown }
+        return ConnectionQuality(lossFraction: lossFraction, jitterSeconds: nil, roundTripTime: roundTripTime)
+    }
 }

@@ -26,6 +26,7 @@ final class Subscriber {
     /// Watches for a picture that stopped (see `askForKeyframeIfStalled`).
     private var stallWatch: RepeatingTimer?
     private var framesAtLastWatch = 0
+    private var stalledWatches = 0
     private var lastFrameAt: ContinuousClock.Instant?
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
@@ -87,12 +88,16 @@ final class Subscriber {
     /// After a loss the depayloader waits for a keyframe, and the keyframe requests webrtcbin
     /// sends (PLI) are attributed to the wrong stream in a bundle, so Janus drops them
     /// (ARCHITECTURE.md): a picture that was moving and stopped asks Janus itself, which then
-    /// sends the publisher a PLI. Only for 5 s after the last frame: a camera turned off is not
-    /// asked forever.
+    /// sends the publisher a PLI. Every watch (0.3 s) for 5 s after the last frame, then every
+    /// 1.2 s up to 30 s: on a congested link the keyframes asked for first are lost too, and
+    /// the sender's own next one can be 4 s away (measured: a 5 s freeze on a 300 kbit/s cap
+    /// ended only with it). A camera turned off is not asked forever.
     private func askForKeyframeIfStalled() {
         defer { framesAtLastWatch = framesReceived }
-        guard framesReceived == framesAtLastWatch, let lastFrameAt, ContinuousClock.now - lastFrameAt < .seconds(5),
-              let handle, let mid = videoMid else { return }
+        stalledWatches = framesReceived == framesAtLastWatch ? stalledWatches + 1 : 0
+        guard stalledWatches > 0, let lastFrameAt, let handle, let mid = videoMid else { return }
+        let stalledFor = ContinuousClock.now - lastFrameAt
+        guard stalledFor < .seconds(5) || (stalledFor < .seconds(30) && stalledWatches % 4 == 0) else { return }
         Task {
             _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: true)]))
         }

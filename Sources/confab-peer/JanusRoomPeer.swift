@@ -51,6 +51,8 @@ final class JanusRoomPeer {
         engine.plainDisplay = plan.display
         let processing = settings.audioProcessing
         engine.audioProcessing = { processing }
+        let largest = settings.maximumVideoSize
+        engine.maximumVideoSize = { largest }
         let requestedAt = Date()
         recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt)
         let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)

@@ -59,12 +59,18 @@ struct MediaReport: Encodable {
         var videoKilobitsPerSecond: Double?
     }
 
-    /// Our own camera as sent, every half second: the encoded size and the bitrate over the last second.
+    /// Our own camera as sent, every half second: the encoded size and frame rate, the bitrate
+    /// over the last second and the one the encoder is asked for, and what the media server's
+    /// latest report said of the path (loss 0…1, round trip in seconds).
     struct SentSample: Encodable {
         let at: Date
         let width: Int
         let height: Int
+        let framerate: Int
         let videoKilobitsPerSecond: Double?
+        let targetKilobitsPerSecond: Double
+        let lossFraction: Double?
+        let roundTripSeconds: Double?
     }
 
     /// What this peer received from one other participant session.

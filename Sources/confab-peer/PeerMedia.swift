@@ -39,6 +39,8 @@ final class PeerMedia {
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
         let processing = settings.audioProcessing
         engine.audioProcessing = { processing }
+        let largest = settings.maximumVideoSize
+        engine.maximumVideoSize = { largest }
         engine.onDeviceFailed = { [weak viewModel] failure in viewModel?.localMedia.deviceFailed(failure) }
         let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
         report = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))

@@ -63,6 +63,10 @@ struct PeerMediaOptions: ParsableArguments {
     @Option(help: "The test camera's picture: solid (the --color), ball (moving) or smpte (bars).")
     var pattern: Pattern = .solid
 
+    @Option(name: .customLong("max-video-size"),
+            help: "The largest size the camera is sent at, WIDTHxHEIGHT (what is sent follows the path up to it).")
+    var maxVideoSize: String = "1280x720"
+
     @Option(name: .customLong("media-address"),
             help: "Restrict audio/video (ICE) to this local IP address (default: $CONFAB_MEDIA_ADDRESS).")
     var mediaAddress: String?
@@ -163,6 +167,7 @@ struct PeerMediaOptions: ParsableArguments {
             throw ValidationError("--listen takes frequencies in Hz between 20 and 20000, not \(bad)")
         }
         if let progressEvery, !(progressEvery >= 0.1) { throw ValidationError("--progress-every takes seconds, 0.1 or more") }
+        guard VideoSize(parsing: maxVideoSize) != nil else { throw ValidationError("--max-video-size takes WIDTHxHEIGHT, e.g. 640x360") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
         if let stopScreenAfter, stopScreenAfter <= screenAfter {
@@ -201,7 +206,8 @@ struct PeerMediaOptions: ParsableArguments {
                                                                   automaticGainControl: gainControl),
                                  speakerOffAfter: speakerOffAfter.map(seconds), speakerOnAfter: speakerOnAfter.map(seconds),
                                  simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern,
-                                 progressEvery: progressEvery.map(seconds))
+                                 progressEvery: progressEvery.map(seconds),
+                                 maximumVideoSize: VideoSize(parsing: maxVideoSize) ?? VideoSize(width: 1280, height: 720))
     }
 }
 
@@ -242,6 +248,8 @@ struct PeerMediaSettings: Sendable {
     let pattern: PeerMediaOptions.Pattern
     /// How often to print the frames received so far (nil: never).
     let progressEvery: Duration?
+    /// The largest size the camera is sent at.
+    let maximumVideoSize: VideoSize
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {

@@ -55,8 +55,10 @@ final class RemoteMediaRecorder {
             self.sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel?.activeCall?.participants ?? [:])
             if let every = self.ticksPerProgressLine, self.ticks % every == 0 { self.sayProgress() }
             if self.ticks % 5 == 0, let sent = engine.session?.sentVideo {
-                self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height,
-                                            videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 }))
+                self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height, framerate: sent.framerate,
+                                            videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 },
+                                            targetKilobitsPerSecond: Double(sent.targetBitrate / 100) / 10,
+                                            lossFraction: sent.lossFraction, roundTripSeconds: sent.roundTripTime))
             }
         }
     }

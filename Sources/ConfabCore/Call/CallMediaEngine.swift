@@ -41,6 +41,14 @@ public struct VideoSize: Sendable, Equatable, Hashable {
     public var width: Int
     public var height: Int
     public init(width: Int, height: Int) { self.width = width; self.height = height }
+
+    /// "1280x720" (what people type after `--max-video-size`); nil for anything else.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0,
+              width <= 7680, height <= 4320 else { return nil }
+        self.init(width: width, height: height)
+    }
 }
 
 /// Sends our media and receives everyone else's (ConfabMedia implements it with GStreamer and

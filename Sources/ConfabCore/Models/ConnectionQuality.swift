@@ -35,12 +35,20 @@ public enum ConnectionQuality: String, Equatable, Sendable, CaseIterable {
 extension ConnectionQuality {
     /// Quality of a media stream from what its receiver measured: packet loss and jitter.
     /// Nothing received yet is unknown.
-    public init(packetsReceived: Double, packetsLost: Double, jitterSeconds: Double?) {
+    public init(packetsReceived: Double, packetsLost: Double, jitterSeconds: Double?, roundTripTime: Double? = nil) {
         guard packetsReceived > 0 else { self = .unknown; return }
-        let loss = packetsLost / (packetsReceived + packetsLost)
+        self.init(lossFraction: max(0, packetsLost) / (packetsReceived + max(0, packetsLost)), jitterSeconds: jitterSeconds,
+                  roundTripTime: roundTripTime)
+    }
+
+    /// Quality from the share of packets lost (0…1), jitter and round trip (seconds): Meet and
+    /// Jitsi call a call poor from about 5 % loss or 400 ms round trips, where speech starts to
+    /// break up or people talk over each other.
+    public init(lossFraction: Double, jitterSeconds: Double?, roundTripTime: Double?) {
         let jitter = jitterSeconds ?? 0
-        if loss < 0.01 && jitter < 0.03 { self = .excellent }
-        else if loss < 0.05 && jitter < 0.1 { self = .good }
+        let roundTrip = roundTripTime ?? 0
+        if lossFraction < 0.01 && jitter < 0.03 && roundTrip < 0.15 { self = .excellent }
+        else if lossFraction < 0.05 && jitter < 0.1 && roundTrip < 0.4 { self = .good }
         else { self = .poor }
     }
 }

@@ -145,7 +145,7 @@ extension MediaCall {
     /// Like `reports(for:peers:)`, for a call with a controller (see media-call.sh) that writes
     /// the moment it acted (an ISO 8601 time) to `stampFile` in the call's folder: the reports,
     /// and that moment.
-    static func reports(for suite: String, peers: [Peer], controller: [String], stampFile: String)
+    static func reports(for suite: String, peers: [Peer], controller: [String], stampFile: String, timeout: Duration = .seconds(60))
         async throws -> (reports: [String: MediaPeerReport], stamp: Date) {
         if let reason = namespaceUnavailableReason() {
             throw XCTSkip("\(suite) end-to-end tests need a network namespace: \(reason)")
@@ -154,7 +154,7 @@ extension MediaCall {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-\(UUID().uuidString.prefix(8))")
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory).run(timeout: .seconds(60))
+                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory).run(timeout: timeout)
                 let text = try String(contentsOf: directory.appendingPathComponent(stampFile), encoding: .utf8)
                 let stamp = try Date(text.trimmingCharacters(in: .whitespacesAndNewlines),
                                      strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))

@@ -49,7 +49,11 @@ struct MediaPeerReport: Decodable {
             let at: Date
             let width: Int
             let height: Int
+            let framerate: Int?
             let videoKilobitsPerSecond: Double?
+            let targetKilobitsPerSecond: Double?
+            let lossFraction: Double?
+            let roundTripSeconds: Double?
         }
         let sentVideo: [SentSample]?
         let joinRequestedAt: Date?

@@ -52,8 +52,10 @@ for spec in "$@"; do
   # control to change: suites that check a tone's level and speaking check the transport, so by
   # default they send it unprocessed (echo cancellation stays on). The peer's own arguments come
   # later and win (the audio-processing suite turns them back on).
+  # Peers send 360p at most unless a suite asks for more (--max-video-size later wins): up
+  # to five encoders share this machine's two cores, and 720p costs each ~4x the CPU.
   ( "$bin/confab-peer" --server "$url" --user "$user" --report "$out/$user.json" --media test \
-      --no-noise-suppression --no-gain-control $args \
+      --no-noise-suppression --no-gain-control --max-video-size 640x360 $args \
       2>"$out/$user.log"; echo $? >"$out/$user.status" ) &
   peer_pids+=($!)
 done

@@ -1,0 +1,125 @@
+@testable import ConfabCore
+import XCTest
+
+/// The camera's bitrate, size and frame rate follow what the path carries (issue 14).
+final class SendRateController_Tests: XCTestCase {
+    private let p720 = VideoSize(width: 1280, height: 720)
+    private let p360 = VideoSize(width: 640, height: 360)
+
+    /// One second of a path with `capacity` bits/s (audio takes `audio` of it) and `randomLoss`:
+    /// what goes over the capacity is lost (a short queue overflows), as the receiver reports it.
+    private func second(_ controller: inout SendRateController, capacity: Double?, randomLoss: Double = 0, audio: Double = 64_000) {
+        let sent = Double(controller.targetBitrate)
+        var loss = randomLoss
+        if let capacity, sent + audio > capacity { loss = max(loss, 1 - capacity / (sent + audio)) }
+        controller.update(with: SendFeedback(lossFraction: loss, roundTripTime: 0.02, sentBitrate: sent))
+    }
+
+    func test_start_isStandardDefinition_untilThePathIsKnown() {
+        let controller = SendRateController(maximumSize: p720)
+        XCTAssertEqual(controller.step.size, p360)
+        XCTAssertEqual(controller.step.framerate, 30)
+    }
+
+    func test_clearPath_reaches720pWithinFifteenSeconds_fromTheFloor() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.minimumBitrate)
+        XCTAssertEqual(controller.step.size, VideoSize(width: 320, height: 180))
+        var seconds = 0
+        while controller.step.size != p720, seconds < 60 {
+            second(&controller, capacity: nil)
+            seconds += 1
+        }
+        XCTAssertLessThanOrEqual(seconds, 14, "720p took \(seconds) s on a clear path")
+        for _ in 0..<30 { second(&controller, capacity: nil) }
+        XCTAssertEqual(controller.targetBitrate, SendRateController.maximumBitrate, "the rate grows to the top and stays there")
+    }
+
+    func test_bottleneck_cutsBelowIt_withinAFewSeconds_andStaysAboveTheFloor() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+        var rates: [Int] = []
+        for _ in 0..<30 {
+            second(&controller, capacity: 300_000, randomLoss: 0.02)
+            rates.append(controller.targetBitrate)
+        }
+        XCTAssertLessThan(rates[2], 300_000, "still over the cap after 3 s: \(rates.prefix(5))")
+        // After settling, the video (plus audio) hovers around the cap: it probes up, is cut back.
+        let settled = rates.suffix(20)
+        XCTAssertLessThanOrEqual(settled.max() ?? .max, 300_000, "\(settled)")
+        XCTAssertGreaterThanOrEqual(settled.min() ?? 0, SendRateController.minimumBitrate, "\(settled)")
+        XCTAssertGreaterThanOrEqual(Double(settled.reduce(0, +)) / Double(settled.count), 150_000, "wasted the link: \(settled)")
+        XCTAssertEqual(controller.step.framerate, 15, "a 300 kbit/s link sends fewer, better frames")
+    }
+
+    func test_capLifted_backTo720pWithinFifteenSeconds() {
+        var controller = SendRateController(maximumSize: p720)
+        for _ in 0..<20 { second(&controller, capacity: 300_000, randomLoss: 0.02) }
+        XCTAssertNotEqual(controller.step.size, p720)
+        var seconds = 0
+        while controller.step.size != p720, seconds < 60 {
+            second(&controller, capacity: nil)
+            seconds += 1
+        }
+        XCTAssertLessThanOrEqual(seconds, 13, "back to 720p only after \(seconds) s")
+    }
+
+    func test_randomLossWithoutCongestion_holdsTheRate() {
+        var controller = SendRateController(maximumSize: p720)
+        let start = controller.targetBitrate
+        for _ in 0..<10 { controller.update(with: SendFeedback(lossFraction: 0.07, roundTripTime: 0.03, sentBitrate: Double(start))) }
+        XCTAssertEqual(controller.targetBitrate, start, "a lossy but uncongested link: cutting would not help, growing would hurt")
+    }
+
+    func test_growingRoundTrip_isAQueue_cutsBeforeAnyLoss() {
+        var controller = SendRateController(maximumSize: p720)
+        for _ in 0..<5 { controller.update(with: SendFeedback(lossFraction: 0, roundTripTime: 0.04, sentBitrate: 700_000)) }
+        let before = controller.targetBitrate
+        controller.update(with: SendFeedback(lossFraction: 0, roundTripTime: 0.40, sentBitrate: 700_000))
+        XCTAssertTrue(controller.isCongested)
+        XCTAssertLessThan(controller.targetBitrate, before)
+    }
+
+    func test_noReport_neverGrows() {
+        var controller = SendRateController(maximumSize: p720)
+        let start = controller.targetBitrate
+        for _ in 0..<10 { controller.update(with: SendFeedback(lossFraction: nil, roundTripTime: nil, sentBitrate: Double(start))) }
+        XCTAssertEqual(controller.targetBitrate, start, "nothing known about the path: no reason to send more")
+    }
+
+    func test_maximumSize_isNeverExceeded() {
+        var controller = SendRateController(maximumSize: p360)
+        for _ in 0..<60 { second(&controller, capacity: nil) }
+        XCTAssertEqual(controller.step.size, p360)
+        XCTAssertEqual(controller.largestStep.size, p360)
+        XCTAssertLessThanOrEqual(controller.targetBitrate, 600_000, "no more bits than 360p can use")
+    }
+}
+
+/// Loss from receiver reports, pooled over enough packets that one random loss is not a cut.
+final class ReportedLoss_Tests: XCTestCase {
+    func test_fewPacketsPerReport_arePooled_soOneLossIsNotSixPercent() {
+        var loss = ReportedLoss()
+        XCTAssertNil(loss.add(highestSequence: 1000, cumulativeLost: 0), "the first report only sets the start")
+        // 16 packets a second (100 kbit/s of video), one lost in the first second.
+        XCTAssertEqual(loss.add(highestSequence: 1016, cumulativeLost: 1) ?? -1, 1.0 / 16, accuracy: 0.001)
+        XCTAssertEqual(loss.add(highestSequence: 1032, cumulativeLost: 1) ?? -1, 1.0 / 32, accuracy: 0.001)
+        XCTAssertEqual(loss.add(highestSequence: 1048, cumulativeLost: 1) ?? -1, 1.0 / 48, accuracy: 0.001)
+        XCTAssertEqual(loss.add(highestSequence: 1064, cumulativeLost: 1) ?? -1, 1.0 / 64, accuracy: 0.001)
+        // Four reports at most: the old loss leaves the window.
+        XCTAssertEqual(loss.add(highestSequence: 1080, cumulativeLost: 1) ?? -1, 0, accuracy: 0.001)
+    }
+
+    func test_manyPacketsPerReport_lossIsTheLatestReports() {
+        var loss = ReportedLoss()
+        _ = loss.add(highestSequence: 0, cumulativeLost: 0)
+        XCTAssertEqual(loss.add(highestSequence: 150, cumulativeLost: 0) ?? -1, 0, accuracy: 0.001)
+        // A congested second: 120 of 150 lost, and only that second counts (it has enough packets).
+        XCTAssertEqual(loss.add(highestSequence: 300, cumulativeLost: 120) ?? -1, 0.8, accuracy: 0.001)
+    }
+
+    func test_sameReportAgain_tellsNothing() {
+        var loss = ReportedLoss()
+        _ = loss.add(highestSequence: 10, cumulativeLost: 0)
+        _ = loss.add(highestSequence: 100, cumulativeLost: 5)
+        XCTAssertNil(loss.add(highestSequence: 100, cumulativeLost: 5))
+    }
+}

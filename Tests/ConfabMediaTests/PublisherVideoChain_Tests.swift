@@ -1,0 +1,50 @@
+import ConfabCore
+@testable import ConfabMedia
+import Foundation
+import GLibBridge
+import XCTest
+
+/// The camera's send chain changes size and frame rate while it runs (issue 14), as the
+/// publisher's does when the path changes, with a real VP8 encoder behind it.
+final class PublisherVideoChain_Tests: XCTestCase {
+    func test_stepChangedWhilePlaying_manyTimes_framesFollowTheSize_andTheCameraNeverStops() throws { try onMain {
+        let ladder = SendRateController.ladder
+        // A 720p camera tee'd to a self-view, as in the publisher; the encoded stream decoded
+        // again so the test sees the size that was sent.
+        let pipeline = try MediaPipeline(description:
+            "videotestsrc is-live=true pattern=ball name=camera-source ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! tee name=camera-tee "
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoscale ! video/x-raw,width=640,height=360 ! fakesink sync=false "
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=2 ! \(Publisher.adaptiveVideoChain(ladder[2])) ! "
+            + "vp8enc deadline=1 cpu-used=8 end-usage=cbr target-bitrate=500000 ! vp8dec ! videoconvert ! video/x-raw,format=BGRA ! "
+            + "appsink name=sent max-buffers=1 drop=true sync=false")
+        var errors: [String] = []
+        pipeline.watchBus { message in
+            if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
+        }
+        var frames = 0
+        var lastSize = VideoSize(width: 0, height: 0)
+        pipeline.receiveVideoFrames(fromAppSink: "sent") { frame in
+            frames += 1
+            lastSize = VideoSize(width: frame.width, height: frame.height)
+        }
+        try pipeline.play()
+        XCTAssertTrue(runLoop(until: { frames >= 3 }), "nothing encoded")
+        XCTAssertEqual(lastSize, ladder[2].size)
+
+        // Up and down the ladder, faster than the publisher ever does (it changes at most once a
+        // second): the old order (videoscale before videorate) failed within a few changes.
+        let steps = (0..<40).map { index in ladder[[0, 4, 1, 3, 2, 4, 0][index % 7]] }
+        for step in steps {
+            Publisher.useStep(step, in: pipeline)
+            runLoop(until: { false }, timeout: 0.05)
+        }
+        let final = ladder[4]
+        Publisher.useStep(final, in: pipeline)
+        let atEnd = frames
+        XCTAssertTrue(runLoop(until: { frames >= atEnd + 5 && lastSize == final.size }),
+                      "frames stopped or kept the old size after the changes (last \(lastSize), \(frames - atEnd) new frames)")
+        XCTAssertEqual(errors, [], "the chain failed while changing steps")
+        XCTAssertTrue(pipeline.hasElement(named: "camera-source"))
+        pipeline.stop()
+    } }
+}
