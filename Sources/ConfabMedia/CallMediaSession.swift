@@ -43,6 +43,8 @@ public final class CallMediaSession {
     /// What Janus said about each feed we receive, to subscribe again (another speaker).
     private var publishedFeeds: [UInt64: PublishedFeed] = [:]
     private var statisticsTimer: RepeatingTimer?
+    /// The participant sessions whose camera video is received; nil for everyone's.
+    private var wantedVideo: Set<String>?
     private var stopped = false
 
     public init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource,
@@ -133,6 +135,22 @@ public final class CallMediaSession {
         await screen.stop()
     }
 
+    /// Receives the camera video of these participant sessions only (nil: everyone's); the
+    /// others' is paused at Janus, their audio goes on.
+    public func receiveVideo(of sessions: Set<String>?) {
+        wantedVideo = sessions
+        for (feedID, subscriber) in subscribers { applyWantedVideo(to: subscriber, feed: feedID) }
+    }
+
+    private func applyWantedVideo(to subscriber: Subscriber, feed feedID: UInt64) {
+        guard let remote = remoteFeeds[feedID], !remote.isScreenshare else { return }
+        let paused = !(wantedVideo?.contains(remote.sessionID) ?? true)
+        guard paused != remote.isVideoPaused else { return }
+        remoteFeeds[feedID]?.videoWhenPaused = paused ? remote.hasVideo() : nil
+        subscriber.setVideoPaused(paused)
+        onChange?()
+    }
+
     /// Leaves the room and releases every pipeline and device.
     public func stop() async {
         guard !stopped else { return }
@@ -188,6 +206,7 @@ public final class CallMediaSession {
             if !remote.isScreenshare { speaker.add(feed: feed.id) }
             subscribers[feed.id] = subscriber
             subscriber.framesAtLastRefresh = remote.framesReceived
+            applyWantedVideo(to: subscriber, feed: feed.id)
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
             Task {

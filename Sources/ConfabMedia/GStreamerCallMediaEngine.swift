@@ -7,10 +7,10 @@ import Logging
 /// view model by participant session, its frames to whoever shows them.
 @MainActor
 public final class GStreamerCallMediaEngine: CallMediaEngine {
-    /// Remote camera frames with the participant session that sends them. Any number of views
-    /// watch at once (the call window's tiles, the minimized window), each for as long as it
-    /// keeps its subscription.
-    public let remoteFrames = Listeners<RemoteVideoFrame>()
+    /// Who watches each participant session's camera (see `watchVideo`), and who watches
+    /// everyone's (`watchAllVideo`).
+    private var videoWatchers: [String: Listeners<VideoFrame>] = [:]
+    private let everyonesVideoWatchers = Listeners<RemoteVideoFrame>()
     /// Remote shared-screen frames (the share layout's large view).
     public let remoteScreenshareFrames = Listeners<RemoteVideoFrame>()
     /// Our own camera (the self-view).
@@ -21,6 +21,38 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// current choices offer one (the failed device unplugged, the default still there).
     public var onDeviceFailed: (@MainActor (MediaDeviceFailure) -> Void)?
     public private(set) var session: CallMediaSession?
+
+    /// Shows one participant session's camera frames to `handler` for as long as the
+    /// subscription lives. Any number of views watch at once (the call window's tiles, the
+    /// minimized window). A camera nobody watches is not received: Janus stops forwarding it
+    /// until someone watches again (then with a keyframe), so a hidden tile costs nothing.
+    public func watchVideo(of sessionID: String, _ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
+        let watchers = videoWatchers[sessionID] ?? Listeners()
+        videoWatchers[sessionID] = watchers
+        let watch = watchers.subscribe(handler)
+        updateWantedVideo()
+        return Subscription { [weak self] in
+            watch.cancel()
+            guard let self else { return }
+            if watchers.count == 0, self.videoWatchers[sessionID] === watchers { self.videoWatchers[sessionID] = nil }
+            self.updateWantedVideo()
+        }
+    }
+
+    /// Shows every participant's camera frames (confab-peer's report): everyone is received.
+    public func watchAllVideo(_ handler: @escaping @MainActor (RemoteVideoFrame) -> Void) -> Subscription {
+        let watch = everyonesVideoWatchers.subscribe(handler)
+        updateWantedVideo()
+        return Subscription { [weak self] in
+            watch.cancel()
+            self?.updateWantedVideo()
+        }
+    }
+
+    /// The sessions whose video is watched now; nil while someone watches everyone's.
+    var watchedSessions: Set<String>? { everyonesVideoWatchers.count > 0 ? nil : Set(videoWatchers.keys) }
+
+    private func updateWantedVideo() { session?.receiveVideo(of: watchedSessions) }
     /// Asked before the whole X display is shared (X11 has no picker of its own); gets the
     /// display's name, answers whether to go ahead. Nil shares without asking (confab-peer).
     public var confirmSharingWholeDisplay: (@MainActor (String) async -> Bool)?
@@ -67,7 +99,12 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session.onRemoteFrame = { [weak self, weak session] feed, frame in
             guard let self, let remote = session?.remoteFeeds[feed] else { return }
             let received = RemoteVideoFrame(sessionID: remote.sessionID, frame: frame)
-            (remote.isScreenshare ? self.remoteScreenshareFrames : self.remoteFrames).send(received)
+            if remote.isScreenshare {
+                self.remoteScreenshareFrames.send(received)
+            } else {
+                self.videoWatchers[remote.sessionID]?.send(frame)
+                self.everyonesVideoWatchers.send(received)
+            }
         }
         session.onLocalFrame = { [weak self] frame in self?.localFrames.send(frame) }
         session.onInputFailed = { [weak self, weak session] device, detail in
@@ -81,6 +118,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
         session.onFailure = onFailure
         session.setSpeakerEnabled(settings.speakerOn)
+        session.receiveVideo(of: watchedSessions)
         do {
             try await session.start(settings: settings)
         } catch {
@@ -137,7 +175,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         var media: [String: ParticipantMedia] = [:]
         for feed in feeds where !feed.isScreenshare && media[feed.sessionID] == nil {
             // A muted microphone sends no packets, so Janus never says it stopped talking.
-            media[feed.sessionID] = ParticipantMedia(hasVideo: feed.hasVideo(at: now), hasAudio: feed.hasAudio(at: now),
+            // A paused feed (nobody watches it) says what it said when it was paused.
+            media[feed.sessionID] = ParticipantMedia(hasVideo: feed.videoWhenPaused ?? feed.hasVideo(at: now), hasAudio: feed.hasAudio(at: now),
                                                      isSpeaking: feed.isSpeaking && feed.hasAudio(at: now),
                                                      connectionQuality: feed.connectionQuality,
                                                      trackSize: feed.videoSize)

@@ -341,6 +341,9 @@ final class Publisher {
         let roundTrip = loss != nil ? remote?["round-trip-time"]?.number : nil
         if isVideoOn, let bitrate {
             let stepChanged = rate.update(with: SendFeedback(lossFraction: loss, roundTripTime: roundTrip, sentBitrate: bitrate))
+            // The congestion is answered (the rate was cut, or is at its floor already): start
+            // pooling anew, or the loss would block growth for seconds after the link cleared.
+            if rate.isCongested { reportedLoss.reset() }
             pipeline.set("target-bitrate", "\(rate.targetBitrate)", onElement: "video-encoder")
             if stepChanged {
                 logger.info("sending video at another size", metadata: ["step": "\(rate.step)", "bitrate": "\(rate.targetBitrate)"])

@@ -31,6 +31,10 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// Lost video packets we asked again for (NACK), and keyframes we asked for (PLI/FIR), so far.
     public var videoNacksSent: Int?
     public var videoKeyframeRequestsSent: Int?
+    /// Whether the feed's video is paused at Janus (nobody watches it), and if so, whether it
+    /// had video when it was paused (what the participant's tile and the list keep showing).
+    public var isVideoPaused: Bool { videoWhenPaused != nil }
+    public var videoWhenPaused: Bool?
 
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }

@@ -26,6 +26,8 @@ final class Subscriber {
     /// Watches for a picture that stopped (see `askForKeyframeIfStalled`).
     private var stallWatch: RepeatingTimer?
     private var framesAtLastWatch = 0
+    /// Janus forwards no video while paused (nobody shows this participant).
+    private(set) var isVideoPaused = false
     private var stalledWatches = 0
     private var lastFrameAt: ContinuousClock.Instant?
 
@@ -83,6 +85,26 @@ final class Subscriber {
         let passiveAnswer = answer.replacingOccurrences(of: "a=setup:active", with: "a=setup:passive")
         try await webrtc.setLocalDescription(.answer, sdp: passiveAnswer)
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
+        if isVideoPaused { configureVideo(send: false) }
+    }
+
+    /// Stops (or resumes) receiving the video; audio goes on. Resuming asks Janus to forward it
+    /// again, which also asks the publisher for a keyframe: the picture is back at once.
+    func setVideoPaused(_ paused: Bool) {
+        guard paused != isVideoPaused else { return }
+        isVideoPaused = paused
+        // Before the connection is up, `start` applies it.
+        configureVideo(send: !paused)
+        if !paused {
+            framesAtLastWatch = framesReceived
+            stalledWatches = 0
+            lastFrameAt = .now
+        }
+    }
+
+    private func configureVideo(send: Bool) {
+        guard let handle, let mid = videoMid else { return }
+        Task { _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: send)])) }
     }
 
     /// After a loss the depayloader waits for a keyframe, and the keyframe requests webrtcbin
@@ -95,7 +117,8 @@ final class Subscriber {
     private func askForKeyframeIfStalled() {
         defer { framesAtLastWatch = framesReceived }
         stalledWatches = framesReceived == framesAtLastWatch ? stalledWatches + 1 : 0
-        guard stalledWatches > 0, let lastFrameAt, let handle, let mid = videoMid else { return }
+        // (Asking would resume a paused feed: the request that asks is the one that resumes.)
+        guard stalledWatches > 0, !isVideoPaused, let lastFrameAt, let handle, let mid = videoMid else { return }
         let stalledFor = ContinuousClock.now - lastFrameAt
         guard stalledFor < .seconds(5) || (stalledFor < .seconds(30) && stalledWatches % 4 == 0) else { return }
         Task {
@@ -175,7 +198,7 @@ final class Subscriber {
         // Janus asks the publisher for a keyframe only when a subscriber connection comes up; if
         // nothing decoded shortly after the stream appeared, ask through Janus (ARCHITECTURE.md).
         MainLoop.after(seconds: 0.15) { [weak self] in
-            guard let self, self.framesReceived == 0, let handle = self.handle, let mid = self.videoMid else { return }
+            guard let self, self.framesReceived == 0, !self.isVideoPaused, let handle = self.handle, let mid = self.videoMid else { return }
             Task {
                 _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: true)]))
             }

@@ -39,7 +39,7 @@ final class RemoteMediaRecorder {
     /// so the report has frames and samples but no `changes` of what the app would show.
     func start(engine: GStreamerCallMediaEngine, viewModel: CallViewModel?) {
         frameSubscriptions = [
-            engine.remoteFrames.subscribe { [weak self, weak engine] received in
+            engine.watchAllVideo { [weak self, weak engine] received in
                 guard let self, let feed = engine?.session?.remoteFeeds.values.first(where: { $0.sessionID == received.sessionID && !$0.isScreenshare })
                 else { return }
                 self.received(received.frame, from: feed)

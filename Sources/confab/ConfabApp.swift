@@ -35,6 +35,9 @@ struct ConfabApp: ParsableCommand {
     @Argument(help: "confab: links to open, e.g. confab://join/default/standup (a running Confab opens them).")
     var links: [String] = []
 
+    @Option(help: "The largest size your camera is sent at, WIDTHxHEIGHT (what is sent follows the connection up to it).")
+    var maxVideoSize: String = ProcessInfo.processInfo.environment["CONFAB_MAX_VIDEO_SIZE"] ?? "1280x720"
+
     @Option(help: .hidden)
     var previewSize: String = ProcessInfo.processInfo.environment["CONFAB_PREVIEW_SIZE"] ?? "640x360"
 
@@ -49,6 +52,7 @@ struct ConfabApp: ParsableCommand {
         if let bad = links.first(where: { CallLink($0) == nil }) {
             throw ValidationError("\(bad) is not a Confab link; links look like confab://join/default/standup")
         }
+        if VideoSize(parsing: maxVideoSize) == nil { throw ValidationError("--max-video-size takes WIDTHxHEIGHT, e.g. 640x360") }
         if parsedPreviewSize == nil { throw ValidationError("preview size is WIDTHxHEIGHT, e.g. 640x360") }
     }
 
@@ -73,6 +77,7 @@ struct ConfabApp: ParsableCommand {
             // --call is a link like any other, so a running Confab opens it too.
             options.links = links + (call.flatMap { try? CallID.parse(userInput: $0) }.map { ["confab://join/\($0.type.rawValue)/\($0.id)"] } ?? [])
             options.runsInBackground = background
+            options.maximumVideoSize = VideoSize(parsing: maxVideoSize) ?? options.maximumVideoSize
             // A user other than the one this desktop session belongs to runs as its own instance.
             let explicitUser = user ?? environment["CONFAB_USER"]
             options.isSingleInstance = explicitUser == nil || explicitUser == (saved.userID ?? environment["USER"])

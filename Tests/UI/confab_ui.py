@@ -406,7 +406,10 @@ class MediaCallTestCase(XvfbTestCase):
     def setUp(self):
         self.server = Server(["--media-address", MEDIA_ADDRESS, *self.server_args], media=True)
         self.addCleanup(self.server.stop)  # also when the rest of setUp fails
-        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS])
+        # The app sends 360p at most here (up to five video pipelines share two cores; 720p
+        # costs ~4x to encode) and prints what it receives each second (CONFAB_STATS).
+        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS,
+                                   "--max-video-size", "640x360"], extra_env={"CONFAB_STATS": "1"})
         self.addCleanup(self.app.stop)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
@@ -429,6 +432,17 @@ class MediaCallTestCase(XvfbTestCase):
         call_window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
         wait_for(lambda: find(call_window, name_contains=tile), timeout=20, what=f"bob's tile ({tile})")
         return bob, call_window
+
+    def reception(self, user, after=0):
+        """The app's last `confab-stats: receiving` line for `user` among the lines after the
+        first `after` of its output, as a dict (size, fps, kbps, paused), or None; and the
+        number of lines read."""
+        lines = self.app.output().splitlines()
+        last = None
+        for line in lines[after:]:
+            if line.startswith(f"confab-stats: receiving user={user} "):
+                last = dict(part.split("=", 1) for part in line.split()[2:])
+        return last, len(lines)
 
     def tearDown(self):
         crashed = self.app.exited()

@@ -174,5 +174,55 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
         bob.stop()
 
 
+class PausedFeeds(MediaCallTestCase):
+    """Receivers take only what they show (issue 14): with the minimized window showing one
+    person, the other's video is paused at Janus — what the app receives of it falls to
+    nothing — and comes back, moving, when the call window shows it again."""
+    # carol joins by the call's id without being rung: this suite keeps the old open rule.
+    server_args = ("--open-calls",)
+
+    def test_minimizedOnOnePerson_theOthersVideoStops_andIsBackWhenShownAgain(self):
+        bob, call_window = self.call_bob("paused-ui", ["--duration", "60", "--pattern", "ball"], tile="bob, ")
+        carol = Peer(self.server, "carol", ["join", "default:paused-ui", "--duration", "55", "--media", "test", "--pattern", "ball",
+                                            "--color", "00ff00", "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(carol.stop)
+        wait_for(lambda: find(call_window, name_contains="carol, "), timeout=20, what="carol's tile")
+        for user in ("bob", "carol"):
+            wait_for(lambda: float((self.reception(user)[0] or {}).get("kbps", 0)) > 50, timeout=20,
+                     what=f"{user}'s video received while both tiles are shown")
+
+        press_keys(self.xvfb.display, "paused-ui – Confab", "ctrl+m")
+        minimized = wait_for(lambda: top_level_window(self.accessible, name="paused-ui (minimized) – Confab"), what="the minimized window")
+        picture = wait_for(lambda: find(minimized, name_contains="Video of "), what="the person the small window shows")
+        shown = picture.name.replace("Video of ", "")
+        hidden = "carol" if shown == "bob" else "bob"
+        _, seen = self.reception(hidden)
+        minimized_at = time.time()
+        stopped = wait_for(lambda: (lambda r: r if r and r["paused"] == "1" and float(r["kbps"]) < 10 else None)(self.reception(hidden, seen)[0]),
+                           timeout=6, what=f"{hidden}'s video to stop while the small window shows {shown}")
+        print(f"paused feeds: {hidden}'s video fell to {stopped['kbps']} kbit/s {time.time() - minimized_at:.1f} s after minimizing")
+        # The one shown is still received.
+        wait_for(lambda: float((self.reception(shown, seen)[0] or {}).get("kbps", 0)) > 50, what=f"{shown}'s video still received")
+        screenshot(self.xvfb.display, "paused-minimized.png")
+
+        press_keys(self.xvfb.display, r"paused-ui \(minimized\) – Confab", "ctrl+m")
+        call_window = wait_for(lambda: top_level_window(self.accessible, name="paused-ui – Confab"), what="the call window again")
+        _, seen = self.reception(hidden)
+        restored_at = time.time()
+        back = wait_for(lambda: (lambda r: r if r and r["paused"] == "0" and float(r["fps"]) > 0 else None)(self.reception(hidden, seen)[0]),
+                        timeout=5, what=f"{hidden}'s video back after restoring")
+        print(f"paused feeds: {hidden}'s video back at {back['fps']} fps {time.time() - restored_at:.1f} s after restoring")
+        # And it moves on screen: two captures a second apart differ inside the tile.
+        tile = wait_for(lambda: find(call_window, name=f"Video of {hidden}"), what=f"{hidden}'s picture")
+        wait_for(lambda: box(tile)[2] > 40 and box(tile)[3] > 40, what=f"{hidden}'s picture laid out")
+        first = screenshot(self.xvfb.display, "paused-restored-1.png")
+        time.sleep(1)
+        second = screenshot(self.xvfb.display, "paused-restored-2.png")
+        changed = changed_pixels(first, second, box(tile))
+        self.assertGreater(changed, 200, f"{hidden}'s video is frozen after restoring ({changed} pixels changed)")
+        bob.stop()
+        carol.stop()
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -40,11 +40,11 @@ public struct VideoQualityStep: Sendable, Equatable, CustomStringConvertible {
 /// - Congestion (over 10 % lost, or the round trip grown by more than `queueingLimit` over the
 ///   best seen lately: a queue filling in front of a bottleneck) cuts the target to 85 % of
 ///   what got through.
-/// - A clear path (under 4 % lost, no queue) raises it by 25 % a second, after a pause of
+/// - A clear path (under 5 % lost, no queue) raises it by 25 % a second, after a pause of
 ///   `holdAfterCongestion` once it was cut: from 150 kbit/s to 720p's rate takes ~8 s. Near
 ///   the rate that last congested the link it grows by 5 % a second instead, so that probing
 ///   for more does not overrun a link that is still capped.
-/// - Random loss between the two (a lossy radio link) holds the rate: cutting would not help.
+/// - Loss between the two (a lossy radio link) holds the rate: cutting would not help.
 ///
 /// The step follows the target: the largest one whose `minimumBitrate` it reaches, never above
 /// `maximumSize` (the user's choice, or what the machine can encode).
@@ -62,12 +62,13 @@ public struct SendRateController: Sendable {
     /// What the largest step gets on a clear path (more adds little to a 720p camera picture).
     public static let maximumBitrate = 1_500_000
     static let lossToCut = 0.10
-    static let lossToGrow = 0.04
+    static let lossToGrow = 0.05
     static let lossToCutAgain = 0.3
     static let queueingLimit = 0.2
-    static let holdAfterCongestion = 2
+    static let holdAfterCongestion = 1
     static let growth = 1.25
     static let gentleGrowth = 1.05
+    static let gentleSecondsAtMost = 3
     static let cut = 0.85
 
     public private(set) var targetBitrate: Int
@@ -82,6 +83,7 @@ public struct SendRateController: Sendable {
     private var secondsSinceCut = Int.max / 2
     /// What got through when the link was last congested: probing slows down near it.
     private var congestedAt: Int?
+    private var gentleSeconds = 0
 
     /// - Parameters:
     ///   - maximumSize: the largest size to send (a step of the ladder or smaller).
@@ -130,12 +132,15 @@ public struct SendRateController: Sendable {
                   secondsSinceCut > Self.holdAfterCongestion {
             // Only when we really sent near the target: an encoder sending far less (a still
             // picture) proves nothing about the path.
-            if feedback.sentBitrate > Double(targetBitrate) * 0.5 || targetBitrate < 600_000 {
+            if feedback.sentBitrate > Double(targetBitrate) * 0.4 || targetBitrate < 600_000 {
                 // Near the rate that last congested the link, probe gently: a jump past it
                 // fills the queue and costs a freeze; well away from it, grow fast.
                 // Past the old limit with a clear path: the link got better; forget it.
                 if let limit = congestedAt, Double(targetBitrate) >= Double(limit) * 1.3 { congestedAt = nil }
-                let nearTheLimit = congestedAt.map { Double(targetBitrate) > Double($0) * 0.8 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
+                var nearTheLimit = congestedAt.map { Double(targetBitrate) > Double($0) * 0.8 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
+                // A few clear seconds at the old limit: the link got better; stop creeping.
+                gentleSeconds = nearTheLimit ? gentleSeconds + 1 : 0
+                if gentleSeconds > Self.gentleSecondsAtMost { nearTheLimit = false }
                 targetBitrate = min(ceiling, Int(Double(targetBitrate) * (nearTheLimit ? Self.gentleGrowth : Self.growth)))
             }
         }
@@ -167,6 +172,10 @@ public struct ReportedLoss: Sendable {
     private var recent: [(expected: Int, lost: Int)] = []
 
     public init() {}
+
+    /// Forgets the pooled reports (after the rate was cut: what they said is answered, and a
+    /// heavy loss kept in the pool would block growth for seconds after the link cleared).
+    public mutating func reset() { recent = [] }
 
     /// Takes a report's extended highest sequence number and cumulative packets lost; returns
     /// the loss over the pooled reports, or nil for the first report or one seen before.

@@ -17,6 +17,8 @@ public struct AppOptions: Sendable {
     public var mediaAddress: String?
     public var previewWidth: Int
     public var previewHeight: Int
+    /// The largest size our camera is sent at; what is sent follows the connection up to it.
+    public var maximumVideoSize = VideoSize(width: 1280, height: 720)
     /// `confab:` links to open (handed to the running instance when there is one).
     public var links: [String] = []
     /// Start hidden and stay signed in with no window open (`--gapplication-service`).

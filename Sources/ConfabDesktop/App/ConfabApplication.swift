@@ -16,6 +16,8 @@ public final class ConfabApplication {
     private let callViewModel: CallViewModel
     private let coordinator: CoordinatorClient
     private let mediaEngine: GStreamerCallMediaEngine
+    /// Prints what the call receives and sends each second when CONFAB_STATS=1 (tests, benchmarks).
+    private var receptionStatistics: ReceptionStatistics?
     private let devices: GStreamerDeviceSource
     private let cameraPreview: CameraPreview
     private let microphoneMeter: MicrophoneMeter
@@ -57,6 +59,9 @@ public final class ConfabApplication {
         mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.localMedia.recordLocalAudioLevel(level) }
         mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.localMedia.deviceFailed(failure) }
         mediaEngine.audioProcessing = { [preferences] in preferences.audioProcessing }
+        let largestVideo = options.maximumVideoSize
+        mediaEngine.maximumVideoSize = { largestVideo }
+        receptionStatistics = ReceptionStatistics(media: mediaEngine)
         cameraPreview = CameraPreview(devices: devices, size: .init(width: options.previewWidth, height: options.previewHeight))
         microphoneMeter = MicrophoneMeter(devices: devices)
         // X11 has no "what to share" picker: the whole display goes out, so say so and ask first.

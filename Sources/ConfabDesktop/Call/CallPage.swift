@@ -30,6 +30,11 @@ final class CallPage: MainWindowPage {
     private var timer: RepeatingTimer?
     /// This page's watches on the video streams; they end when the page closes.
     private var frameSubscriptions: [Subscription] = []
+    /// A watch on each participant's camera whose tile is shown: the others' video is not
+    /// received (see `GStreamerCallMediaEngine.watchVideo`). They end when the page closes, as
+    /// when the call is minimized.
+    private var videoWatches: [String: Subscription] = [:]
+    private let media: GStreamerCallMediaEngine?
     private let call: ActiveCall
     private let sidebar: ParticipantsSidebar
     private let flap: Flap
@@ -45,6 +50,7 @@ final class CallPage: MainWindowPage {
     init(callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?, devices: CallDevicesPopover? = nil) {
         self.callViewModel = callViewModel
         self.call = call
+        self.media = media
         production = CallProductionMenu(call: call)
         self.devices = devices
         area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
@@ -85,7 +91,6 @@ final class CallPage: MainWindowPage {
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }
         if let media {
             frameSubscriptions = [
-                media.remoteFrames.subscribe { [weak self] received in self?.area.tiles[received.sessionID]?.show(received.frame) },
                 media.localFrames.subscribe { [weak self] frame in self?.area.selfTile.show(frame) },
                 media.remoteScreenshareFrames.subscribe { [weak self] received in
                     guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
@@ -111,6 +116,7 @@ final class CallPage: MainWindowPage {
 
     func close() {
         frameSubscriptions = []
+        videoWatches = [:]
         timer?.cancel()
         bindings.forEach { $0.cancel() }
         bindings = []
@@ -167,12 +173,23 @@ final class CallPage: MainWindowPage {
         area.update(others: others, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
                     pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
                     selfHasAudio: vm.callSettings.audioOn, sharedScreen: sharedScreen)
+        watchShownVideo()
         production.update(call)
         // The full-screen layout is the window full screen too, not a big tile in a window.
         if let window, (vm.participantsLayout == .fullScreen) != window.isFullscreen { window.toggleFullscreen() }
         controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
                         canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing)
         updateStatus()
+    }
+
+    /// Watches the cameras of the participants whose tiles are shown, and only theirs.
+    private func watchShownVideo() {
+        guard let media else { return }
+        let shown = area.shownSessions
+        for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }
+        for session in shown where videoWatches[session] == nil {
+            videoWatches[session] = media.watchVideo(of: session) { [weak self] frame in self?.area.tiles[session]?.show(frame) }
+        }
     }
 
     private func updateStatus() {

@@ -24,6 +24,9 @@ final class ParticipantsArea {
     private let shareStrip = Box(.horizontal, spacing: 8)
     private var arrangement: (layout: ParticipantsLayout, order: [String], spotlight: String?, share: String?)?
     private var placed: [(container: Box, tile: Widget)] = []
+    /// The participant sessions whose tiles the current layout shows (the full-screen layout
+    /// shows one): only their video needs receiving.
+    private(set) var shownSessions: Set<String> = []
     private let onTogglePin: @MainActor (String) -> Void
 
     /// - Parameter onTogglePin: pin/unpin a participant locally (the tile menu).
@@ -93,6 +96,7 @@ final class ParticipantsArea {
         for (container, tile) in placed { container.remove(tile) }
         placed = []
         let others = order.compactMap { tiles[$0]?.view }
+        shownSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
         if share {
             for tile in others + [selfTile.view] { place(tile, in: shareStrip) }
             view.visiblePageName = Self.sharePage

@@ -14,10 +14,12 @@ final class MinimizedCallWindow {
     private let durationLabel = Label("", cssClasses: ["dim-label", "numeric"])
     private let microphone: MediaToggle
     private var bindings: [ObservationBinding] = []
-    /// This window's watch on the remote video; it ends when the window closes.
+    /// This window's watch on the shown participant's camera; it ends when the window closes
+    /// or shows someone else (whose camera alone is then received).
     private var frameSubscription: Subscription?
     private var timer: RepeatingTimer?
     private var shownSession: String?
+    private weak var media: GStreamerCallMediaEngine?
 
     init(application: Application, callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?) {
         self.callViewModel = callViewModel
@@ -48,10 +50,7 @@ final class MinimizedCallWindow {
             callViewModel?.isMinimized = false
             return true
         }
-        frameSubscription = media?.remoteFrames.subscribe { [weak self] received in
-            guard let self, received.sessionID == self.shownSession else { return }
-            self.tile.show(received.frame)
-        }
+        self.media = media
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateDuration() }
         bindings = [ObservationBinding { [weak self] in self?.update() }]
     }
@@ -68,14 +67,22 @@ final class MinimizedCallWindow {
     private func update() {
         microphone.update(isOn: callViewModel.callSettings.audioOn)
         updateDuration()
+        show(call.spotlightParticipant?.sessionID)
         guard let speaker = call.spotlightParticipant else {
-            shownSession = nil
             tile.update(name: "Waiting for others…", hasVideo: false, hasAudio: true, isSpeaking: false, quality: .unknown, isSelf: true)
             return
         }
-        shownSession = speaker.sessionID
         tile.update(name: speaker.name, hasVideo: speaker.hasVideo, hasAudio: speaker.hasAudio, isSpeaking: speaker.isSpeaking,
                     quality: speaker.connectionQuality)
+    }
+
+    /// Watches `session`'s camera instead of the one shown before.
+    private func show(_ session: String?) {
+        guard session != shownSession || (session != nil && frameSubscription == nil) else { return }
+        shownSession = session
+        frameSubscription = nil
+        guard let session, let media else { return }
+        frameSubscription = media.watchVideo(of: session) { [weak self] frame in self?.tile.show(frame) }
     }
 
     private func updateDuration() {
