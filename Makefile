@@ -49,12 +49,15 @@ test-ui:
 
 ## Start-up time, preview fps, CPU and memory of the lobby (release build); prints numbers.
 ## Benchmarks print numbers, never assert: the lobby (start-up, preview fps, CPU, memory) and
-## signalling (memory per connection, ring fan-out latency, joins per second).
+## signalling (memory per connection, ring fan-out latency, joins per second), and calls on
+## shaped links (received fps, sizes, bitrate, freezes, audio).
 bench: test-deps
 	$(SWIFT) build -c release --product confab
 	$(SWIFT) build -c release --product confab-server
 	dbus-run-session -- /usr/bin/python3 meson-helpers/bench-lobby --binary .build/release/confab
 	/usr/bin/python3 meson-helpers/bench-signalling --binary .build/release/confab-server
+	$(SWIFT) build -c release --product confab-peer
+	/usr/bin/python3 meson-helpers/bench-network --binaries .build/release
 
 ## Fuzzing (prints numbers): libFuzzer on the frame decoder, then a protocol-aware run against a
 ## live confab-server (see the scripts' headers). FUZZ_RUNS / FUZZ_FRAMES make them longer.
