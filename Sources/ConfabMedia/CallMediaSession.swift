@@ -261,7 +261,7 @@ public final class CallMediaSession {
             remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
             subscriber.framesAtLastRefresh = frames
             Task {
-                let reception = await subscriber.receptionStatistics()
+                let reception = await subscriber.receptionStatistics(roundTripTime: self.sentVideo?.roundTripTime)
                 guard self.remoteFeeds[feedID] != nil else { return }
                 self.remoteFeeds[feedID]?.connectionQuality = reception.quality
                 self.remoteFeeds[feedID]?.videoNacksSent = reception.videoNacksSent.map(Int.init)

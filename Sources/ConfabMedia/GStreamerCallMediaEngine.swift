@@ -114,7 +114,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         session.onChange = { [weak session] in
             guard let session else { return }
-            onUpdate(Self.participantMedia(session.remoteFeeds.values))
+            var media = Self.participantMedia(session.remoteFeeds.values)
+            // Our own entry: only the quality of our uplink, as Janus's reports tell it.
+            media[sessionID, default: ParticipantMedia()].connectionQuality = session.sentVideo?.uplinkQuality ?? .unknown
+            onUpdate(media)
         }
         session.onFailure = onFailure
         session.setSpeakerEnabled(settings.speakerOn)

@@ -146,25 +146,37 @@ final class Subscriber {
         var videoKeyframeRequestsSent: Double?
     }
 
-    func receptionStatistics() async -> Reception {
+    /// Packets received and lost at the last reading: quality is judged on the last second,
+    /// not on the whole call (a loss burst a minute ago is no reason to say "poor" now).
+    private var lastPacketCounts: (received: Double, lost: Double)?
+
+    /// - Parameter roundTripTime: the round trip to the media server (our publisher's, from
+    ///   Janus's reports): the same path this video comes over.
+    func receptionStatistics(roundTripTime: Double? = nil) async -> Reception {
         let reports = await webrtc.statistics()
         let video = reports.first { $0["type"]?.text == "inbound-rtp" && RTPSourceStatistics.isVideo($0) }
         let keyframeRequests = video.flatMap { report in
             RTPSourceStatistics.value("sent-pli-count", in: report).map { $0 + (RTPSourceStatistics.value("sent-fir-count", in: report) ?? 0) }
         }
-        return Reception(quality: Self.connectionQuality(reports), videoBytesReceived: video?["bytes-received"]?.number,
+        return Reception(quality: connectionQuality(reports, roundTripTime: roundTripTime), videoBytesReceived: video?["bytes-received"]?.number,
                          videoNacksSent: video.flatMap { RTPSourceStatistics.value("sent-nack-count", in: $0) },
                          videoKeyframeRequestsSent: keyframeRequests)
     }
 
-    /// Loss and jitter of what we receive, as a quality.
-    private static func connectionQuality(_ reports: [[String: StatisticValue]]) -> ConnectionQuality {
+    /// Loss over the last second, jitter and round trip of what we receive, as a quality.
+    private func connectionQuality(_ reports: [[String: StatisticValue]], roundTripTime: Double?) -> ConnectionQuality {
         guard let inbound = reports.first(where: { $0["type"]?.text == "inbound-rtp" && $0["kind"]?.text != "audio" })
             ?? reports.first(where: { $0["type"]?.text == "inbound-rtp" }) else { return .unknown }
         let received = inbound["packets-received"]?.number ?? 0
         let lost = max(0, inbound["packets-lost"]?.number ?? 0)
         let jitter = inbound["jitter"]?.number
-        return ConnectionQuality(packetsReceived: received, packetsLost: lost, jitterSeconds: jitter)
+        defer { lastPacketCounts = (received, lost) }
+        guard let last = lastPacketCounts, received > last.received else {
+            // Nothing new (a paused or stopped video): judge on everything so far.
+            return ConnectionQuality(packetsReceived: received, packetsLost: lost, jitterSeconds: jitter, roundTripTime: roundTripTime)
+        }
+        return ConnectionQuality(packetsReceived: received - last.received, packetsLost: max(0, lost - last.lost),
+                                 jitterSeconds: jitter, roundTripTime: roundTripTime)
     }
 
     /// The position of the first `kind` m-line in `sdp` (webrtcbin numbers transceivers so).

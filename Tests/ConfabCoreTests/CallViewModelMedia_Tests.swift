@@ -167,6 +167,19 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(subject.activeCall?.participants["s-bob"]?.hasVideo, false, "a stopped camera shows on the tile")
     } }
 
+    func test_ownUplinkQuality_comesFromOurOwnSessionsEntry_notFromOthers() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        service.send(.participantJoined(standup, bob))
+        XCTAssertEqual(subject.activeCall?.ownConnectionQuality, .unknown)
+        engine.update(["s-bob": ParticipantMedia(hasAudio: true, connectionQuality: .excellent),
+                       "s-self": ParticipantMedia(connectionQuality: .poor)])
+        XCTAssertEqual(subject.activeCall?.ownConnectionQuality, .poor, "our uplink is poor: the self-view says so")
+        XCTAssertEqual(subject.activeCall?.participants["s-bob"]?.connectionQuality, .excellent)
+        engine.update(["s-bob": ParticipantMedia(hasAudio: true, connectionQuality: .poor)])
+        XCTAssertEqual(subject.activeCall?.ownConnectionQuality, .unknown, "bob's quality is not ours")
+    } }
+
     func test_speakingParticipant_becomesDominantSpeaker() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }

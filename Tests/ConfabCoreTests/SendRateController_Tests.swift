@@ -123,3 +123,19 @@ final class ReportedLoss_Tests: XCTestCase {
         XCTAssertNil(loss.add(highestSequence: 100, cumulativeLost: 5))
     }
 }
+
+/// Connection quality from loss, jitter and the round trip (issue 14: RTT was missing).
+final class ConnectionQualityFromThePath_Tests: XCTestCase {
+    func test_slowRoundTrip_isPoor_evenWithoutLoss() {
+        XCTAssertEqual(ConnectionQuality(lossFraction: 0, jitterSeconds: 0.005, roundTripTime: 0.05), .excellent)
+        XCTAssertEqual(ConnectionQuality(lossFraction: 0, jitterSeconds: 0.005, roundTripTime: 0.25), .good)
+        XCTAssertEqual(ConnectionQuality(lossFraction: 0, jitterSeconds: 0.005, roundTripTime: 0.6), .poor)
+        XCTAssertTrue(ConnectionQuality(lossFraction: 0, jitterSeconds: nil, roundTripTime: 0.6).needsAttention)
+    }
+
+    func test_loss_decides_whenTheRoundTripIsFine() {
+        XCTAssertEqual(ConnectionQuality(lossFraction: 0.02, jitterSeconds: 0.01, roundTripTime: 0.02), .good)
+        XCTAssertEqual(ConnectionQuality(lossFraction: 0.08, jitterSeconds: 0.01, roundTripTime: 0.02), .poor)
+        XCTAssertEqual(ConnectionQuality(packetsReceived: 0, packetsLost: 0, jitterSeconds: nil), .unknown)
+    }
+}

@@ -61,6 +61,11 @@ public final class ActiveCall {
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
+    /// Our own session, whose entry in what the media engine reports is our uplink.
+    @ObservationIgnored private var mediaSessionID: String?
+    /// Our own connection to the media server as it sees what we send (loss and round trip),
+    /// shown on the self-view when it is poor.
+    public private(set) var ownConnectionQuality: ConnectionQuality = .unknown
     /// Media has been asked to start (set until `end()`).
     @ObservationIgnored private var isMediaStarted = false
     /// Counts media connection attempts, so a late answer from an older one is ignored.
@@ -213,6 +218,7 @@ public final class ActiveCall {
     @discardableResult
     private func connectMedia(_ snapshot: CallSnapshot, isRecovery: Bool) async -> Bool {
         guard let mediaEngine, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return false }
+        mediaSessionID = sessionID
         mediaAttempt += 1
         let attempt = mediaAttempt
         do {
@@ -274,6 +280,8 @@ public final class ActiveCall {
     private func mediaUpdated(_ media: [String: ParticipantMedia]) {
         guard !isEnded else { return }
         mediaBySession = media
+        let own = mediaSessionID.flatMap { media[$0]?.connectionQuality } ?? .unknown
+        if own != ownConnectionQuality { ownConnectionQuality = own }
         for sessionID in participants.keys {
             let updated = media[sessionID] ?? ParticipantMedia()
             if participants[sessionID]?.media != updated { participants[sessionID]?.media = updated }

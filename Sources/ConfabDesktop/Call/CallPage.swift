@@ -172,7 +172,7 @@ final class CallPage: MainWindowPage {
         sharingBanner.isVisible = call.isCurrentUserScreensharing
         area.update(others: others, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
                     pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
-                    selfHasAudio: vm.callSettings.audioOn, sharedScreen: sharedScreen)
+                    selfHasAudio: vm.callSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen)
         watchShownVideo()
         production.update(call)
         // The full-screen layout is the window full screen too, not a big tile in a window.

@@ -54,7 +54,7 @@ final class ParticipantTile {
         picture.show(frame)
     }
 
-    /// - Parameter isSelf: the self-view has no connection bars and says "You".
+    /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
     /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
     ///   shows your own initial).
     func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
@@ -69,7 +69,8 @@ final class ParticipantTile {
         microphoneOff.isVisible = !hasAudio
         // Only a poor connection is worth a mark on the tile (as in Meet): bars on every tile
         // saying "excellent" are noise.
-        quality.view.isVisible = !isSelf && connection.needsAttention
+        // On the self-view it is our own uplink (what the media server sees of what we send).
+        quality.view.isVisible = connection.needsAttention
         quality.update(connection)
         view.setCSSClass("speaking", isSpeaking)
         var parts = [name]

@@ -63,7 +63,7 @@ final class ParticipantsArea {
     /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large; while
     /// `sharedScreen` is set, in the share layout instead.
     func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
-                selfHasVideo: Bool, selfHasAudio: Bool, sharedScreen: SharedScreen? = nil) {
+                selfHasVideo: Bool, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil) {
         let order = others.map(\.sessionID)
         for participant in others where tiles[participant.sessionID] == nil {
             let sessionID = participant.sessionID
@@ -88,7 +88,7 @@ final class ParticipantsArea {
                                                  isSpeaking: participant.isSpeaking, quality: participant.connectionQuality,
                                                  isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned)
         }
-        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: .unknown, isSelf: true)
+        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: selfQuality, isSelf: true)
     }
 
     private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?, share: Bool) {
