@@ -47,6 +47,10 @@ final class Publisher {
     private var rate: SendRateController
     /// Loss from Janus's receiver reports, pooled over enough packets.
     private var reportedLoss = ReportedLoss()
+    /// When Janus last reported on our video: it reports about once a second while it receives
+    /// it, so a long silence while we send means the path is down.
+    private var lastReportAt: ContinuousClock.Instant?
+    static let pathDownAfter: Duration = .seconds(3)
     private var lastVideoBytesSent: Double?
     /// What we sent, refreshed by `adaptToThePath`.
     private(set) var sent: SentVideo?
@@ -338,6 +342,8 @@ final class Publisher {
            let lost = RTPSourceStatistics.value("rb-packetslost", in: remote) {
             loss = reportedLoss.add(highestSequence: Int(sequence), cumulativeLost: Int(lost))
         }
+        if loss != nil || !isVideoOn { lastReportAt = .now }
+        let isPathDown = lastReportAt.map { ContinuousClock.now - $0 > Self.pathDownAfter } ?? false
         let roundTrip = loss != nil ? remote?["round-trip-time"]?.number : nil
         if isVideoOn, let bitrate {
             let stepChanged = rate.update(with: SendFeedback(lossFraction: loss, roundTripTime: roundTrip, sentBitrate: bitrate))
@@ -352,7 +358,8 @@ final class Publisher {
         }
         let encoded = pipeline.videoSize(ofElement: "video-encoder").map { VideoSize(width: $0.width, height: $0.height) }
         sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, bytesSent: bytes, bitrate: bitrate,
-                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime)
+                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime,
+                         isPathDown: isPathDown)
     }
 
     /// Whether the camera device is open (false while video is off, or without a camera).

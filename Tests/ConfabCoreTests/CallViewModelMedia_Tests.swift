@@ -180,6 +180,17 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(subject.activeCall?.ownConnectionQuality, .unknown, "bob's quality is not ours")
     } }
 
+    func test_ourPathDown_isShownAsReconnecting_untilItIsBack() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        var down = ParticipantMedia(connectionQuality: .poor)
+        down.isPathDown = true
+        engine.update(["s-self": down])
+        XCTAssertEqual(subject.activeCall?.isMediaPathDown, true)
+        engine.update(["s-self": ParticipantMedia(connectionQuality: .good)])
+        XCTAssertEqual(subject.activeCall?.isMediaPathDown, false)
+    } }
+
     func test_speakingParticipant_becomesDominantSpeaker() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }

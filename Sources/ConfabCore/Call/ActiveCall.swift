@@ -66,6 +66,9 @@ public final class ActiveCall {
     /// Our own connection to the media server as it sees what we send (loss and round trip),
     /// shown on the self-view when it is poor.
     public private(set) var ownConnectionQuality: ConnectionQuality = .unknown
+    /// The network path to the media server carries nothing now (see `ParticipantMedia.isPathDown`):
+    /// the call says it is reconnecting until it is back.
+    public private(set) var isMediaPathDown = false
     /// Media has been asked to start (set until `end()`).
     @ObservationIgnored private var isMediaStarted = false
     /// Counts media connection attempts, so a late answer from an older one is ignored.
@@ -280,8 +283,9 @@ public final class ActiveCall {
     private func mediaUpdated(_ media: [String: ParticipantMedia]) {
         guard !isEnded else { return }
         mediaBySession = media
-        let own = mediaSessionID.flatMap { media[$0]?.connectionQuality } ?? .unknown
-        if own != ownConnectionQuality { ownConnectionQuality = own }
+        let own = mediaSessionID.flatMap { media[$0] }
+        if (own?.connectionQuality ?? .unknown) != ownConnectionQuality { ownConnectionQuality = own?.connectionQuality ?? .unknown }
+        if (own?.isPathDown ?? false) != isMediaPathDown { isMediaPathDown = own?.isPathDown ?? false }
         for sessionID in participants.keys {
             let updated = media[sessionID] ?? ParticipantMedia()
             if participants[sessionID]?.media != updated { participants[sessionID]?.media = updated }

@@ -23,6 +23,10 @@ public struct ParticipantMedia: Sendable, Equatable {
     public var isScreensharing: Bool
     /// The received screen's size in pixels, once a frame of it arrived.
     public var screenshareTrackSize: VideoSize?
+    /// For our own session only: the path to the media server carries nothing now (what we send
+    /// is no longer reported received), e.g. the network went away; ICE and the reports pick
+    /// up again by themselves when it is back.
+    public var isPathDown = false
 
     public init(hasVideo: Bool = false, hasAudio: Bool = false, isSpeaking: Bool = false,
                 connectionQuality: ConnectionQuality = .unknown, trackSize: VideoSize? = nil,

@@ -162,7 +162,7 @@ final class CallPage: MainWindowPage {
             header.setTitle(title, subtitle: "")
             onTitleChanged?()
         }
-        reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia
+        reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia || call.isMediaPathDown
         reconnectingLabel.text = vm.callingState == .reconnecting
             ? tr("Connection lost. Reconnecting…") : tr("Audio and video lost. Reconnecting…")
         mutedHint.isVisible = vm.localMedia.isSpeakingWhileMuted
