@@ -68,6 +68,7 @@ extension CallCoordinator {
                 emitRing(of: cid, to: connections(ofUser: target))
             }
         }
+        metrics.ringStarted()
         settleRingIfAnswered(cid)
     }
 

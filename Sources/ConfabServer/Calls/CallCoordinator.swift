@@ -38,6 +38,8 @@ actor CallCoordinator {
     let settings: Settings
     /// Janus rooms for calls' media; nil when media is disabled.
     let media: JanusRooms?
+    /// Counts rings, joins and error answers for `GET /metrics`.
+    let metrics: ServerMetrics
     let logger: Logger
 
     var connections = ConnectionRegistry()
@@ -57,11 +59,15 @@ actor CallCoordinator {
     private let encoder = ConfabJSON.encoder()
     private var heartbeat: Task<Void, Never>?
 
-    init(store: any CallStore, tokens: TokenAuthority, settings: Settings, media: JanusRooms? = nil, logger: Logger) {
+    init(
+        store: any CallStore, tokens: TokenAuthority, settings: Settings, media: JanusRooms? = nil,
+        metrics: ServerMetrics = ServerMetrics(managesJanus: false), logger: Logger
+    ) {
         self.store = store
         self.tokens = tokens
         self.settings = settings
         self.media = media
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -71,6 +77,9 @@ actor CallCoordinator {
 
     /// What the coordinator holds in memory (`GET /health` reports it).
     var inMemoryCounts: (calls: Int, sessions: Int) { (calls.count, sessions.count) }
+
+    /// Calls with someone in them, and how many people that is (`GET /metrics`).
+    var participation: (activeCalls: Int, participants: Int) { (sessions.callsWithParticipants, sessions.participantCount) }
 
     func connected(_ connection: ClientConnection) {
         connections.add(connection)
@@ -122,6 +131,7 @@ actor CallCoordinator {
         let request: IncomingRequest
         switch decoded {
         case .failure(let error):
+            metrics.errorAnswered(error.error.code)
             send(error, to: connection)
             return
         case .success(let incoming):
@@ -144,6 +154,7 @@ actor CallCoordinator {
                 logger.error("request failed", metadata: ["type": "\(request.type.rawValue)", "error": "\(error)"])
                 return ProtocolError(.internalError, "the server could not complete \(request.type.rawValue)")
             }()
+            metrics.errorAnswered(protocolError.code)
             send(ErrorEnvelope(id: request.id, type: request.type.rawValue, error: protocolError), to: connection)
         }
         flush()
@@ -151,6 +162,7 @@ actor CallCoordinator {
 
     /// Answers a frame the connection loop refused before decoding (too large).
     func reject(_ error: ProtocolError, to connection: ClientConnection) {
+        metrics.errorAnswered(error.code)
         send(ErrorEnvelope(id: nil, type: nil, error: error), to: connection)
     }
 
