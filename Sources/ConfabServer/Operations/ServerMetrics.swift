@@ -29,15 +29,21 @@ final class ServerMetrics: Sendable {
     }
 
     init(managesJanus: Bool) {
-        rings = registry.makeCounter(name: "confab_rings_total", help: "Rings started or extended (ringCall, or a ring on create).")
-        joins = registry.makeCounter(name: "confab_joins_total", help: "Participants admitted to a call (a rejoin on the same connection is not counted).")
-        connections = registry.makeGauge(name: "confab_connections", help: "Open WebSocket connections.")
-        callsInMemory = registry.makeGauge(name: "confab_calls_in_memory", help: "Calls loaded from the database and in use.")
-        callsWithParticipants = registry.makeGauge(name: "confab_calls_active", help: "Calls with at least one participant.")
-        participants = registry.makeGauge(name: "confab_participants", help: "Participants in calls on this server.")
-        databaseUp = registry.makeGauge(name: "confab_database_up", help: "1 when the database answered the scrape's check.")
+        rings = registry.makeCounter(descriptor: Self.name("rings", unit: "total", "Rings started or extended (ringCall, or a ring on create)."))
+        joins = registry.makeCounter(
+            descriptor: Self.name("joins", unit: "total", "Participants admitted to a call (a rejoin on the same connection is not counted)."))
+        connections = registry.makeGauge(descriptor: Self.name("connections", "Open WebSocket connections."))
+        callsInMemory = registry.makeGauge(descriptor: Self.name("calls_in_memory", "Calls loaded from the database and in use."))
+        callsWithParticipants = registry.makeGauge(descriptor: Self.name("calls_active", "Calls with at least one participant."))
+        participants = registry.makeGauge(descriptor: Self.name("participants", "Participants in calls on this server."))
+        databaseUp = registry.makeGauge(descriptor: Self.name("database_up", "1 when the database answered the scrape's check."))
         janusUp = managesJanus
-            ? registry.makeGauge(name: "confab_janus_up", help: "1 when the Janus this server manages is running.") : nil
+            ? registry.makeGauge(descriptor: Self.name("janus_up", "1 when the Janus this server manages is running.")) : nil
+    }
+
+    /// `confab_NAME[_UNIT]`.
+    private static func name(_ name: String, unit: String = "", _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "confab", metricName: name, unitName: unit, helpText: help)
     }
 
     func ringStarted() { rings.increment() }
@@ -46,7 +52,7 @@ final class ServerMetrics: Sendable {
 
     /// Each error answer, by its protocol error code (a small fixed set, so the label is bounded).
     func errorAnswered(_ code: ErrorCode) {
-        registry.makeCounter(name: "confab_errors_total", labels: [("code", code.rawValue)], help: "Error answers sent to clients, by code.")
+        registry.makeCounter(descriptor: Self.name("errors", unit: "total", "Error answers sent to clients, by code."), labels: [("code", code.rawValue)])
             .increment()
     }
 

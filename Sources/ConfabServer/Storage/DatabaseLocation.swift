@@ -13,7 +13,8 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
             self = .postgres(try PostgresLocation(url: text))
         } else if lowered.contains("://") {
-            throw DatabaseLocationError(text: text, problem: "only postgres:// and postgresql:// URLs (or an SQLite file path) are understood")
+            throw DatabaseLocationError(
+                text: PostgresLocation.redacted(text), problem: "only postgres:// and postgresql:// URLs (or an SQLite file path) are understood")
         } else {
             self = .sqlite(path: text)
         }
@@ -141,13 +142,18 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `text` with any password replaced, so that a typo in `--db` never prints the secret.
+    /// By hand rather than with URLComponents: the text may not parse as a URL at all.
     static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text) else { return "the --db URL" }
-        if components.password != nil { components.password = "***" }
-        if let items = components.queryItems, items.contains(where: { $0.name == "password" }) {
-            components.queryItems = items.map { $0.name == "password" ? URLQueryItem(name: "password", value: "***") : $0 }
+        var result = text
+        if let scheme = result.range(of: "://"), let at = result[scheme.upperBound...].firstIndex(of: "@"),
+           let colon = result[scheme.upperBound..<at].firstIndex(of: ":") {
+            result.replaceSubrange(result.index(after: colon)..<at, with: "***")
         }
-        return components.string ?? "the --db URL"
+        if let parameter = result.range(of: "password=") {
+            let end = result[parameter.upperBound...].firstIndex(of: "&") ?? result.endIndex
+            result.replaceSubrange(parameter.upperBound..<end, with: "***")
+        }
+        return result
     }
 
     private static func currentUserName() -> String? {
