@@ -41,6 +41,13 @@ public struct ConfabServer: Sendable {
         if configuration.openCalls {
             logger.warning("--open-calls: every signed-in user may read and join every call (for local development only)")
         }
+        // Coordinators sharing a PostgreSQL tell each other their rings (ReplicaBus).
+        let replicas = (store as? PostgresCallStore).map { ReplicaBus(store: $0, logger: logger) }
+        if let replicas {
+            await coordinator.connectReplicas(replicas)
+            await replicas.start { event in await coordinator.replicaEvent(event) }
+        }
+        defer { replicas?.stop() }
         // Broadcasts never outlive their server; what is still there is from one that was killed.
         HLSBroadcast.removeLeftovers(in: await coordinator.liveFolder)
         await coordinator.startHeartbeat()

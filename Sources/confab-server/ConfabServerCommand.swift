@@ -41,8 +41,9 @@ struct StorageOptions: ParsableArguments {
         }
     }
 
-    var dataFolder: String { dataDir ?? ServerConfiguration.defaultDataFolder(for: (try? database()) ?? .sqlite(path: ServerConfiguration.defaultDatabasePath())) }
-    var secretPath: String { secretFile ?? ServerConfiguration.defaultSecretPath(inDataFolder: dataFolder) }
+    /// After `validate`, so `--db` is known to parse.
+    func dataFolder() throws -> String { try dataDir ?? ServerConfiguration.defaultDataFolder(for: database()) }
+    func secretPath() throws -> String { try secretFile ?? ServerConfiguration.defaultSecretPath(inDataFolder: dataFolder()) }
 }
 
 struct Serve: AsyncParsableCommand {
@@ -75,7 +76,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, database: try storage.database(), dataFolder: storage.dataFolder, secretPath: storage.secretPath, devAuth: devAuth, openCalls: openCalls,
+            host: host, port: port, database: try storage.database(), dataFolder: try storage.dataFolder(), secretPath: try storage.secretPath(), devAuth: devAuth, openCalls: openCalls,
             ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
             healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration())
         let server = Task {
@@ -99,7 +100,7 @@ struct Token: AsyncParsableCommand {
     @Option(help: "Lifetime in seconds (default: no expiry).") var lifetime: Double?
 
     func run() async throws {
-        let authority = try await TokenAuthority.loadingSecret(at: storage.secretPath)
+        let authority = try await TokenAuthority.loadingSecret(at: try storage.secretPath())
         print(try await authority.token(for: user, lifetime: lifetime))
     }
 }

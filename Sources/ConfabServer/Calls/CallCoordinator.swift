@@ -40,6 +40,8 @@ actor CallCoordinator {
     let media: JanusRooms?
     /// Counts rings, joins and error answers for `GET /metrics`.
     let metrics: ServerMetrics
+    /// The other coordinators on the same PostgreSQL; nil on SQLite (one server per database).
+    private(set) var replicas: ReplicaBus?
     let logger: Logger
 
     var connections = ConnectionRegistry()
@@ -69,6 +71,18 @@ actor CallCoordinator {
         self.media = media
         self.metrics = metrics
         self.logger = logger
+    }
+
+    func connectReplicas(_ bus: ReplicaBus) {
+        replicas = bus
+    }
+
+    /// An event from another coordinator on the same database.
+    func replicaEvent(_ event: ReplicaEvent) {
+        switch event {
+        case .ring(let cid, let callerId, let memberIds, let targets, let video):
+            ringFromAnotherReplica(cid, callerId: callerId, memberIds: memberIds, targets: targets, video: video)
+        }
     }
 
     // MARK: Connections

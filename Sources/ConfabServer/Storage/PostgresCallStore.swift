@@ -308,7 +308,19 @@ final class PostgresCallStore: CallStore {
         }
     }
 
+    /// Sends a notification to every connection LISTENing on `channel` (`ReplicaBus`).
+    func notify(channel: String, payload: String) throws {
+        try withConnection { run in try run("SELECT pg_notify(\(channel), \(payload))") }
+    }
+
     private func connect() throws -> PostgresConnection {
+        try PostgresConnection.connect(
+            on: eventLoops.next(), configuration: Self.connectionConfiguration(location), id: 1, logger: logger
+        ).wait()
+    }
+
+    /// How to reach `location`, shared with the replica bus's listening connection.
+    static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         switch location.endpoint {
         case .unixSocket:
@@ -321,9 +333,7 @@ final class PostgresCallStore: CallStore {
                 tls: try Self.tls(location.tls))
         }
         configuration.options.connectTimeout = Self.connectTimeout
-        return try PostgresConnection.connect(
-            on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
-        ).wait()
+        return configuration
     }
 
     private static func tls(_ mode: PostgresLocation.TLSMode) throws -> PostgresConnection.Configuration.TLS {
