@@ -82,6 +82,25 @@ actor CallCoordinator {
         switch event {
         case .ring(let cid, let callerId, let memberIds, let targets, let video):
             ringFromAnotherReplica(cid, callerId: callerId, memberIds: memberIds, targets: targets, video: video)
+        case .callSaved(let cid):
+            reloadCallSavedElsewhere(cid)
+        }
+    }
+
+    /// Another replica saved `cid`: a copy held here is replaced by the database's, so that
+    /// what it decides (a member added, a user blocked, the call ended, a new link) holds here
+    /// too. Clients connected here are not told (events do not cross replicas yet); they see
+    /// it in their next answer.
+    private func reloadCallSavedElsewhere(_ cid: CallID) {
+        guard let cached = calls[cid] else { return }
+        do {
+            guard let fresh = try store.call(cid) else { return }
+            if fresh.linkSecret != cached.linkSecret { calls.forgetLinkHolders(of: cid) }
+            calls.keep(fresh)
+        } catch {
+            // A copy that may be stale is worse than none: the next request reads the database.
+            logger.error("could not reload a call another replica changed", metadata: ["cid": "\(cid)", "error": "\(error)"])
+            if sessions[cid] == nil { calls.forget(cid) }
         }
     }
 
@@ -303,6 +322,7 @@ actor CallCoordinator {
     func save(_ call: StoredCall) throws {
         try store.save(call)
         calls.keep(call)
+        replicas?.publish(.callSaved(cid: call.cid))
     }
 
     /// The call as `userId` sees it now: the cached copy (which requests may have changed since

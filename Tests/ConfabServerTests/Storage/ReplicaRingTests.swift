@@ -65,6 +65,32 @@ final class ReplicaRingTests: XCTestCase {
         XCTAssertEqual(joined.call.members.map(\.userId), ["alice", "bob"])
     }
 
+    func test_memberAddedOnReplicaA_mayJoinOnReplicaB_thatHadTheCallLoadedBefore() async throws {
+        // Given a call that B has loaded and keeps (carol follows it there; bob, not yet a member,
+        // was refused there)
+        let (a, b) = try await twoReplicas()
+        let alice = try await connect("alice", to: a)
+        let bob = try await connect("bob", to: b)
+        let carol = try await connect("carol", to: b)
+        let cid = CallID(type: .default, id: "grows")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid, members: [MemberRequest(userId: "carol")]))
+        _ = try await carol.send(GetCallRequest(cid: cid))
+        let refused = try await bob.sendExpectingError(JoinCallRequest(cid: cid))
+        XCTAssertEqual(refused.code, .privateCall)
+
+        // When alice adds bob on A
+        _ = try await alice.send(AddMembersRequest(cid: cid, members: [MemberRequest(userId: "bob")]))
+
+        // Then B lets him in (its copy was replaced by the database's), as soon as the notice arrives
+        var joined: JoinCallResponse?
+        let admitted = await eventually(within: .seconds(5)) {
+            joined = try? await bob.send(JoinCallRequest(cid: cid))
+            return joined != nil
+        }
+        XCTAssertTrue(admitted, "B still refuses bob after alice made him a member on A")
+        XCTAssertEqual(joined?.call.members.map(\.userId), ["alice", "carol", "bob"])
+    }
+
     func test_bus_deliversOtherReplicasEventsInOrder_andSkipsItsOwn() async throws {
         // Given two buses on one database
         let database = try XCTUnwrap(Self.postgres).makeDatabase()
