@@ -80,8 +80,7 @@ extension CallCoordinator {
     /// stays the other replica's (answers, cancel and timeout are decided there; they do not
     /// cross replicas yet), so it is not recorded here.
     func ringFromAnotherReplica(_ cid: CallID, callerId: String, memberIds: [String], targets: [String], video: Bool) {
-        // The other replica has just made or changed the call: read it afresh unless it is in use here.
-        if sessions[cid] == nil { calls.forget(cid) }
+        // A copy held here is current: the other replica saved the call (`callSaved`) before it rang.
         guard (try? existingCall(cid)) != nil else {
             logger.warning("a ring from another replica names a call this one cannot read", metadata: ["cid": "\(cid)"])
             return

@@ -8,11 +8,16 @@ import XCTest
 /// once, and clear errors when the database cannot be used.
 final class PostgresCallStoreTests: XCTestCase {
     private nonisolated(unsafe) static var postgres: TestPostgres?
+    private nonisolated(unsafe) static var startFailure = ""
     private var database: PostgresLocation!
 
     override class func setUp() {
         super.setUp()
-        postgres = try? TestPostgres.start()
+        do {
+            postgres = try TestPostgres.start()
+        } catch {
+            startFailure = "\(error)"
+        }
     }
 
     override class func tearDown() {
@@ -22,7 +27,7 @@ final class PostgresCallStoreTests: XCTestCase {
     }
 
     override func setUp() async throws {
-        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: see TestPostgres (is Debian's `postgresql` installed?)")
+        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: \(Self.startFailure)")
         database = try postgres.makeDatabase()
     }
 

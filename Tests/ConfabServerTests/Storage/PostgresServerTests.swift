@@ -7,13 +7,18 @@ import XCTest
 /// `--db postgres://…`, including the start-up errors an operator meets.
 final class PostgresServerTests: XCTestCase {
     private nonisolated(unsafe) static var postgres: TestPostgres?
+    private nonisolated(unsafe) static var startFailure = ""
     private var directory: URL!
     private var database: PostgresLocation!
     private var binaries: [ServerBinary] = []
 
     override class func setUp() {
         super.setUp()
-        postgres = try? TestPostgres.start()
+        do {
+            postgres = try TestPostgres.start()
+        } catch {
+            startFailure = "\(error)"
+        }
     }
 
     override class func tearDown() {
@@ -23,7 +28,7 @@ final class PostgresServerTests: XCTestCase {
     }
 
     override func setUp() async throws {
-        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: see TestPostgres (is Debian's `postgresql` installed?)")
+        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: \(Self.startFailure)")
         database = try postgres.makeDatabase()
         directory = try TestServer.makeTemporaryDirectory()
     }

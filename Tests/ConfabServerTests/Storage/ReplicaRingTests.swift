@@ -8,13 +8,18 @@ import XCTest
 /// one reaches the callee connected to the other, through LISTEN/NOTIFY.
 final class ReplicaRingTests: XCTestCase {
     private nonisolated(unsafe) static var postgres: TestPostgres?
+    private nonisolated(unsafe) static var startFailure = ""
     private var servers: [TestServer] = []
     private var clients: [TestClient] = []
     private var directories: [URL] = []
 
     override class func setUp() {
         super.setUp()
-        postgres = try? TestPostgres.start()
+        do {
+            postgres = try TestPostgres.start()
+        } catch {
+            startFailure = "\(error)"
+        }
     }
 
     override class func tearDown() {
@@ -31,7 +36,7 @@ final class ReplicaRingTests: XCTestCase {
 
     /// Two servers (each its own data folder) on one new database.
     private func twoReplicas() async throws -> (TestServer, TestServer) {
-        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: see TestPostgres (is Debian's `postgresql` installed?)")
+        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: \(Self.startFailure)")
         let database = try postgres.makeDatabase()
         for _ in 0..<2 {
             let directory = try TestServer.makeTemporaryDirectory()
