@@ -5,8 +5,9 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 
-/// The call coordinator: WebSocket at `/` and `/ws`, `GET /health`, state in SQLite, media
-/// through Janus (a managed child process unless configured otherwise).
+/// The call coordinator: WebSocket at `/` and `/ws`, `GET /health`, `/ready` and `/metrics`,
+/// state in SQLite or PostgreSQL, media through Janus (a managed child process unless
+/// configured otherwise).
 public struct ConfabServer: Sendable {
     public let configuration: ServerConfiguration
     private let logger: Logger
@@ -20,11 +21,13 @@ public struct ConfabServer: Sendable {
     /// one when the configuration asked for port 0).
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
         // Before anything else, so that a server that cannot write never says "listening".
-        let store = try SQLiteCallStore(path: configuration.databasePath)
-        let dataFolder = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+        let store = try openCallStore(configuration.database, logger: logger)
+        defer { store.close() }
+        let dataFolder = URL(fileURLWithPath: configuration.dataFolder)
         let frameLimits = FrameGuard.Limits(maxBytes: configuration.maxMessageSize, maxDepth: FrameGuard.Limits.coordinator.maxDepth)
         let tokens = try await TokenAuthority.loadingSecret(at: configuration.secretPath)
         let media = try await CallMedia.start(configuration.media, roomSecretPath: configuration.roomSecretPath, logger: logger)
+        let metrics = ServerMetrics(managesJanus: media?.managedJanus != nil)
         let coordinator = CallCoordinator(
             store: store, tokens: tokens,
             settings: .init(
@@ -33,25 +36,25 @@ public struct ConfabServer: Sendable {
                 dataFolder: dataFolder,
                 forwardHost: "127.0.0.1"),
             media: media?.rooms,
+            metrics: metrics,
             logger: logger)
         if configuration.openCalls {
             logger.warning("--open-calls: every signed-in user may read and join every call (for local development only)")
         }
+        // Coordinators sharing a PostgreSQL tell each other their rings (ReplicaBus).
+        let replicas = (store as? PostgresCallStore).map { ReplicaBus(store: $0, logger: logger) }
+        if let replicas {
+            await coordinator.connectReplicas(replicas)
+            await replicas.start { event in await coordinator.replicaEvent(event) }
+        }
+        defer { replicas?.stop() }
         // Broadcasts never outlive their server; what is still there is from one that was killed.
         HLSBroadcast.removeLeftovers(in: await coordinator.liveFolder)
         await coordinator.startHeartbeat()
         defer { Task { await coordinator.stopHeartbeat() } }
 
         let router = Router()
-        router.get("/health") { _, _ -> Response in
-            let memory = await coordinator.inMemoryCounts
-            let status = HealthStatus(
-                status: "ok", protocolVersion: ProtocolVersion.current, serverTime: Date(),
-                connections: await coordinator.connectionCount, callsInMemory: memory.calls, sessionsInMemory: memory.sessions)
-            let body = try ConfabJSON.encoder().encode(status)
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
-        }
+        OperationsRoutes.add(to: router, coordinator: coordinator, store: store, media: media, metrics: metrics)
         MediaFileRoutes.add(to: router, coordinator: coordinator, tokens: tokens, devAuth: configuration.devAuth)
 
         let maxMessageSize = configuration.maxMessageSize

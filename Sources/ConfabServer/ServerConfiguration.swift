@@ -5,7 +5,11 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port; `ConfabServer.run` reports the one it got.
     public var port: Int
-    public var databasePath: String
+    /// Where calls are kept: an SQLite file (the default) or a PostgreSQL database.
+    public var database: DatabaseLocation
+    /// Holds the token and room secrets, recordings (`recordings/`) and broadcasts (`live/`):
+    /// by default the SQLite file's folder, or `$XDG_DATA_HOME/confab` beside PostgreSQL.
+    public var dataFolder: String
     /// The HS256 signing secret; created (0600) on first use.
     public var secretPath: String
     /// Accept a bare user id in `hello`, without a token. For local use only.
@@ -25,15 +29,18 @@ public struct ServerConfiguration: Sendable {
     public var media: MediaConfiguration
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8630, databasePath: String = ServerConfiguration.defaultDatabasePath(),
+        host: String = "127.0.0.1", port: Int = 8630,
+        database: DatabaseLocation = .sqlite(path: ServerConfiguration.defaultDatabasePath()), dataFolder: String? = nil,
         secretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
         healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024,
         media: MediaConfiguration = .managed(ManagedJanusOptions())
     ) {
         self.host = host
         self.port = port
-        self.databasePath = databasePath
-        self.secretPath = secretPath ?? Self.defaultSecretPath(besideDatabase: databasePath)
+        self.database = database
+        let dataFolder = dataFolder ?? Self.defaultDataFolder(for: database)
+        self.dataFolder = dataFolder
+        self.secretPath = secretPath ?? Self.defaultSecretPath(inDataFolder: dataFolder)
         self.devAuth = devAuth
         self.openCalls = openCalls
         self.ringAutoCancelTimeout = ringAutoCancelTimeout
@@ -54,14 +61,27 @@ public struct ServerConfiguration: Sendable {
         return dataHome + "/confab/server.sqlite"
     }
 
-    /// `janus-room.secret` in the database's folder: the secret set on every Janus room, kept
-    /// across restarts so rooms an external Janus still holds stay editable.
-    public var roomSecretPath: String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("janus-room.secret").path
+    /// The SQLite file's folder; with PostgreSQL, the folder the default SQLite file would be in.
+    public static func defaultDataFolder(
+        for database: DatabaseLocation, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let sqlitePath: String
+        switch database {
+        case .sqlite(let path): sqlitePath = path
+        case .postgres: sqlitePath = defaultDatabasePath(environment: environment)
+        }
+        return URL(fileURLWithPath: sqlitePath).deletingLastPathComponent().path
     }
 
-    /// `server.secret` in the database's folder.
-    public static func defaultSecretPath(besideDatabase databasePath: String) -> String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("server.secret").path
+    /// `janus-room.secret` in the data folder: the secret set on every Janus room, kept
+    /// across restarts so rooms an external Janus still holds stay editable.
+    public var roomSecretPath: String {
+        URL(fileURLWithPath: dataFolder).appendingPathComponent("janus-room.secret").path
+    }
+
+    /// `server.secret` in the data folder. Replicas sharing one PostgreSQL must share this file
+    /// too (or be given the same one with --secret-file), or tokens from one are refused by another.
+    public static func defaultSecretPath(inDataFolder dataFolder: String) -> String {
+        URL(fileURLWithPath: dataFolder).appendingPathComponent("server.secret").path
     }
 }

@@ -9,20 +9,41 @@ struct ConfabServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confab-server",
         abstract: "The confab call coordinator.",
-        subcommands: [Serve.self, Token.self],
+        subcommands: [Serve.self, Token.self, JanusConfig.self],
         defaultSubcommand: Serve.self)
 }
 
 /// Where the database and secret are, shared by both subcommands.
 struct StorageOptions: ParsableArguments {
-    @Option(help: "SQLite database (default: $XDG_DATA_HOME/confab/server.sqlite).")
+    @Option(help: ArgumentHelp(
+        "SQLite file, or a PostgreSQL URL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full] "
+            + "or postgres://USER@/DATABASE?host=/run/postgresql (a socket folder). Default: $XDG_DATA_HOME/confab/server.sqlite.",
+        valueName: "path-or-url"))
     var db: String?
 
-    @Option(name: .customLong("secret-file"), help: "Token signing secret (default: server.secret beside the database).")
+    @Option(name: .customLong("data-dir"),
+            help: "Folder for secrets, recordings and broadcasts (default: the SQLite file's folder, or $XDG_DATA_HOME/confab with PostgreSQL).")
+    var dataDir: String?
+
+    @Option(name: .customLong("secret-file"), help: "Token signing secret (default: server.secret in the data folder).")
     var secretFile: String?
 
-    var databasePath: String { db ?? ServerConfiguration.defaultDatabasePath() }
-    var secretPath: String { secretFile ?? ServerConfiguration.defaultSecretPath(besideDatabase: databasePath) }
+    func validate() throws {
+        _ = try database()
+    }
+
+    func database() throws -> DatabaseLocation {
+        guard let db else { return .sqlite(path: ServerConfiguration.defaultDatabasePath()) }
+        do {
+            return try DatabaseLocation(parsing: db)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// After `validate`, so `--db` is known to parse.
+    func dataFolder() throws -> String { try dataDir ?? ServerConfiguration.defaultDataFolder(for: database()) }
+    func secretPath() throws -> String { try secretFile ?? ServerConfiguration.defaultSecretPath(inDataFolder: dataFolder()) }
 }
 
 struct Serve: AsyncParsableCommand {
@@ -55,7 +76,7 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, databasePath: storage.databasePath, secretPath: storage.secretPath, devAuth: devAuth, openCalls: openCalls,
+            host: host, port: port, database: try storage.database(), dataFolder: try storage.dataFolder(), secretPath: try storage.secretPath(), devAuth: devAuth, openCalls: openCalls,
             ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
             healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration())
         let server = Task {
@@ -79,7 +100,36 @@ struct Token: AsyncParsableCommand {
     @Option(help: "Lifetime in seconds (default: no expiry).") var lifetime: Double?
 
     func run() async throws {
-        let authority = try await TokenAuthority.loadingSecret(at: storage.secretPath)
+        let authority = try await TokenAuthority.loadingSecret(at: try storage.secretPath())
         print(try await authority.token(for: user, lifetime: lifetime))
+    }
+}
+
+struct JanusConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "janus-config",
+        abstract: "Write the configuration of a Janus run as its own service (data/systemd/confab-janus.service).",
+        discussion: "The same files the managed Janus gets: websockets transport and videoroom plugin only, rooms creatable with the admin key only.")
+
+    @Option(help: "Folder to write janus.jcfg and its companions into (Janus's --configs-folder).") var folder: String
+    @Option(name: .customLong("admin-key-file"), help: "The videoroom admin key; made (0600) when missing. Give confab-server the same file.")
+    var adminKeyFile: String
+    @Option(name: .customLong("janus-host"), help: "Address Janus's WebSocket listens on.") var janusHost = "127.0.0.1"
+    @Option(name: .customLong("janus-port"), help: "Port Janus's WebSocket listens on.") var janusPort = 8188
+    @Option(name: .customLong("media-address"), help: ArgumentHelp("The only address Janus gathers ICE candidates on.", valueName: "ADDR"))
+    var mediaAddress: String?
+    @Option(name: .customLong("rtp-ports"), help: ArgumentHelp("UDP port range.", valueName: "MIN-MAX")) var rtpPorts = "20000-40000"
+
+    func validate() throws {
+        guard (1...65535).contains(janusPort) else { throw ValidationError("--janus-port must be 1-65535") }
+        _ = try MediaOptions.portRange(rtpPorts)
+    }
+
+    func run() throws {
+        let options = ManagedJanusOptions(
+            websocketHost: janusHost, mediaAddress: mediaAddress, rtpPortRange: try MediaOptions.portRange(rtpPorts))
+        for file in try ServiceJanusConfiguration.write(to: folder, adminKeyFile: adminKeyFile, options: options, websocketPort: janusPort) {
+            print(file)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConfabServer
+import Foundation
 
 /// Where calls' media goes: a managed Janus (default), an existing one, or none.
 struct MediaOptions: ParsableArguments {
@@ -8,6 +9,10 @@ struct MediaOptions: ParsableArguments {
 
     @Option(name: .customLong("janus-admin-key"), help: "The videoroom admin_key of the Janus given with --janus, if it has one.")
     var janusAdminKey: String?
+
+    @Option(name: .customLong("janus-admin-key-file"),
+            help: "The key file `confab-server janus-config --admin-key-file` wrote for the Janus given with --janus (keeps the key out of `ps`).")
+    var janusAdminKeyFile: String?
 
     @Flag(name: .customLong("no-media"), help: "No media: joins answer without a Janus endpoint.")
     var noMedia = false
@@ -29,21 +34,33 @@ struct MediaOptions: ParsableArguments {
         if let janusURL, !(janusURL.hasPrefix("ws://") || janusURL.hasPrefix("wss://")) {
             throw ValidationError("--janus wants a WebSocket URL such as ws://127.0.0.1:8188")
         }
-        if janusAdminKey != nil, janusURL == nil {
-            throw ValidationError("--janus-admin-key goes with --janus (the managed Janus gets a generated key)")
+        if janusAdminKey != nil || janusAdminKeyFile != nil, janusURL == nil {
+            throw ValidationError("--janus-admin-key and --janus-admin-key-file go with --janus (the managed Janus gets a generated key)")
+        }
+        if janusAdminKey != nil, janusAdminKeyFile != nil {
+            throw ValidationError("give --janus-admin-key or --janus-admin-key-file, not both")
+        }
+        if let janusAdminKeyFile, !FileManager.default.isReadableFile(atPath: janusAdminKeyFile) {
+            throw ValidationError("--janus-admin-key-file \(janusAdminKeyFile) cannot be read: run `confab-server janus-config` first, or fix the path")
         }
         _ = try portRange()
     }
 
     func configuration() throws -> MediaConfiguration {
         if noMedia { return .disabled }
-        if let janusURL { return .external(url: janusURL, adminKey: janusAdminKey) }
+        if let janusURL {
+            let key = try janusAdminKeyFile.map { try ServiceJanusConfiguration.adminKey(fromFile: $0) } ?? janusAdminKey
+            return .external(url: janusURL, adminKey: key)
+        }
         return .managed(ManagedJanusOptions(
             executable: janusBinary, websocketHost: janusHost, mediaAddress: mediaAddress, rtpPortRange: try portRange()))
     }
 
-    private func portRange() throws -> ClosedRange<Int> {
-        let bounds = rtpPorts.split(separator: "-").compactMap { Int($0) }
+    private func portRange() throws -> ClosedRange<Int> { try Self.portRange(rtpPorts) }
+
+    /// `--rtp-ports MIN-MAX`.
+    static func portRange(_ text: String) throws -> ClosedRange<Int> {
+        let bounds = text.split(separator: "-").compactMap { Int($0) }
         guard bounds.count == 2, 1024 <= bounds[0], bounds[0] < bounds[1], bounds[1] <= 65535 else {
             throw ValidationError("--rtp-ports wants MIN-MAX within 1024-65535, e.g. 20000-40000")
         }

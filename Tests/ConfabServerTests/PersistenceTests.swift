@@ -70,22 +70,6 @@ final class PersistenceTests: XCTestCase {
         await second.stop()
     }
 
-    func test_sqliteStore_savedTwice_keepsOneRowWithTheLatestMembers() throws {
-        let store = try SQLiteCallStore(path: directory.appendingPathComponent("store.sqlite").path)
-        let now = Date()
-        var call = StoredCall(cid: CallID(type: .default, id: "x"), createdBy: "alice", createdAt: now, updatedAt: now)
-        call.upsertMember("alice", role: .host, at: now)
-        call.upsertMember("bob", role: .user, at: now)
-        try store.save(call)
-        call.members.removeAll { $0.userId == "bob" }
-        call.blockedUsers = ["bob"]
-        try store.save(call)
-        let loaded = try XCTUnwrap(store.call(call.cid))
-        XCTAssertEqual(loaded.members.map(\.userId), ["alice"])
-        XCTAssertEqual(loaded.blockedUsers, ["bob"])
-        XCTAssertNil(try store.call(CallID(type: .default, id: "other")))
-    }
-
     func test_finishedRecording_afterRestart_isListedAndItsFileDownloads() async throws {
         // Given a call with a converted recording on disk, entered while the server was down
         let cid = CallID(type: .default, id: "rec")
@@ -168,25 +152,6 @@ final class PersistenceTests: XCTestCase {
         XCTAssertEqual(try store.call(cid)?.broadcasting, false, "the cleared flag is saved too")
         await aliceAgain.close()
         await second.stop()
-    }
-
-    func test_sqliteStore_addedRecordingsAndErrors_readBackInOrder_perCall() throws {
-        let store = try SQLiteCallStore(path: directory.appendingPathComponent("store.sqlite").path)
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let one = StoredCall(cid: CallID(type: .default, id: "one"), createdBy: "alice", createdAt: now, updatedAt: now)
-        let two = StoredCall(cid: CallID(type: .default, id: "two"), createdBy: "alice", createdAt: now, updatedAt: now)
-        try store.save(one)
-        try store.save(two)
-        let first = StoredRecording(fileName: "a.mkv", participant: "alice", start: now, duration: 1, size: 10)
-        let second = StoredRecording(fileName: "b.mkv", participant: "bob", start: now, duration: 2, size: 20)
-        try store.add([first], errors: ["e1"], to: one.cid)
-        try store.add([second], errors: ["e2"], to: one.cid)
-        try store.save(one)
-
-        XCTAssertEqual(try store.recordings(of: one.cid), [first, second], "saving the call again keeps its recordings")
-        XCTAssertEqual(try store.recordingErrors(of: one.cid), ["e1", "e2"])
-        XCTAssertEqual(try store.recordings(of: two.cid), [])
-        XCTAssertEqual(try store.recordingErrors(of: two.cid), [])
     }
 
     /// The store the test servers use, opened beside them (as a second process would).

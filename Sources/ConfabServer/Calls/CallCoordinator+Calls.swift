@@ -169,6 +169,7 @@ extension CallCoordinator {
             userId: user.userId, sessionId: UUID().uuidString.lowercased(), role: call.role(of: user.userId) ?? .user,
             joinedAt: Date())
         sessions.add(.init(participant: participant, connectionId: user.connection.id, media: media), to: call.cid)
+        metrics.participantJoined()
         // Joining a call you are being rung for answers the ring, as in stream-video.
         if let ring = rings.ring(of: call.cid), ring.memberIds.contains(user.userId),
            !isAcceptance(rings.answer(of: user.userId, in: call.cid)) {

@@ -68,7 +68,29 @@ extension CallCoordinator {
                 emitRing(of: cid, to: connections(ofUser: target))
             }
         }
+        metrics.ringStarted()
+        if let replicas, let ring = rings.ring(of: cid), !newTargets.isEmpty {
+            // The callees may be connected to another coordinator on the same database.
+            replicas.publish(.ring(cid: cid, callerId: ring.callerId, memberIds: ring.memberIds, targets: newTargets, video: ring.video))
+        }
         settleRingIfAnswered(cid)
+    }
+
+    /// Another replica rang people in `cid`: ring their devices connected here. The ring itself
+    /// stays the other replica's (answers, cancel and timeout are decided there; they do not
+    /// cross replicas yet), so it is not recorded here.
+    func ringFromAnotherReplica(_ cid: CallID, callerId: String, memberIds: [String], targets: [String], video: Bool) {
+        // A copy held here is current: the other replica saved the call (`callSaved`) before it rang.
+        guard (try? existingCall(cid)) != nil else {
+            logger.warning("a ring from another replica names a call this one cannot read", metadata: ["cid": "\(cid)"])
+            return
+        }
+        for target in targets where target != callerId {
+            emit(to: connections(ofUser: target), about: cid) {
+                .callRing(CallRingEvent(call: $0, callerId: callerId, memberIds: memberIds, video: video))
+            }
+        }
+        flush()
     }
 
     private func emitRing(of cid: CallID, to connectionIds: Set<String>) {

@@ -38,6 +38,10 @@ actor CallCoordinator {
     let settings: Settings
     /// Janus rooms for calls' media; nil when media is disabled.
     let media: JanusRooms?
+    /// Counts rings, joins and error answers for `GET /metrics`.
+    let metrics: ServerMetrics
+    /// The other coordinators on the same PostgreSQL; nil on SQLite (one server per database).
+    private(set) var replicas: ReplicaBus?
     let logger: Logger
 
     var connections = ConnectionRegistry()
@@ -57,12 +61,47 @@ actor CallCoordinator {
     private let encoder = ConfabJSON.encoder()
     private var heartbeat: Task<Void, Never>?
 
-    init(store: any CallStore, tokens: TokenAuthority, settings: Settings, media: JanusRooms? = nil, logger: Logger) {
+    init(
+        store: any CallStore, tokens: TokenAuthority, settings: Settings, media: JanusRooms? = nil,
+        metrics: ServerMetrics = ServerMetrics(managesJanus: false), logger: Logger
+    ) {
         self.store = store
         self.tokens = tokens
         self.settings = settings
         self.media = media
+        self.metrics = metrics
         self.logger = logger
+    }
+
+    func connectReplicas(_ bus: ReplicaBus) {
+        replicas = bus
+    }
+
+    /// An event from another coordinator on the same database.
+    func replicaEvent(_ event: ReplicaEvent) {
+        switch event {
+        case .ring(let cid, let callerId, let memberIds, let targets, let video):
+            ringFromAnotherReplica(cid, callerId: callerId, memberIds: memberIds, targets: targets, video: video)
+        case .callSaved(let cid):
+            reloadCallSavedElsewhere(cid)
+        }
+    }
+
+    /// Another replica saved `cid`: a copy held here is replaced by the database's, so that
+    /// what it decides (a member added, a user blocked, the call ended, a new link) holds here
+    /// too. Clients connected here are not told (events do not cross replicas yet); they see
+    /// it in their next answer.
+    private func reloadCallSavedElsewhere(_ cid: CallID) {
+        guard let cached = calls[cid] else { return }
+        do {
+            guard let fresh = try store.call(cid) else { return }
+            if fresh.linkSecret != cached.linkSecret { calls.forgetLinkHolders(of: cid) }
+            calls.keep(fresh)
+        } catch {
+            // A copy that may be stale is worse than none: the next request reads the database.
+            logger.error("could not reload a call another replica changed", metadata: ["cid": "\(cid)", "error": "\(error)"])
+            if sessions[cid] == nil { calls.forget(cid) }
+        }
     }
 
     // MARK: Connections
@@ -71,6 +110,9 @@ actor CallCoordinator {
 
     /// What the coordinator holds in memory (`GET /health` reports it).
     var inMemoryCounts: (calls: Int, sessions: Int) { (calls.count, sessions.count) }
+
+    /// Calls with someone in them, and how many people that is (`GET /metrics`).
+    var participation: (activeCalls: Int, participants: Int) { (sessions.callsWithParticipants, sessions.participantCount) }
 
     func connected(_ connection: ClientConnection) {
         connections.add(connection)
@@ -122,6 +164,7 @@ actor CallCoordinator {
         let request: IncomingRequest
         switch decoded {
         case .failure(let error):
+            metrics.errorAnswered(error.error.code)
             send(error, to: connection)
             return
         case .success(let incoming):
@@ -144,6 +187,7 @@ actor CallCoordinator {
                 logger.error("request failed", metadata: ["type": "\(request.type.rawValue)", "error": "\(error)"])
                 return ProtocolError(.internalError, "the server could not complete \(request.type.rawValue)")
             }()
+            metrics.errorAnswered(protocolError.code)
             send(ErrorEnvelope(id: request.id, type: request.type.rawValue, error: protocolError), to: connection)
         }
         flush()
@@ -151,6 +195,7 @@ actor CallCoordinator {
 
     /// Answers a frame the connection loop refused before decoding (too large).
     func reject(_ error: ProtocolError, to connection: ClientConnection) {
+        metrics.errorAnswered(error.code)
         send(ErrorEnvelope(id: nil, type: nil, error: error), to: connection)
     }
 
@@ -277,6 +322,7 @@ actor CallCoordinator {
     func save(_ call: StoredCall) throws {
         try store.save(call)
         calls.keep(call)
+        replicas?.publish(.callSaved(cid: call.cid))
     }
 
     /// The call as `userId` sees it now: the cached copy (which requests may have changed since

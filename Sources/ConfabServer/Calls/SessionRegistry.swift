@@ -9,6 +9,8 @@ struct SessionRegistry {
     private var sessions: [CallID: LiveSession] = [:]
 
     var count: Int { sessions.count }
+    var callsWithParticipants: Int { sessions.values.count { !$0.participants.isEmpty } }
+    var participantCount: Int { sessions.values.reduce(0) { $0 + $1.participants.count } }
     var callIDs: [CallID] { Array(sessions.keys) }
 
     subscript(cid: CallID) -> LiveSession? { sessions[cid] }

@@ -65,6 +65,12 @@ actor ManagedJanus {
 
     private var urlHost: String { settings.websocketHost.contains(":") ? "[\(settings.websocketHost)]" : settings.websocketHost }
 
+    /// Janus is running and answered on its WebSocket (false while it restarts).
+    var isUp: Bool {
+        guard let child else { return false }
+        return child.isReady && !child.process.hasExited
+    }
+
     /// The running child's pid (tests kill it to check restarts).
     var processIdentifier: Int32? { child.map { $0.process.pid } }
 

@@ -1,9 +1,12 @@
 import ConfabProtocol
+import Logging
 
-/// Where calls, their members and blocked users live between restarts. SQLite (`SQLiteCallStore`)
-/// is the default; a PostgreSQL store can implement the same methods.
+/// Where calls, their members and blocked users live between restarts: `SQLiteCallStore` (the
+/// default, a file) or `PostgresCallStore` (`--db postgres://…`, a database several servers can
+/// share). `CallStore.open` picks one from `--db`.
 ///
-/// Called from the `CallCoordinator` actor only, one call at a time, so implementations need no
+/// Synchronous, and called from the `CallCoordinator` actor only, one call at a time: an `await`
+/// in the middle of a request would let another request interleave. Implementations need no
 /// locking of their own beyond what their database does.
 protocol CallStore: Sendable {
     func call(_ cid: CallID) throws -> StoredCall?
@@ -15,4 +18,29 @@ protocol CallStore: Sendable {
     func recordingErrors(of cid: CallID) throws -> [String]
     /// Appends finished recordings and errors to a saved call's lists, atomically.
     func add(_ recordings: [StoredRecording], errors: [String], to cid: CallID) throws
+    /// Whether the database answers now (`GET /ready`). Safe to call from any thread.
+    func isReachable() -> Bool
+    /// Lets go of the database (connections, threads); the store is not used after.
+    func close()
+}
+
+/// Opens the store `--db` names: migrated and proven writable, or a `DatabaseStartError` that
+/// says where and what to do.
+func openCallStore(_ location: DatabaseLocation, logger: Logger) throws(DatabaseStartError) -> any CallStore {
+    switch location {
+    case .sqlite(let path): try SQLiteCallStore(path: path)
+    case .postgres(let postgres): try PostgresCallStore(location: postgres, logger: logger)
+    }
+}
+
+/// A row the current schema cannot read (written by a newer server, or edited by hand).
+enum StoredRowError: Error, CustomStringConvertible {
+    case unknownRole(String)
+    case unreadableLinkSecret(cid: String)
+    var description: String {
+        switch self {
+        case .unknownRole(let role): "stored member role '\(role)' is unknown"
+        case .unreadableLinkSecret(let cid): "the stored link secret of \(cid) is missing or not 32 hex digits"
+        }
+    }
 }

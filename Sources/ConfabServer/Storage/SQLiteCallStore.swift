@@ -101,14 +101,14 @@ final class SQLiteCallStore: CallStore {
             let members = try Row.fetchAll(
                 db, sql: "SELECT userId, role, createdAt FROM callMember WHERE cid = ? ORDER BY position",
                 arguments: [cid.description]
-            ).map { member throws(StoreError) -> CallMember in
+            ).map { member throws(StoredRowError) -> CallMember in
                 let roleName: String = member["role"]
                 guard let role = CallRole(rawValue: roleName) else { throw .unknownRole(roleName) }
                 return CallMember(userId: member["userId"], role: role, createdAt: Self.date(member["createdAt"]))
             }
             let secretText: String? = row["linkSecret"]
             guard let secretText, let linkSecret = CallLinkSecret(stored: secretText) else {
-                throw StoreError.unreadableLinkSecret(cid: cid.description)
+                throw StoredRowError.unreadableLinkSecret(cid: cid.description)
             }
             let blocked = try String.fetchAll(
                 db, sql: "SELECT userId FROM callBlockedUser WHERE cid = ? ORDER BY position", arguments: [cid.description])
@@ -164,6 +164,13 @@ final class SQLiteCallStore: CallStore {
         }
     }
 
+    func isReachable() -> Bool {
+        (try? database.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) != nil
+    }
+
+    /// GRDB closes the file when the queue goes.
+    func close() {}
+
     func recordings(of cid: CallID) throws -> [StoredRecording] {
         try database.read { db in
             try Row.fetchAll(
@@ -202,23 +209,13 @@ final class SQLiteCallStore: CallStore {
     }
 
     private static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
-
-    /// A row the current schema cannot read (written by a newer server, or edited by hand).
-    enum StoreError: Error, CustomStringConvertible {
-        case unknownRole(String)
-        case unreadableLinkSecret(cid: String)
-        var description: String {
-            switch self {
-            case .unknownRole(let role): "stored member role '\(role)' is unknown"
-            case .unreadableLinkSecret(let cid): "the stored link secret of \(cid) is missing or not 32 hex digits"
-            }
-        }
-    }
 }
 
 /// Why the server cannot use its database, with what to do about it.
 public enum DatabaseStartError: Error, CustomStringConvertible {
     case notWritable(path: String, reason: String)
+    /// PostgreSQL could not be reached, refused the login, or would not let this user write.
+    case postgresUnusable(location: PostgresLocation, reason: String)
 
     public var description: String {
         switch self {
@@ -226,6 +223,11 @@ public enum DatabaseStartError: Error, CustomStringConvertible {
             "cannot open the database \(path) for writing (\(reason)). The server needs to write it and the folder it is in "
                 + "(SQLite keeps a journal beside it): make both writable by this user (e.g. `chmod u+w \(path)` and its folder), "
                 + "or pass --db with a path on a writable file system."
+        case .postgresUnusable(let location, let reason):
+            "cannot use the PostgreSQL database \(location.database) at \(location.address) as user \(location.user) (\(reason)). "
+                + "Check that PostgreSQL is running there and that the user may log in (pg_hba.conf), own or write "
+                + "the database and create tables in it (e.g. `createdb -O \(location.user) \(location.database)`), "
+                + "or fix --db (\(location))."
         }
     }
 }

@@ -189,6 +189,15 @@ final class ManagedJanusTests: XCTestCase {
         XCTAssertNotNil(joined.media)
     }
 
+    func test_ready_andMetrics_sayTheManagedJanusIsUp() async throws {
+        let port = try XCTUnwrap(server).port
+        let (status, body) = try await HTTPGet.fetch("http://127.0.0.1:\(port)/ready")
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(try ConfabJSON.decoder().decode(ReadinessStatus.self, from: body), ReadinessStatus(database: .ok, janus: .ok))
+        let metrics = try await Metrics.fetch(port: port)
+        XCTAssertEqual(metrics["confab_janus_up"], 1)
+    }
+
     func test_serverStops_managedJanusExits() async throws {
         let janus = try XCTUnwrap(janusChildren().first, "the managed janus runs as a child of the server")
 

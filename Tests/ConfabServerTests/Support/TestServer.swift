@@ -12,14 +12,16 @@ final class TestServer: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
 
-    /// Starts a server and waits until it listens. `directory` lets a restart reuse a database.
+    /// Starts a server and waits until it listens. `directory` lets a restart reuse a database;
+    /// `database` puts the calls elsewhere than `server.sqlite` in it (PostgreSQL).
     static func start(
         devAuth: Bool = true, openCalls: Bool = false, directory: URL? = nil, ringTimeout: Duration = .seconds(10),
-        healthCheckInterval: Duration = .seconds(10), media: MediaConfiguration = .disabled
+        healthCheckInterval: Duration = .seconds(10), media: MediaConfiguration = .disabled, database: DatabaseLocation? = nil
     ) async throws -> TestServer {
         let folder = try directory ?? Self.makeTemporaryDirectory()
         let configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, databasePath: folder.appendingPathComponent("server.sqlite").path, devAuth: devAuth,
+            host: "127.0.0.1", port: 0, database: database ?? .sqlite(path: folder.appendingPathComponent("server.sqlite").path),
+            dataFolder: folder.path, devAuth: devAuth,
             openCalls: openCalls, ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval, media: media)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "confab-server-test")
@@ -44,7 +46,7 @@ final class TestServer: Sendable {
         self.task = task
     }
 
-    var directory: URL { URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent() }
+    var directory: URL { URL(fileURLWithPath: configuration.dataFolder) }
 
     func stop() async {
         task.cancel()
