@@ -238,7 +238,8 @@ class SpeaksGerman(XvfbTestCase):
 
 class PagesLight(MainWindowTestCase):
     """Screenshots of every page for a person to look at (light), at the default size, 500 px
-    tall and phone size (360x640); asserts only that each shows."""
+    tall and phone size (360x640). Asserts that each shows, and what a screenshot would show
+    wrong at those sizes: an avatar running into its tile's name, a self-view cut off."""
     scheme = "prefer-light"
     suffix = "light"
 
@@ -249,6 +250,18 @@ class PagesLight(MainWindowTestCase):
         wait_for(lambda: abs(extents(window)[2] - width) <= 20 and abs(extents(window)[3] - height) <= 20,
                  what=f"the window at {width}x{height}")
         time.sleep(1)
+
+    def assert_avatars_clear_of_names(self, call, what):
+        for initial, name in (("B", "bob"), ("A", "You")):
+            avatar = wait_for(lambda: on_screen(call, role="label", name=initial), what=f"{name}'s avatar")
+            caption = wait_for(lambda: on_screen(call, role="label", name=name), what=f"{name}'s name on the tile")
+            _, avatar_y, _, avatar_height = extents(avatar)
+            _, caption_y, _, _ = extents(caption)
+            self.assertLessEqual(avatar_y + avatar_height, caption_y, f"{what}: {name}'s avatar runs into the name under it")
+
+    def assert_self_view_whole(self, call, what):
+        tile = wait_for(lambda: on_screen(call, name_contains="You, "), what=f"{what}: the self-view inside the window")
+        self.assertGreaterEqual(extents(tile)[3], 100, f"{what}: the self-view is squashed to {extents(tile)[3]} px")
 
     def test_screenshotsOfEveryPage(self):
         artifacts = f"pages-{self.suffix}"
@@ -278,13 +291,19 @@ class PagesLight(MainWindowTestCase):
         press_keys(self.xvfb.display, "pages – Confab", "Escape")
         self.resize("pages – Confab", 900, 500)
         screenshot(self.xvfb.display, f"{artifacts}-call-grid-500.png")
+        self.assert_avatars_clear_of_names(call, "grid at 900x500")
         press_keys(self.xvfb.display, "pages – Confab", "ctrl+l")  # grid → spotlight
         time.sleep(1)
         screenshot(self.xvfb.display, f"{artifacts}-call-spotlight-500.png")
+        self.assert_avatars_clear_of_names(call, "spotlight at 900x500")
+        self.assert_self_view_whole(call, "spotlight at 900x500")
         self.resize("pages – Confab", 900, 700)
         screenshot(self.xvfb.display, f"{artifacts}-call-spotlight.png")
+        self.assert_self_view_whole(call, "spotlight at the default size")
         self.resize("pages – Confab", 360, 640)
         screenshot(self.xvfb.display, f"{artifacts}-call-spotlight-360.png")
+        self.assert_avatars_clear_of_names(call, "spotlight at 360x640")
+        self.assert_self_view_whole(call, "spotlight at 360x640")
         bob.stop()
         self.page("Call ended – Confab", "the call-ended page")
         time.sleep(0.5)

@@ -39,17 +39,22 @@ final class ParticipantTile {
 
         let spacer = Box(.horizontal)
         spacer.expand(horizontally: true, vertically: false)
-        let bar = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel, spacer, quality.view])
+        // The name sits in a small pill at the bottom left (a bar across the whole tile hid
+        // the picture and read as heavy); the pin button floats at the right on its own.
+        let namePill = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel])
+        namePill.addCSSClass("tile-bar")
+        namePill.align(vertical: .center)
+        quality.view.align(vertical: .center)
+        let bar = Box(.horizontal, spacing: 6, children: [namePill, spacer, quality.view])
         pinIcon.isVisible = false
         if let onTogglePin {
             let pin = Button(iconName: "view-pin-symbolic", accessibleLabel: tr("Pin %@", "\(name)"))
-            pin.addCSSClass("flat")
+            pin.addCSSClass("osd")
             pin.addCSSClass("circular")
             pin.onClicked(onTogglePin)
             bar.append(pin)
             pinButton = pin
         }
-        bar.addCSSClass("tile-bar")
         bar.align(vertical: .end)
         bar.setMargins(8)
         view = Overlay(child: stack)

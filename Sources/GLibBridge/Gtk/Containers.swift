@@ -105,6 +105,9 @@ public final class Clamp: Widget {
         adw_clamp_set_maximum_size(c(), gint(maximumWidth))
         adw_clamp_set_child(c(), child.c())
     }
+
+    /// Lets go of the child (so that it can be placed elsewhere).
+    public func removeChild() { adw_clamp_set_child(c(), nil) }
 }
 
 /// GtkScrolledWindow with vertical scrolling only.
