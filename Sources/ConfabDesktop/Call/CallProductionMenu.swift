@@ -29,7 +29,8 @@ final class CallProductionMenu {
         linkHeading.align(horizontal: .start)
         linkHeading.setMargins(top: 4, bottom: 0, start: 8, end: 8)
         let linkHint = Label(tr("Whoever has the link can join, members or not."), cssClasses: ["caption", "dim-label"])
-        linkHint.wrapAtStart(maximumCharacters: 40)
+        // Narrow enough that the menu fits a 360 px window (the 360x640 UI test measures it).
+        linkHint.wrapAtStart(maximumCharacters: 32)
         linkHint.setMargins(top: 0, bottom: 2, start: 8, end: 8)
         linkSection = Box(.vertical, spacing: 2, children: [linkHeading, linkHint, copyLink, resetLink])
         copyLink.tooltip = tr("Copy the call’s link, to invite someone")
@@ -52,7 +53,7 @@ final class CallProductionMenu {
         record.onClickedClosingPopover { [weak call] in Task { await call?.toggleRecording() } }
         live.onClickedClosingPopover { [weak call] in Task { await call?.toggleLive() } }
         broadcast.onClickedClosingPopover { [weak call] in Task { await call?.toggleBroadcasting() } }
-        liveExplanation.wrapAtStart(maximumCharacters: 40)
+        liveExplanation.wrapAtStart(maximumCharacters: 32)
         liveExplanation.setMargins(top: 0, bottom: 2, start: 8, end: 8)
         for child in [linkSection, record, live, liveExplanation, broadcast, links] as [Widget] { content.append(child) }
     }

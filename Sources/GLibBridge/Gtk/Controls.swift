@@ -18,6 +18,10 @@ public final class Label: Widget {
         set { if newValue != text { gtk_label_set_text(c(), newValue) } }
     }
 
+    /// Lets the text end in "…" when there is not room for all of it (a status beside a meter
+    /// on a phone-sized window), instead of widening what holds it.
+    public func ellipsizeAtEnd() { gtk_label_set_ellipsize(c(), PANGO_ELLIPSIZE_END) }
+
     /// Lets the user select and copy the text (links).
     public func makeSelectable() { gtk_label_set_selectable(c(), 1) }
 
