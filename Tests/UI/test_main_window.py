@@ -236,6 +236,26 @@ class SpeaksGerman(XvfbTestCase):
         self.assertFalse(app.exited(), app.output())
 
 
+class HomePageFromItsUIFileSpeaksGerman(XvfbTestCase):
+    """The home page's layout is a GtkBuilder file (Resources/ui/home-page.ui): its strings are
+    translated through Confab's gettext domain like the code's."""
+
+    def test_languageGerman_homePageLabelsAndAccessibleNamesFromTheUIFileAreTranslated(self):
+        server = Server()
+        self.addCleanup(server.stop)
+        app = App(self.xvfb, ["--server", server.url, "--user", "ada", "--test-devices"],
+                  extra_env={"LANGUAGE": "de", "LANG": "C.UTF-8", "LC_ALL": ""})
+        self.addCleanup(app.stop)
+        accessible = wait_for(lambda: application(app.process.pid), what="the app on the AT-SPI bus")
+        home = wait_for(lambda: top_level_window(accessible, name="Confab"), what="the home page")
+        wait_for(lambda: find(home, role="label", name="Jemanden anrufen"), what="“Jemanden anrufen” (Call someone), a label of the .ui")
+        wait_for(lambda: find(home, role="text", name="Anzurufende Personen"), what="“Anzurufende Personen”, an accessible name set in the .ui")
+        wait_for(lambda: find(home, role="push button", name="Beitreten …"), what="“Beitreten …” (Join…)")
+        self.assertIsNone(find(home, role="label", name="Call someone"), "the .ui's English text is still there")
+        screenshot(self.xvfb.display, "home-german.png")
+        self.assertFalse(app.exited(), app.output())
+
+
 class PagesLight(MainWindowTestCase):
     """Screenshots of every page for a person to look at (light), at the default size, 500 px
     tall and phone size (360x640). Asserts that each shows, and what a screenshot would show
