@@ -236,6 +236,39 @@ class SpeaksGerman(XvfbTestCase):
         self.assertFalse(app.exited(), app.output())
 
 
+class ResetCallLink(MainWindowTestCase):
+    """Issue 16: a host's Reset link… asks first, then the old link stops working and whoever
+    it let in leaves the call."""
+
+    def copy_link(self, call, replacing=None):
+        """Copy link from the More menu; the link read back from the clipboard (once it is no
+        longer `replacing`, what was copied before)."""
+        click(wait_for(lambda: on_screen(call, name="More"), what="the More menu"))
+        click(wait_for(lambda: find(call, role="push button", name="Copy link"), what="Copy link in the More menu"))
+        return wait_for(lambda: (lambda text: text if "?secret=" in text and text != replacing else None)(read_clipboard(self.xvfb.display)),
+                        what="a new link on the clipboard" if replacing else "the call's link on the clipboard")
+
+    def test_hostResetsLink_afterConfirming_linkHolderLeaves_andTheOldLinkIsRefused(self):
+        call = self.join_call("reset")
+        old_link = self.copy_link(call)
+        old_secret = old_link.split("secret=", 1)[1]
+        carol = self.peer("carol", "join", "default:reset", "--link-secret", old_secret, "--duration", "30")
+        wait_for(lambda: find(call, name_contains="carol, "), timeout=20, what="carol's tile (joined with the link)")
+
+        click(wait_for(lambda: on_screen(call, name="More"), what="the More menu"))
+        click(wait_for(lambda: find(call, role="push button", name="Reset link…"), what="Reset link… in the More menu"))
+        dialog = wait_for(lambda: top_level_window(self.accessible, name_contains="Reset the call"), what="the confirmation")
+        screenshot(self.xvfb.display, "reset-link-confirmation.png")
+        click(wait_for(lambda: find(dialog, role="push button", name_contains="Reset Link"), what="Reset Link in the dialog"))
+        wait_for(lambda: find(call, name_contains="carol, ") is None, timeout=20, what="carol (let in by the old link) to leave")
+
+        new_link = self.copy_link(call, replacing=old_link)
+        self.assertTrue(new_link.startswith("confab://join/default/reset?secret="), new_link)
+        late = self.peer("dave", "join", "default:reset", "--link-secret", old_secret, "--duration", "1")
+        self.assertNotEqual(late.process.wait(30), 0, "the old link still lets people in")
+        carol.stop()
+
+
 class HomePageFromItsUIFileSpeaksGerman(XvfbTestCase):
     """The home page's layout is a GtkBuilder file (Resources/ui/home-page.ui): its strings are
     translated through Confab's gettext domain like the code's."""
