@@ -3,6 +3,7 @@ window, which keeps its size and place from step to step; at phone size (360x640
 of the call stays reachable and inside the window. Screenshots of every page, light and dark,
 are saved under the build folder's ui-artifacts."""
 import os
+import sqlite3
 import subprocess
 import time
 import unittest
@@ -234,6 +235,40 @@ class SpeaksGerman(XvfbTestCase):
             wait_for(lambda: find(accessible, name_contains=item), what=f"“{item}” in the main menu")
         screenshot(self.xvfb.display, "lobby-german.png")
         self.assertFalse(app.exited(), app.output())
+
+
+class PastedLinkLetsAdaIntoBobsCall(MainWindowTestCase):
+    """Issue 16: ada is no member of bob's call; a link pasted at home opens its lobby, and only
+    the link's secret lets her join."""
+
+    def link_secret(self, cid):
+        """The call's secret as the server stored it (what its hosts' Copy link carries)."""
+        database = sqlite3.connect(os.path.join(self.server.directory, "calls.sqlite"))
+        try:
+            row = database.execute("SELECT linkSecret FROM call WHERE cid = ?", (cid,)).fetchone()
+        finally:
+            database.close()
+        return row[0] if row else None
+
+    def open_link(self, home, link, title):
+        type_text(find(home, role="text", name="Call name"), link)
+        click(find(home, role="push button", name="Join…"))
+        return self.page(title, "the lobby of the pasted link")
+
+    def test_linkPastedAtHome_withoutItsSecretAdaIsRefused_withItSheJoinsBobsCall(self):
+        self.peer("bob", "join", "default:bobs-room", "--create", "--duration", "40")
+        secret = wait_for(lambda: self.link_secret("default:bobs-room"), timeout=20, what="bob's call to exist")
+
+        lobby = self.open_link(self.home, "confab://join/default/bobs-room", "bobs-room – Confab")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))
+        wait_for(lambda: find(lobby, name_contains="open the call’s link"), what="the refusal, saying to open the call's link")
+        press_keys(self.xvfb.display, "bobs-room – Confab", "Escape")
+        home = self.page("Confab", "home again")
+
+        lobby = self.open_link(home, f"confab://join/default/bobs-room?secret={secret}", "bobs-room – Confab")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))
+        call = self.page("bobs-room – Confab", "the call")
+        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile: ada is in his call")
 
 
 class ResetCallLink(MainWindowTestCase):
