@@ -110,15 +110,32 @@ final class FakeCallService: CallService {
     func getCall(_ call: CallID) async throws -> CallSnapshot {
         requests.append("get \(call)")
         if let failure { throw failure }
-        return CallSnapshot(id: call, createdBy: "bob")
+        var snapshot = CallSnapshot(id: call, createdBy: "bob")
+        snapshot.linkSecret = linkSecret
+        return snapshot
+    }
+
+    /// The call's link secret as the coordinator shows it to this user (nil: not shown).
+    var linkSecret: String?
+    /// The secret a reset gives; nil makes the reset fail as a refusal would.
+    var linkSecretAfterReset: String?
+    func resetCallLink(in call: CallID) async throws -> CallSnapshot {
+        requests.append("reset link \(call)")
+        guard let linkSecretAfterReset else { throw CallError("You can’t change this call") }
+        linkSecret = linkSecretAfterReset
+        var snapshot = CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin, ownCapabilities: capabilitiesOnJoin)
+        snapshot.linkSecret = linkSecret
+        return snapshot
     }
 
     func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
         requests.append("join \(call)")
         if let failure { throw failure }
         joined.append((call, settings))
-        return CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin,
-                            ownCapabilities: capabilitiesOnJoin, media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? nil : "s-self")
+        var snapshot = CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin,
+                                    ownCapabilities: capabilitiesOnJoin, media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? nil : "s-self")
+        snapshot.linkSecret = linkSecret
+        return snapshot
     }
 
     var participantsOnJoin: [CallParticipant] = []

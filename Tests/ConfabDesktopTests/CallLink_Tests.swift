@@ -21,4 +21,10 @@ final class CallLink_Tests: XCTestCase {
         XCTAssertNil(CallLink("confab://join/default/standup?secret="))
         XCTAssertNil(CallLink("confab://join/default/standup?secret=a&secret=b"))
     }
+
+    func test_linkMadeForSharing_readsBackAsTheSameCallAndSecret() throws {
+        let shared = CallLink(call: CallID(type: .audioRoom, id: "town-hall.2"), secret: "0123456789abcdef0123456789abcdef")
+        XCTAssertEqual(shared.text, "confab://join/audio_room/town-hall.2?secret=0123456789abcdef0123456789abcdef")
+        XCTAssertEqual(CallLink(shared.text), shared)
+    }
 }

@@ -291,6 +291,36 @@ def screenshot(display, name):
     return path
 
 
+_READ_CLIPBOARD = """
+import sys
+import gi
+gi.require_version("Gtk", "4.0")
+from gi.repository import Gdk, GLib, Gtk
+Gtk.init()
+loop = GLib.MainLoop()
+result = []
+def done(clipboard, task):
+    try:
+        result.append(clipboard.read_text_finish(task) or "")
+    except GLib.Error:
+        result.append("")
+    loop.quit()
+Gdk.Display.get_default().get_clipboard().read_text_async(None, done)
+GLib.timeout_add_seconds(5, loop.quit)
+loop.run()
+sys.stdout.write(result[0] if result else "")
+"""
+
+
+def read_clipboard(display):
+    """The text on the X display's clipboard, read as another GTK app would paste it."""
+    # Off the accessibility bus: the reader is no app under test, and a GTK app that joins and
+    # leaves the bus mid-suite is one more thing for the registry to keep up with.
+    env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", GTK_A11Y="none", NO_AT_BRIDGE="1")
+    env.pop("WAYLAND_DISPLAY", None)
+    return subprocess.run(["/usr/bin/python3", "-c", _READ_CLIPBOARD], env=env, capture_output=True, text=True, timeout=20).stdout
+
+
 def pixel(path, x, y):
     """(r, g, b) of one pixel of a screenshot, via ImageMagick."""
     out = subprocess.run(["convert", path, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],

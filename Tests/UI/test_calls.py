@@ -106,7 +106,7 @@ class HostActions(CallsTestCase):
 
         # More → Record: everyone is shown the call is recorded (this server records as a flag
         # without media; real recordings are checked in Production_EndToEndTests).
-        click(wait_for(lambda: find(call_window, name="More (record, broadcast)"), what="the More menu"))
+        click(wait_for(lambda: find(call_window, name="More"), what="the More menu"))
         click(wait_for(lambda: find(self.accessible, role="push button", name="Record"), what="Record in the More menu"))
         wait_for(lambda: find(call_window, name_contains="Recording. Call duration"), what="the recording indicator")
         screenshot(self.xvfb.display, "recording.png")

@@ -93,6 +93,9 @@ class InstalledFiles(unittest.TestCase):
         for program in ("confab", "confab-server", "confab-peer"):
             self.assertTrue(os.access(installed("bin", program), os.X_OK), program)
         self.assertTrue(os.path.exists(installed("share", "confab", "confab.css")))
+        # The pages' GtkBuilder layouts, where the installed app looks for them (ResourceLocator).
+        for layout in ("home-page.ui", "call-ended-page.ui"):
+            self.assertTrue(os.path.exists(installed("share", "confab", "ui", layout)), layout)
 
 
 class StandIn:

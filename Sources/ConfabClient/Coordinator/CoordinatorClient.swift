@@ -369,6 +369,11 @@ public final class CoordinatorClient: CallService {
         translator.remember(try await send(GetCallRequest(cid: call, linkSecret: linkSecrets[call])).call)
     }
 
+    /// A new link for `call`; the old one stops working (hosts: `updateCall`).
+    public func resetCallLink(in call: CallID) async throws -> CallSnapshot {
+        translator.remember(try await send(ResetCallLinkRequest(cid: call)).call)
+    }
+
     /// Joins an existing call (`joinCall(_:create:)` can create it). The media settings stay
     /// on this device until the Janus integration needs them.
     /// Joins from the app: a call is made on first join, as typing a new call name in the

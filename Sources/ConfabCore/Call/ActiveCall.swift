@@ -31,6 +31,9 @@ public final class ActiveCall {
     /// The call has a backstage (it started in one): only then are Go live and Back to
     /// backstage offered.
     public private(set) var hasBackstage = false
+    /// The secret of the call's link, shown to those who may read the call (the "Copy link"
+    /// of the call's menu); nil for everyone else.
+    public private(set) var linkSecret: String?
     /// Participants pinned on this device only (tile menu), by session id.
     public private(set) var locallyPinned: Set<String> = []
     /// Whether our media is flowing to and from the media server.
@@ -153,6 +156,7 @@ public final class ActiveCall {
         }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
         ownCapabilities = snapshot.ownCapabilities
+        linkSecret = snapshot.linkSecret
     }
 
     /// Adds a participant, and once we are in the call tells the user who joined (not in big
@@ -422,6 +426,19 @@ public final class ActiveCall {
     }
 
     /// Runs a request to the coordinator; a failure is told in `failure`'s words (given why).
+    /// Hosts (`updateCall`) may give the call a new link, so that a leaked one stops working.
+    public var canResetLink: Bool { ownCapabilities.contains(.updateCall) }
+
+    /// A new link for the call: the old one stops working, and whoever it let in leaves.
+    public func resetLink() async {
+        var reset = false
+        await request({ tr("Couldn’t reset the call’s link: %@", $0) }) { service, call in
+            apply(try await service.resetCallLink(in: call))
+            reset = true
+        }
+        if reset { report(tr("The call has a new link. The old one no longer works.")) }
+    }
+
     private func request(_ failure: (String) -> String, _ action: @MainActor (CallService, CallID) async throws -> Void) async {
         guard let callService, !isEnded else { return }
         do {

@@ -44,6 +44,10 @@ public protocol CallService: AnyObject {
     func stopLive(in call: CallID) async throws
     func startBroadcasting(in call: CallID) async throws
     func stopBroadcasting(in call: CallID) async throws
+
+    /// Gives the call a new link secret (the old link stops working; needs `updateCall`) and
+    /// returns the call with it.
+    func resetCallLink(in call: CallID) async throws -> CallSnapshot
 }
 
 extension CallService {
@@ -55,6 +59,7 @@ extension CallService {
     public func startBroadcasting(in call: CallID) async throws { throw CallError(tr("This call service cannot broadcast.")) }
     public func stopBroadcasting(in call: CallID) async throws { throw CallError(tr("This call service cannot broadcast.")) }
     public func renewMedia(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no media.")) }
+    public func resetCallLink(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no call links.")) }
 }
 
 /// Why a ring was rejected (the SDK's reasons).

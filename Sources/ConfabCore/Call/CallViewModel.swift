@@ -67,6 +67,10 @@ public final class CallViewModel {
         Task {
             guard let snapshot = try? await callService.getCall(call) else { return }
             updateLobbyParticipants(of: call) { _ in snapshot.participants.map { Member(user: $0.user, role: $0.role) } }
+            if case .lobby(var info) = callingState, info.call == call, info.linkSecret != snapshot.linkSecret {
+                info.linkSecret = snapshot.linkSecret
+                callingState = .lobby(info)
+            }
         }
     }
 

@@ -47,11 +47,15 @@ public struct LobbyInfo: Equatable, Sendable {
     public let callType: CallType
     /// People invited to (or already in) the call.
     public var participants: [Member]
+    /// The secret of the call's link, once the coordinator has shown it to us (those who may
+    /// read the call can copy the link from the lobby).
+    public var linkSecret: String?
 
-    public init(callId: String, callType: CallType, participants: [Member]) {
+    public init(callId: String, callType: CallType, participants: [Member], linkSecret: String? = nil) {
         self.callId = callId
         self.callType = callType
         self.participants = participants
+        self.linkSecret = linkSecret
     }
 
     /// The call's id as the server knows it.

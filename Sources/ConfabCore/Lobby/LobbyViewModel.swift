@@ -61,10 +61,18 @@ public final class LobbyViewModel {
 
     /// The people already in the call (not counting the current user).
     public var participants: [Member] {
-        // The call view model keeps the lobby's list current as people join and leave.
-        let current: LobbyInfo
-        if case .lobby(let latest) = callViewModel.callingState, latest.call == info.call { current = latest } else { current = info }
-        return current.participants.filter { $0.user.id != callViewModel.currentUser.id }
+        current.participants.filter { $0.user.id != callViewModel.currentUser.id }
+    }
+
+    /// The secret of the call's link, once the coordinator has shown it to us (those who may
+    /// read the call): the lobby then offers Copy link.
+    public var linkSecret: String? { current.linkSecret }
+
+    /// The lobby as it is now: the call view model keeps its list current as people join and
+    /// leave, and adds the link secret when the call is read.
+    private var current: LobbyInfo {
+        if case .lobby(let latest) = callViewModel.callingState, latest.call == info.call { return latest }
+        return info
     }
 
     /// True when the warning "Your mic doesn't seem to be working." should show.

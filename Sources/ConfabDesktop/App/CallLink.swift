@@ -11,6 +11,17 @@ public struct CallLink: Equatable {
     /// The call's link secret, when the link has one.
     public let secret: String?
 
+    public init(call: CallID, secret: String?) {
+        self.call = call
+        self.secret = secret
+    }
+
+    /// The link as people share it: `confab://join/TYPE/ID?secret=SECRET`. Call ids and the
+    /// server's secrets (hex) are URL-safe as they are.
+    public var text: String {
+        "confab://join/\(call.type.rawValue)/\(call.id)" + (secret.map { "?secret=\($0)" } ?? "")
+    }
+
     public init?(_ text: String) {
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "confab" else { return nil }
         var parts = [components.host].compactMap { $0 } + components.path.split(separator: "/").map(String.init)

@@ -114,7 +114,7 @@ public final class ConfabApplication {
                     preferences.rememberWindowSize(width: width, height: height)
                 }
             },
-            home: { HomePage(callViewModel: callViewModel) },
+            home: { HomePage(callViewModel: callViewModel) { [unowned self] link in self.open(link) } },
             lobby: { [unowned self] info in self.makeLobby(info) },
             outgoing: { [unowned self] in
                 OutgoingCallPage(callViewModel: callViewModel, preview: self.cameraPreview) { [unowned self] in
@@ -154,10 +154,15 @@ public final class ConfabApplication {
                 print("confab: not opening \(link.call): a call is already under way")
                 continue
             }
-            if let secret = link.secret { coordinator.useLink(secret: secret, for: link.call) }
-            callViewModel.enterLobby(link.call, members: [])
+            open(link)
         }
         activate()
+    }
+
+    /// Opens the lobby of a link's call; its secret goes with every later request for that call.
+    private func open(_ link: CallLink) {
+        if let secret = link.secret { coordinator.useLink(secret: secret, for: link.call) }
+        callViewModel.enterLobby(link.call, members: [])
     }
 
     // MARK: Sounds, notifications, preferences

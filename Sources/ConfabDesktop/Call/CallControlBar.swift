@@ -2,9 +2,12 @@ import ConfabCore
 import GLibBridge
 
 /// The in-call controls, in groups: your media (microphone, camera, devices) | sharing and
-/// more | people and layout (participants, layout, minimize) | hang up. On a narrow window the
-/// groups wrap onto a second line instead of being cut off. Every button's tooltip names its
-/// shortcut. Stateless: `update` shows the settings it is given; actions go to the closures.
+/// More | people and layout (participants, layout, minimize) | hang up. It never wraps: with
+/// room every control has a caption under it; narrower, the captions go; narrower still (down
+/// to a 360 px phone), the least needed controls move into the More (⋯) menu — minimize first,
+/// then share, layout and participants — while microphone, camera, devices and hang up always
+/// stay. Every tooltip names its shortcut. Stateless: `update` shows the settings it is given;
+/// actions go to the closures.
 @MainActor
 final class CallControlBar {
     struct Actions {
@@ -18,85 +21,144 @@ final class CallControlBar {
         var toggleScreenshare: @MainActor () -> Void = {}
     }
 
+    /// Controls that come from elsewhere: the devices popover's button (with the media group)
+    /// and what the More menu holds besides the overflow (recording, broadcast, links).
+    struct Extras {
+        var devices: Widget?
+        var more: Widget?
+    }
+
     let view: Widget
+    private let row = PriorityRow(spacing: 8, groupSpacing: 16)
     private let microphone: MediaToggle
     private let camera: MediaToggle
     private let layoutButtons: [ParticipantsLayout: ToggleButton]
     private let participantsButton: Button
     private let screenshareButton: Button
-
-    /// Controls that come from elsewhere: the devices popover (with the media group) and the
-    /// More menu (with sharing).
-    struct Extras {
-        var devices: [Widget] = []
-        var more: [Widget] = []
-    }
+    private let layoutMenu: MenuButton
+    private let minimizeButton: Button
+    private let moreButton: MenuButton
+    /// The More menu's copies of the controls that can be left out, each shown there only
+    /// while its control is left out of the bar.
+    private let overflow: [(control: Widget, entry: Widget)]
+    private let overflowSection = Box(.vertical, spacing: 2)
+    private let overflowLayoutButtons: [ParticipantsLayout: ToggleButton]
+    private let overflowParticipants: Button
+    private let overflowScreenshare: Button
+    private let moreSeparator = Separator()
+    /// The More menu has content of its own now (the last `update`).
+    private var hasMoreContent = false
 
     init(actions: Actions, extras: Extras = Extras()) {
         microphone = MediaToggle(.microphone, onToggle: actions.toggleMicrophone)
         camera = MediaToggle(.camera, onToggle: actions.toggleCamera)
 
-        var buttons: [ParticipantsLayout: ToggleButton] = [:]
-        let layoutList = Box(.vertical, spacing: 4)
-        for layout in ParticipantsLayout.allCases {
-            let button = ToggleButton(iconName: layout.iconName, accessibleLabel: layout.title)
-            button.label = layout.title
-            button.addCSSClass("flat")
-            // A pick closes the popover: the layout shows at once behind it.
-            button.onClickedClosingPopover { actions.chooseLayout(layout) }
-            buttons[layout] = button
-            layoutList.append(button)
-        }
-        layoutButtons = buttons
-        let layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: tr("Layout"), content: layoutList)
+        let layoutChoices = Self.layoutChoices(actions.chooseLayout)
+        layoutButtons = layoutChoices
+        let layoutList = Box(.vertical, spacing: 4, children: ParticipantsLayout.allCases.compactMap { layoutChoices[$0] })
+        layoutMenu = MenuButton(iconName: "view-grid-symbolic", accessibleLabel: tr("Layout"), content: layoutList)
         layoutMenu.tooltip = tr("Layout (Ctrl+L)")
-        layoutMenu.addCSSClass("circular")
         layoutMenu.opensUpward()
 
-
         participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: tr("Participants"))
-        participantsButton.addCSSClass("circular")
         participantsButton.onClicked(actions.showParticipants)
 
         // Shown only with the `screenshare` capability (see update).
         screenshareButton = Button(iconName: "screen-shared-symbolic", accessibleLabel: tr("Share screen"))
-        screenshareButton.addCSSClass("circular")
         screenshareButton.isVisible = false
         screenshareButton.onClicked(actions.toggleScreenshare)
 
         // Not the window's own minimize icon: this one keeps the call in a small window.
-        let minimize = Button(iconName: "focus-windows-symbolic", accessibleLabel: tr("Minimize call"))
-        minimize.tooltip = tr("Show the call in a small window (Ctrl+M)")
-        minimize.addCSSClass("circular")
-        minimize.onClicked(actions.minimize)
+        minimizeButton = Button(iconName: "focus-windows-symbolic", accessibleLabel: tr("Minimize call"))
+        minimizeButton.tooltip = tr("Show the call in a small window (Ctrl+M)")
+        minimizeButton.onClicked(actions.minimize)
 
         let hangUp = Button(iconName: "call-stop-symbolic", accessibleLabel: tr("Hang up"))
         hangUp.tooltip = tr("Hang up (Ctrl+Shift+H)")
         hangUp.addCSSClass("destructive-action")
-        hangUp.addCSSClass("circular")
         hangUp.addCSSClass("call-button")
         hangUp.onClicked(actions.hangUp)
 
-        func group(_ members: [Widget]) -> Widget { Box(.horizontal, spacing: 8, children: members) }
-        let bar = WrappingBox(spacing: 12, children: [
-            group([microphone.button, camera.button] + extras.devices),
-            group([screenshareButton] + extras.more),
-            group([participantsButton, layoutMenu, minimize]),
-            hangUp,
-        ])
-        bar.addCSSClass("call-controls")
-        view = bar
+        // The More menu: first what did not fit in the bar, then the call's own extras.
+        overflowScreenshare = Button(iconName: "screen-shared-symbolic", label: tr("Share screen"))
+        overflowScreenshare.onClickedClosingPopover(actions.toggleScreenshare)
+        overflowParticipants = Button(iconName: "system-users-symbolic", label: tr("Participants"))
+        overflowParticipants.onClickedClosingPopover(actions.showParticipants)
+        let overflowMinimize = Button(iconName: "focus-windows-symbolic", label: tr("Minimize call"))
+        overflowMinimize.onClickedClosingPopover(actions.minimize)
+        let overflowLayoutChoices = Self.layoutChoices(actions.chooseLayout)
+        overflowLayoutButtons = overflowLayoutChoices
+        let layoutHeading = Label(tr("Layout"), cssClasses: ["heading"])
+        layoutHeading.align(horizontal: .start)
+        layoutHeading.setMargins(top: 6, bottom: 2, start: 8, end: 8)
+        let overflowLayout = Box(.vertical, spacing: 2, children: [layoutHeading] + ParticipantsLayout.allCases.compactMap { overflowLayoutChoices[$0] })
+        overflow = [(screenshareButton, overflowScreenshare), (participantsButton, overflowParticipants),
+                    (layoutMenu, overflowLayout), (minimizeButton, overflowMinimize)]
+        for (_, entry) in overflow { overflowSection.append(entry) }
+        let moreContent = Box(.vertical, spacing: 6, children: [overflowSection, moreSeparator] + [extras.more].compactMap { $0 })
+        moreContent.setMargins(4)
+        moreButton = MenuButton(iconName: "view-more-horizontal-symbolic", accessibleLabel: tr("More"), content: moreContent)
+        moreButton.tooltip = tr("More options")
+        moreButton.opensUpward()
+
+        for control in [microphone.button, camera.button, extras.devices, screenshareButton, moreButton, participantsButton, layoutMenu, minimizeButton, hangUp] {
+            control?.addCSSClass("circular")
+        }
+        row.append(microphone.button, caption: tr("Microphone"), group: 0)
+        row.append(camera.button, caption: tr("Camera"), group: 0)
+        if let devices = extras.devices { row.append(devices, caption: tr("Devices"), group: 0) }
+        row.append(screenshareButton, caption: tr("Share"), group: 1, priority: 2)
+        row.appendOverflow(moreButton, caption: tr("More"), group: 1)
+        row.append(participantsButton, caption: tr("People"), group: 2, priority: 4)
+        row.append(layoutMenu, caption: tr("Layout"), group: 2, priority: 3)
+        row.append(minimizeButton, caption: tr("Minimize"), group: 2, priority: 1)
+        row.append(hangUp, caption: tr("Hang up"), group: 3)
+        row.addCSSClass("call-controls")
+        row.expand(horizontally: true, vertically: false)
+        view = row
+
+        // Which controls are left out is known only at layout time; the menu shows it as it
+        // is when it opens.
+        moreButton.onOpen { [weak self] in self?.showLeftOutControls() }
     }
 
+    private static func layoutChoices(_ choose: @escaping @MainActor (ParticipantsLayout) -> Void) -> [ParticipantsLayout: ToggleButton] {
+        var buttons: [ParticipantsLayout: ToggleButton] = [:]
+        for layout in ParticipantsLayout.allCases {
+            let button = ToggleButton(iconName: layout.iconName, label: layout.title)
+            // A pick closes the popover: the layout shows at once behind it.
+            button.onClickedClosingPopover { choose(layout) }
+            buttons[layout] = button
+        }
+        return buttons
+    }
+
+    private func showLeftOutControls() {
+        var anyLeftOut = false
+        for (control, entry) in overflow {
+            let leftOut = control.isVisible && row.isLeftOut(control)
+            entry.isVisible = leftOut
+            anyLeftOut = anyLeftOut || leftOut
+        }
+        overflowSection.isVisible = anyLeftOut
+        moreSeparator.isVisible = anyLeftOut && hasMoreContent
+    }
+
+    /// - Parameter hasMore: the More menu has something of its own (recording, broadcast, links).
     func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int,
-                canScreenshare: Bool = false, isScreensharing: Bool = false) {
+                canScreenshare: Bool = false, isScreensharing: Bool = false, hasMore: Bool = false) {
         screenshareButton.isVisible = canScreenshare || isScreensharing
-        screenshareButton.setAccessibleLabel(isScreensharing ? tr("Stop sharing screen") : tr("Share screen"))
-        screenshareButton.tooltip = isScreensharing ? tr("Stop sharing your screen") : tr("Share your screen")
+        let shareName = isScreensharing ? tr("Stop sharing screen") : tr("Share screen")
+        screenshareButton.setAccessibleLabel(shareName)
+        screenshareButton.tooltip = isScreensharing ? tr("Stop sharing your screen (Ctrl+Shift+E)") : tr("Share your screen (Ctrl+Shift+E)")
         screenshareButton.setCSSClass("suggested-action", isScreensharing)
+        overflowScreenshare.setEntry(iconName: "screen-shared-symbolic", label: shareName)
+        hasMoreContent = hasMore
+        row.overflowWanted = hasMore
         microphone.update(isOn: settings.audioOn)
         camera.update(isOn: settings.videoOn)
         for (candidate, button) in layoutButtons { button.isActive = candidate == layout }
+        for (candidate, button) in overflowLayoutButtons { button.isActive = candidate == layout }
         let people = trn("%@ person", "%@ people", participantCount)
         participantsButton.setAccessibleLabel(tr("Participants (%@)", "\(people)"))
         participantsButton.tooltip = tr("Participants: %@ (Ctrl+P)", "\(people)")

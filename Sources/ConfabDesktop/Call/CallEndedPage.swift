@@ -2,23 +2,23 @@ import ConfabCore
 import GLibBridge
 
 /// After a call ends for a reason other than our own hang-up: what happened, and a way back.
+/// The layout is Resources/ui/call-ended-page.ui; this binds it.
 @MainActor
 final class CallEndedPage: MainWindowPage {
     let content: Widget
     let title = tr("Call ended – Confab")
     var defaultWidget: Widget? { back }
-    private let back = Button(label: tr("Back"))
+    private let back: Button
 
     init(callViewModel: CallViewModel, ended: EndedCall) {
-        back.addCSSClass("suggested-action")
-        back.addCSSClass("pill")
-        back.align(horizontal: .center)
+        let file = UIFile.load("call-ended-page.ui")
+        content = UIFile.require { try file.widget("content") }
+        back = UIFile.require { try file.button("back") }
         back.onClicked { [weak callViewModel] in callViewModel?.dismissEndedCall() }
-        let page = StatusPage(iconName: "call-missed-symbolic", title: tr("Call ended"), description: ended.reason, child: back)
-        page.expand()
-        let header = HeaderBar(title: ended.call.map { CallTitle.title(of: $0, with: []) } ?? tr("Call"))
+        UIFile.require { try file.statusPage("status") }.setDescription(ended.reason)
+        let header = UIFile.require { try file.headerBar("header") }
+        header.setTitle(ended.call.map { CallTitle.title(of: $0, with: []) } ?? tr("Call"), subtitle: "")
         header.packEnd(MainMenu.button())
-        content = Box(.vertical, children: [header, page])
         content.addShortcut("Escape") { [weak callViewModel] in callViewModel?.dismissEndedCall() }
     }
 

@@ -83,7 +83,7 @@ final class CallPage: MainWindowPage {
             showParticipants: { [weak self] in self?.toggleParticipants() },
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
-            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: .init(devices: devices.map { [$0.button] } ?? [], more: [production.button]))
+            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: .init(devices: devices?.button, more: production.content))
         mutedHint.isVisible = false
         for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, toasts, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
@@ -99,6 +99,7 @@ final class CallPage: MainWindowPage {
             ]
         }
         toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: call.id)
+        production.onMessage = { [weak toasts] message in toasts?.showToast(message) }
         bindings = [ObservationBinding { [weak self] in self?.update() }]
     }
 
@@ -178,7 +179,8 @@ final class CallPage: MainWindowPage {
         // The full-screen layout is the window full screen too, not a big tile in a window.
         if let window, (vm.participantsLayout == .fullScreen) != window.isFullscreen { window.toggleFullscreen() }
         controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
-                        canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing)
+                        canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing,
+                        hasMore: production.hasContent)
         updateStatus()
     }
 

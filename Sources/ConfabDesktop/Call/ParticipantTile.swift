@@ -15,34 +15,46 @@ final class ParticipantTile {
     private let quality = ConnectionQualityIndicator()
     private let pinIcon = Image(iconName: "view-pin-symbolic")
     private var pinButton: Button?
+    private static let avatarSize = 64
+    /// The space the name bar takes at the tile's bottom: its 8 px margin and a row as tall as
+    /// the pin button in it.
+    private static let nameBarHeight = 44
 
     /// - Parameter onTogglePin: when given, the tile has a pin button (pin on this device only).
     init(name: String, onTogglePin: (@MainActor () -> Void)? = nil) {
-        avatar = Avatar(size: 80, name: name)
+        avatar = Avatar(size: Self.avatarSize, name: name)
         let avatarPage = Box(.vertical, children: [avatar])
         avatarPage.align(horizontal: .center, vertical: .center)
+        // The avatar is centred in the space above the name bar, never under it.
+        avatarPage.setMargins(top: 0, bottom: Self.nameBarHeight, start: 0, end: 0)
         stack.addPage(picture, name: "video")
         stack.addPage(avatarPage, name: "avatar")
         stack.visiblePageName = "avatar"
-        // Small enough that two tiles side by side fit a phone-sized window (360 px).
-        stack.setSizeRequest(width: 150, height: 90)
+        // Small enough that two tiles side by side fit a phone-sized window (360 px), and tall
+        // enough for the avatar above the name bar (a 500 px tall window in a 2x2 grid).
+        stack.setSizeRequest(width: 150, height: Self.avatarSize + Self.nameBarHeight + 8)
         stack.expand()
         stack.addCSSClass("tile")
         stack.clipChildren()
 
         let spacer = Box(.horizontal)
         spacer.expand(horizontally: true, vertically: false)
-        let bar = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel, spacer, quality.view])
+        // The name sits in a small pill at the bottom left (a bar across the whole tile hid
+        // the picture and read as heavy); the pin button floats at the right on its own.
+        let namePill = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel])
+        namePill.addCSSClass("tile-bar")
+        namePill.align(vertical: .center)
+        quality.view.align(vertical: .center)
+        let bar = Box(.horizontal, spacing: 6, children: [namePill, spacer, quality.view])
         pinIcon.isVisible = false
         if let onTogglePin {
             let pin = Button(iconName: "view-pin-symbolic", accessibleLabel: tr("Pin %@", "\(name)"))
-            pin.addCSSClass("flat")
+            pin.addCSSClass("osd")
             pin.addCSSClass("circular")
             pin.onClicked(onTogglePin)
             bar.append(pin)
             pinButton = pin
         }
-        bar.addCSSClass("tile-bar")
         bar.align(vertical: .end)
         bar.setMargins(8)
         view = Overlay(child: stack)

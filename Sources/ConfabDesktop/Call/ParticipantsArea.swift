@@ -27,6 +27,13 @@ final class ParticipantsArea {
     /// The participant sessions whose tiles the current layout shows (the full-screen layout
     /// shows one): only their video needs receiving.
     private(set) var shownSessions: Set<String> = []
+    /// The clamps that hold tiles in a strip, emptied at every rearrangement.
+    private var stripClamps: [Clamp] = []
+    /// A strip's tiles are thumbnails: at most this wide, however wide the window or the video.
+    private static let thumbnailWidth = 220
+    /// A strip's height: a thumbnail tile with its avatar above the name (ParticipantTile's
+    /// minimum) and room for the scrollbar; the rest of the height goes to the large view.
+    private static let stripHeight = 124
     private let onTogglePin: @MainActor (String) -> Void
 
     /// - Parameter onTogglePin: pin/unpin a participant locally (the tile menu).
@@ -40,20 +47,21 @@ final class ParticipantsArea {
         view.sizesToEveryPage = false
         grid.expand()
         spotlightMain.expand()
-        spotlightStrip.setSizeRequest(width: -1, height: 150)
         spotlightStrip.isHomogeneous = true
+        // Thumbnails side by side in the middle, not stretched across the window.
+        spotlightStrip.align(horizontal: .center)
         spotlightMain.expand()
         fullScreenMain.expand()
         view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
-        spotlightStripView = ScrolledWindow(strip: spotlightStrip, height: 170)
+        spotlightStripView = ScrolledWindow(strip: spotlightStrip, height: Self.stripHeight)
         view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStripView]),
                      name: ParticipantsLayout.spotlight.rawValue)
         view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
-        shareStrip.setSizeRequest(width: -1, height: 150)
         shareStrip.isHomogeneous = true
+        shareStrip.align(horizontal: .center)
         // The screen takes the height; the tiles' own expand would otherwise split it evenly.
         shareStrip.expand(horizontally: true, vertically: false)
-        view.addPage(Box(.vertical, spacing: 8, children: [screenshareView.view, ScrolledWindow(strip: shareStrip, height: 170)]),
+        view.addPage(Box(.vertical, spacing: 8, children: [screenshareView.view, ScrolledWindow(strip: shareStrip, height: Self.stripHeight)]),
                      name: Self.sharePage)
         view.expand()
     }
@@ -95,10 +103,12 @@ final class ParticipantsArea {
         grid.setChildren([], columns: 1)
         for (container, tile) in placed { container.remove(tile) }
         placed = []
+        stripClamps.forEach { $0.removeChild() }
+        stripClamps = []
         let others = order.compactMap { tiles[$0]?.view }
         shownSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
         if share {
-            for tile in others + [selfTile.view] { place(tile, in: shareStrip) }
+            for tile in others + [selfTile.view] { placeThumbnail(tile, in: shareStrip) }
             view.visiblePageName = Self.sharePage
             return
         }
@@ -109,8 +119,8 @@ final class ParticipantsArea {
         case .spotlight:
             let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
             place(main, in: spotlightMain)
-            for id in order where id != spotlight { if let tile = tiles[id]?.view { place(tile, in: spotlightStrip) } }
-            if main !== selfTile.view { place(selfTile.view, in: spotlightStrip) }
+            for id in order where id != spotlight { if let tile = tiles[id]?.view { placeThumbnail(tile, in: spotlightStrip) } }
+            if main !== selfTile.view { placeThumbnail(selfTile.view, in: spotlightStrip) }
             spotlightStripView.isVisible = !order.filter { $0 != spotlight }.isEmpty || main !== selfTile.view
         case .fullScreen:
             place(spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view, in: fullScreenMain)
@@ -121,5 +131,11 @@ final class ParticipantsArea {
     private func place(_ tile: Widget, in container: Box) {
         container.append(tile)
         placed.append((container, tile))
+    }
+
+    private func placeThumbnail(_ tile: Widget, in strip: Box) {
+        let clamp = Clamp(maximumWidth: Self.thumbnailWidth, child: tile)
+        stripClamps.append(clamp)
+        place(clamp, in: strip)
     }
 }

@@ -18,7 +18,8 @@ final class ParticipantsSidebar {
         self.call = call
         list.setMargins(12)
         let scroller = ScrolledWindow(child: list)
-        scroller.expand()
+        // Tall, not wide: a sidebar that asked for the spare width took half the window.
+        scroller.expand(horizontally: false, vertically: true)
         let header = HeaderBar(title: tr("Participants"))
         header.showWindowButtons(false)
         let close = Button(iconName: "window-close-symbolic", accessibleLabel: tr("Hide participants"))
@@ -132,6 +133,8 @@ final class ParticipantsSidebar {
             text.append(detailLabel)
         }
         text.expand(horizontally: true, vertically: false)
+        // A name alone sits level with the avatar, not at its top.
+        text.align(vertical: .center)
         let row = Box(.horizontal, spacing: 12, children: [avatar, text])
         if !actions.isEmpty { row.append(menu(for: name, actions: actions)) }
         row.setMargins(top: 6, bottom: 6, start: 6, end: 6)

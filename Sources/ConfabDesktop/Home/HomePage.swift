@@ -2,49 +2,35 @@ import ConfabCore
 import Foundation
 import GLibBridge
 
-/// The idle page: ring people, or open the lobby of a call by its name.
+/// The idle page: ring people, or open the lobby of a call by its name or by its link. The
+/// layout is Resources/ui/home-page.ui; this binds it.
 @MainActor
 final class HomePage: MainWindowPage {
     let content: Widget
     let title = "Confab"
-    private let callName = Entry(placeholder: tr("Call name, e.g. standup"))
-    private let people = Entry(placeholder: tr("Who to call, e.g. bob, carol"))
+    private let callName: Entry
+    private let people: Entry
     private let toasts: ToastOverlay
     private weak var callViewModel: CallViewModel?
     private var toastForwarder: ToastForwarder?
     private let status: StatusPage
     private var binding: ObservationBinding?
+    /// Opens a pasted `confab://join/…` link (its secret lets us into a call we are not a
+    /// member of); the app owns the coordinator the secret is given to.
+    private let openLink: @MainActor (CallLink) -> Void
 
-    init(callViewModel: CallViewModel) {
+    init(callViewModel: CallViewModel, openLink: @escaping @MainActor (CallLink) -> Void) {
         self.callViewModel = callViewModel
-        callName.setAccessibleLabel(tr("Call name"))
-        people.setAccessibleLabel(tr("People to call"))
-
-        let ringButton = Button(label: tr("Call"))
-        ringButton.addCSSClass("suggested-action")
-        ringButton.addCSSClass("pill")
-        ringButton.align(horizontal: .center)
-        let ringHint = Label(tr("Rings everyone listed; the call starts when someone answers."), cssClasses: ["dim-label", "caption"])
-        ringHint.wrap()
-
-        let openButton = Button(label: tr("Join…"))
-        openButton.addCSSClass("pill")
-        openButton.align(horizontal: .center)
-        let joinHint = Label(tr("First you check your camera and microphone, then you join."), cssClasses: ["dim-label", "caption"])
-        joinHint.wrap()
-
-        let form = Box(.vertical, spacing: 12, children: [
-            Label(tr("Call someone"), cssClasses: ["heading"]), people, ringHint, ringButton,
-            Label(tr("Join a call"), cssClasses: ["heading"]), callName, joinHint, openButton,
-        ])
-        let page = StatusPage(iconName: "camera-web-symbolic", title: "Confab", description: nil,
-                              child: Clamp(maximumWidth: 380, child: form))
-        status = page
-        toasts = ToastOverlay(child: ScrolledWindow(child: page))
-        toasts.expand()
-        let header = HeaderBar(title: "Confab")
-        header.packEnd(MainMenu.button())
-        content = Box(.vertical, children: [header, toasts])
+        self.openLink = openLink
+        let file = UIFile.load("home-page.ui")
+        content = UIFile.require { try file.widget("content") }
+        callName = UIFile.require { try file.entry("call-name") }
+        people = UIFile.require { try file.entry("people") }
+        status = UIFile.require { try file.statusPage("status") }
+        toasts = UIFile.require { try file.toastOverlay("toasts") }
+        let ringButton = UIFile.require { try file.button("ring") }
+        let openButton = UIFile.require { try file.button("open-lobby") }
+        UIFile.require { try file.headerBar("header") }.packEnd(MainMenu.button())
 
         openButton.onClicked { [weak self] in self?.openLobby() }
         callName.onActivate { [weak self] in self?.openLobby() }
@@ -81,7 +67,15 @@ final class HomePage: MainWindowPage {
     }
 
     private func openLobby() {
-        guard let call = parseCallName(callName.text) else { return }
+        let typed = callName.text.trimmingCharacters(in: .whitespaces)
+        // A link someone sent: its call, and its secret when it has one.
+        if typed.lowercased().hasPrefix("confab:") {
+            guard let link = CallLink(typed) else {
+                return toasts.showToast(tr("That is not a Confab call link (confab://join/TYPE/NAME?secret=…)"))
+            }
+            return openLink(link)
+        }
+        guard let call = parseCallName(typed) else { return }
         callViewModel?.enterLobby(call, members: [])
     }
 

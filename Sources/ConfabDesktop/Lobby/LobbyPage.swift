@@ -22,6 +22,8 @@ final class LobbyPage: MainWindowPage {
     private let connectionWarning = Label(tr("Please check your internet connection."), cssClasses: ["warning", "caption"])
     private let participantsLabel = Label("", cssClasses: ["dim-label"])
     private let joinButton = Button(label: tr("Join call"))
+    /// For those who may read the call: its link, to invite people who are not members.
+    private let copyLink = Button(iconName: "edit-copy-symbolic", label: tr("Copy link"))
     private let toasts: ToastOverlay
     private var bindings: [ObservationBinding] = []
     private var previewHasFrame = false
@@ -58,7 +60,7 @@ final class LobbyPage: MainWindowPage {
 
         let column = Box(.vertical, spacing: 18, children: [
             heading, preview.view, microphoneWarning, microphoneStatus, connectionWarning,
-            toggles, participantsLabel, deviceSelectors.view,
+            toggles, participantsLabel, copyLink, deviceSelectors.view,
         ])
         column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
         toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
@@ -70,6 +72,10 @@ final class LobbyPage: MainWindowPage {
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
         joinButton.onClicked { [weak self] in self?.join() }
+        copyLink.align(horizontal: .center)
+        copyLink.tooltip = tr("Copy the call’s link: whoever has it can join")
+        copyLink.isVisible = false
+        copyLink.onClicked { [weak self] in self?.copyCallLink() }
         content.addShortcut("Escape") { [weak lobby] in lobby?.close() }
         content.addShortcut("Return") { [weak self] in self?.join() }
         content.addShortcut("KP_Enter") { [weak self] in self?.join() }
@@ -100,6 +106,12 @@ final class LobbyPage: MainWindowPage {
     private func join() {
         guard case .lobby = callViewModel.callingState else { return }
         Task { await lobby.join() }
+    }
+
+    private func copyCallLink() {
+        guard let secret = lobby.linkSecret else { return }
+        copyLink.copyToClipboard(CallLink(call: lobby.info.call, secret: secret).text)
+        toasts.showToast(tr("Link copied. Whoever has it can join this call."))
     }
 
     private func show(_ frame: VideoFrame) {
@@ -153,6 +165,7 @@ final class LobbyPage: MainWindowPage {
         joinButton.isSensitive = !joining
         joinButton.label = joining ? tr("Joining…") : tr("Join call")
         participantsLabel.text = Self.describe(lobby.participants)
+        copyLink.isVisible = lobby.linkSecret != nil
     }
 
     private func updateDevices() {

@@ -23,15 +23,16 @@ final class LobbyPreview {
         picture.setAccessibleLabel(tr("Camera preview"))
         stack.addPage(picture, name: "video")
         stack.addPage(avatarPage, name: "avatar")
-        // Grows with the window; small enough for a phone-sized one.
-        stack.setSizeRequest(width: 320, height: 180)
+        // Grows with the window; small enough for a phone-sized one (360 px less the lobby's
+        // margins).
+        stack.setSizeRequest(width: 280, height: 158)
         stack.expand()
         stack.addCSSClass("preview")
         stack.clipChildren()
 
-        let spacer = Box(.horizontal)
-        spacer.expand(horizontally: true, vertically: false)
-        let bottomBar = Box(.horizontal, spacing: 12, children: [micLevel.view, spacer, connectionQuality.view])
+        // The meter takes the room left beside the connection quality.
+        micLevel.view.expand(horizontally: true, vertically: false)
+        let bottomBar = Box(.horizontal, spacing: 12, children: [micLevel.view, connectionQuality.view])
         bottomBar.addCSSClass("preview-bar")
         bottomBar.align(vertical: .end)
         bottomBar.setMargins(12)

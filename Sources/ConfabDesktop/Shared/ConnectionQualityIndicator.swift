@@ -9,6 +9,7 @@ final class ConnectionQualityIndicator {
     private let label = Label("", cssClasses: ["caption"])
 
     init() {
+        label.ellipsizeAtEnd()
         view = Box(.horizontal, spacing: 6, children: [icon, label])
         view.addCSSClass("connection-quality")
     }

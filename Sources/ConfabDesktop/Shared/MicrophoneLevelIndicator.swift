@@ -9,7 +9,9 @@ final class MicrophoneLevelIndicator {
     private let bar = LevelBar()
 
     init() {
-        bar.setSizeRequest(width: 120, height: -1)
+        // Short enough for a phone-sized lobby; it grows into the room its owner gives it.
+        bar.setSizeRequest(width: 60, height: -1)
+        bar.expand(horizontally: true, vertically: false)
         bar.align(vertical: .center)
         bar.setAccessibleLabel(tr("Microphone level"))
         view = Box(.horizontal, spacing: 6, children: [icon, bar])

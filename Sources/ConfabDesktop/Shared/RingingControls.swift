@@ -35,7 +35,9 @@ final class RingingControls {
             picture.addCSSClass("preview")
             picture.clipChildren()
             picture.align(horizontal: .center)
-            column.append(picture)
+            // A small self-view while ringing (at most 240 px wide, whatever the camera's frame
+            // size): the person rung is what the page is about.
+            column.append(Clamp(maximumWidth: 240, child: picture))
         }
         column.append(toggles)
         view = column

@@ -35,8 +35,34 @@ public enum ConfabJSON {
         return decoder
     }
 
-    /// Where `decoder(preparsing:)` keeps the parsed frame.
+    /// The decoder for one frame that may or may not hold free-form `JSONValue`s: the frame is
+    /// parsed for them (as `decoder(preparsing:)` does) only when the first one is decoded, so
+    /// that a frame without any is read by the typed decode alone. Check it with `FrameGuard` first.
+    public static func decoder(parsingOnDemand frame: Data) -> JSONDecoder {
+        let decoder = decoder()
+        decoder.userInfo[parsedFrameKey] = FrameParsedOnDemand(frame)
+        return decoder
+    }
+
+    /// Where `decoder(preparsing:)` and `decoder(parsingOnDemand:)` keep the parsed frame.
     static let parsedFrameKey = CodingUserInfoKey(rawValue: "org.confab.parsedFrame")!
 
     private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+}
+
+/// A frame parsed into a `JSONValue` tree the first time one of its free-form values is read.
+/// One decoder decodes one frame on one thread (a `JSONDecoder.decode` call), so the cache needs
+/// no lock; `Sendable` only because `userInfo` asks for it.
+final class FrameParsedOnDemand: @unchecked Sendable {
+    private let frame: Data
+    private var parsed: JSONValue??
+
+    init(_ frame: Data) { self.frame = frame }
+
+    var value: JSONValue? {
+        if let parsed { return parsed }
+        let value = try? JSONValue(parsing: frame)
+        parsed = .some(value)
+        return value
+    }
 }

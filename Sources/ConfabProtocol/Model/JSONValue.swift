@@ -14,7 +14,8 @@ public enum JSONValue: Codable, Sendable, Hashable {
     /// pass, `JSONValue(parsing:)`), the value is looked up there by its coding path — one step per level, no tries.
     /// The chain below remains for decoders without it; `FrameGuard` bounds its depth.
     public init(from decoder: any Decoder) throws {
-        if let frame = decoder.userInfo[ConfabJSON.parsedFrameKey] as? JSONValue,
+        let stored = decoder.userInfo[ConfabJSON.parsedFrameKey]
+        if let frame = (stored as? JSONValue) ?? (stored as? FrameParsedOnDemand)?.value,
            let value = frame.value(at: decoder.codingPath) {
             self = value
             return

@@ -12,7 +12,10 @@ struct IncomingRequest: Sendable {
 
 /// Turns frames into requests, and decoding failures into errors that name the problem.
 enum RequestDecoder {
-    /// Reads the envelope. On failure, the error envelope to send back (with the id when known).
+    /// Reads the frame — envelope and payload — in one typed decode. On failure, the error
+    /// envelope to send back (with the id when known); a payload that does not decode is kept as
+    /// the request's error, answered only once the request gets that far (a frame before sign-in
+    /// is refused as such, whatever its payload).
     ///
     /// `FrameGuard` runs first, so no parser ever sees a frame that is too large or too deeply
     /// nested (Foundation's parser traps on some of those, which would take the server down).
@@ -22,14 +25,16 @@ enum RequestDecoder {
         } catch {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: error.protocolError))
         }
-        let head: EnvelopeHead
+        let decoded: DecodedFrame
         do {
-            head = try JSONDecoder().decode(EnvelopeHead.self, from: frame)
+            // Requests with `custom` data have it looked up in the frame parsed once, on demand.
+            decoded = try ConfabJSON.decoder(parsingOnDemand: frame).decode(DecodedFrame.self, from: frame)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "frame must be a JSON object")))
         } catch {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.malformedJSON, "frame is not valid JSON")))
         }
+        let head = decoded.head
         guard case .valid(let id) = head.id else {
             return .failure(ErrorEnvelope(id: nil, type: nil, error: ProtocolError(.invalidRequest, "id: expected a string")))
         }
@@ -46,20 +51,19 @@ enum RequestDecoder {
         case .valid(nil): return failure(.invalidRequest, "missing field 'type'")
         case .wrongType: return failure(.invalidRequest, "type: expected a string")
         }
-        guard let type = RequestType(rawValue: typeName) else {
+        guard let type = RequestType(rawValue: typeName), let payload = decoded.payload else {
             return failure(.unknownRequestType, "unknown request type '\(typeName)'", type: typeName)
         }
-        return .success(IncomingRequest(id: id, type: type, payload: decodePayload(type, of: frame)))
+        return .success(IncomingRequest(id: id, type: type, payload: payload))
     }
 
-    /// The payload of a request of `type`; its error is only reported once the request gets that
-    /// far (a frame before sign-in is refused as such, whatever its payload).
-    private static func decodePayload(_ type: RequestType, of frame: Data) -> Result<any ConfabRequest, ProtocolError> {
-        func decode<Request: ConfabRequest>(_: Request.Type, holdsFreeFormJSON: Bool = false) -> Result<any ConfabRequest, ProtocolError> {
-            // Requests with `custom` data get the frame parsed once up front (JSONValue's lookup).
-            let decoder = holdsFreeFormJSON ? ConfabJSON.decoder(preparsing: frame) : ConfabJSON.decoder()
+    /// The payload of a request of `type`, decoded from the frame's own container (the same
+    /// decode that read the envelope), or why it could not be.
+    fileprivate static func decodePayload<Keys: CodingKey>(_ type: RequestType, in container: KeyedDecodingContainer<Keys>,
+                                                           forKey key: Keys) -> Result<any ConfabRequest, ProtocolError> {
+        func decode<Request: ConfabRequest>(_: Request.Type) -> Result<any ConfabRequest, ProtocolError> {
             do {
-                return .success(try decoder.decode(RequestEnvelope<Request>.self, from: frame).payload)
+                return .success(try container.decode(Request.self, forKey: key))
             } catch let error as DecodingError {
                 return .failure(ProtocolError(.invalidRequest, describe(error)))
             } catch {
@@ -69,7 +73,7 @@ enum RequestDecoder {
         switch type {
         case .hello: return decode(HelloRequest.self)
         case .healthCheck: return decode(HealthCheckRequest.self)
-        case .getOrCreateCall: return decode(GetOrCreateCallRequest.self, holdsFreeFormJSON: true)
+        case .getOrCreateCall: return decode(GetOrCreateCallRequest.self)
         case .getCall: return decode(GetCallRequest.self)
         case .joinCall: return decode(JoinCallRequest.self)
         case .leaveCall: return decode(LeaveCallRequest.self)
@@ -77,7 +81,7 @@ enum RequestDecoder {
         case .acceptCall: return decode(AcceptCallRequest.self)
         case .rejectCall: return decode(RejectCallRequest.self)
         case .endCall: return decode(EndCallRequest.self)
-        case .updateCall: return decode(UpdateCallRequest.self, holdsFreeFormJSON: true)
+        case .updateCall: return decode(UpdateCallRequest.self)
         case .addMembers: return decode(AddMembersRequest.self)
         case .removeMembers: return decode(RemoveMembersRequest.self)
         case .resetCallLink: return decode(ResetCallLinkRequest.self)
@@ -139,10 +143,19 @@ enum RequestDecoder {
     }
 }
 
-/// The envelope's fields, each read with one typed decode: a field of the wrong type is
-/// recorded, not thrown, so the answer can name it and still carry the id when that was readable.
-/// (Decoding the frame as a `JSONValue` tree first cost several failed decodes per value.)
-private struct EnvelopeHead: Decodable {
+/// A whole request frame from one typed decode: the envelope's fields, each recorded rather
+/// than thrown when of the wrong type (so the answer can name it and still carry the id when
+/// that was readable), and — once the type names a known request — the payload decoded as that
+/// request from the same container, its failure recorded too. (Decoding the frame as a
+/// `JSONValue` tree first cost several failed decodes per value; decoding the envelope and then
+/// the whole frame again as `RequestEnvelope<Request>` read every frame twice.)
+private struct DecodedFrame: Decodable {
+    struct Head {
+        var id: Field<String>
+        var kind: Field<String>
+        var type: Field<String>
+    }
+
     enum Field<Value: Decodable>: Decodable {
         case valid(Value?)
         case wrongType
@@ -159,16 +172,19 @@ private struct EnvelopeHead: Decodable {
         }
     }
 
-    var id: Field<String>
-    var kind: Field<String>
-    var type: Field<String>
+    var head: Head
+    /// Nil when the type is missing, not a string or not a known request.
+    var payload: Result<any ConfabRequest, ProtocolError>?
 
-    private enum CodingKeys: String, CodingKey { case id, kind, type }
+    private enum CodingKeys: String, CodingKey { case id, kind, type, payload }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(Field<String>.self, forKey: .id) ?? .valid(nil)
-        kind = try container.decodeIfPresent(Field<String>.self, forKey: .kind) ?? .valid(nil)
-        type = try container.decodeIfPresent(Field<String>.self, forKey: .type) ?? .valid(nil)
+        head = Head(id: try container.decodeIfPresent(Field<String>.self, forKey: .id) ?? .valid(nil),
+                    kind: try container.decodeIfPresent(Field<String>.self, forKey: .kind) ?? .valid(nil),
+                    type: try container.decodeIfPresent(Field<String>.self, forKey: .type) ?? .valid(nil))
+        if case .valid(let name?) = head.type, let type = RequestType(rawValue: name) {
+            payload = RequestDecoder.decodePayload(type, in: container, forKey: .payload)
+        }
     }
 }

@@ -12,6 +12,9 @@ public final class Box: Widget {
         children.forEach(append)
     }
 
+    /// A box from a `.ui` file (its children are the file's).
+    init(built pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
+
     private var children: [Widget] = []
 
     public func append(_ child: Widget) {
@@ -102,6 +105,9 @@ public final class Clamp: Widget {
         adw_clamp_set_maximum_size(c(), gint(maximumWidth))
         adw_clamp_set_child(c(), child.c())
     }
+
+    /// Lets go of the child (so that it can be placed elsewhere).
+    public func removeChild() { adw_clamp_set_child(c(), nil) }
 }
 
 /// GtkScrolledWindow with vertical scrolling only.
@@ -152,6 +158,8 @@ public final class ToastOverlay: Widget {
         adw_toast_overlay_set_child(c(), child.c())
     }
 
+    init(built pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
+
     public func showToast(_ title: String) {
         let toast = adw_toast_new(title)
         adw_toast_overlay_add_toast(c(), toast) // takes ownership of the toast
@@ -171,6 +179,20 @@ public final class HeaderBar: Widget {
         titleWidget = OpaquePointer(adw_window_title_new(title, subtitle))
         super.init(adw_header_bar_new())
         adw_header_bar_set_title_widget(c(), titleWidget.c())
+    }
+
+    /// A header bar from a `.ui` file; its AdwWindowTitle is the file's, or a new one.
+    init(built pointer: UnsafeMutablePointer<GtkWidget>) {
+        let bar = UnsafeMutableRawPointer(pointer)
+        if let existing = adw_header_bar_get_title_widget(bar.c()),
+           g_type_check_instance_is_a(UnsafeMutableRawPointer(existing).assumingMemoryBound(to: GTypeInstance.self), adw_window_title_get_type()) != 0 {
+            titleWidget = OpaquePointer(existing)
+        } else {
+            titleWidget = OpaquePointer(adw_window_title_new("", ""))
+            adw_header_bar_set_title_widget(bar.c(), titleWidget.c())
+        }
+        title = string(from: adw_window_title_get_title(titleWidget)) ?? ""
+        super.init(pointer)
     }
 
     public func setTitle(_ title: String, subtitle: String) {
@@ -199,6 +221,8 @@ public final class StatusPage: Widget {
         if let description { adw_status_page_set_description(c(), description) }
         if let child { adw_status_page_set_child(c(), child.c()) }
     }
+
+    init(built pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
 
     public func setDescription(_ text: String) { adw_status_page_set_description(c(), text) }
     public func setIconName(_ name: String) { adw_status_page_set_icon_name(c(), name) }

@@ -10,11 +10,17 @@ public final class Label: Widget {
         cssClasses.forEach(addCSSClass)
     }
 
+    init(built pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
+
     public var text: String {
         get { string(from: gtk_label_get_text(c())) ?? "" }
         // Unchanged text is not set again (no relayout, no accessibility event).
         set { if newValue != text { gtk_label_set_text(c(), newValue) } }
     }
+
+    /// Lets the text end in "…" when there is not room for all of it (a status beside a meter
+    /// on a phone-sized window), instead of widening what holds it.
+    public func ellipsizeAtEnd() { gtk_label_set_ellipsize(c(), PANGO_ELLIPSIZE_END) }
 
     /// Lets the user select and copy the text (links).
     public func makeSelectable() { gtk_label_set_selectable(c(), 1) }
@@ -22,6 +28,15 @@ public final class Label: Widget {
     public func wrap(_ on: Bool = true) {
         gtk_label_set_wrap(c(), on ? 1 : 0)
         gtk_label_set_justify(c(), GTK_JUSTIFY_CENTER)
+    }
+
+    /// Wrapped text aligned to the start, at most `characters` wide (a note in a menu, which
+    /// would otherwise ask for the whole sentence on one line and widen the menu).
+    public func wrapAtStart(maximumCharacters characters: Int) {
+        gtk_label_set_wrap(c(), 1)
+        gtk_label_set_justify(c(), GTK_JUSTIFY_LEFT)
+        gtk_label_set_xalign(c(), 0)
+        gtk_label_set_max_width_chars(c(), gint(characters))
     }
 }
 
@@ -36,6 +51,33 @@ public class Button: Widget {
         super.init(gtk_button_new_from_icon_name(iconName))
         setAccessibleLabel(accessibleLabel)
         tooltip = accessibleLabel
+    }
+
+    /// A flat menu-style entry: an icon and a label side by side (an overflow menu's items).
+    public init(iconName: String, label: String) {
+        super.init(gtk_button_new())
+        makeMenuEntry(iconName: iconName, label: label)
+    }
+
+    /// Makes the button a flat menu entry showing an icon and a label, left-aligned.
+    func makeMenuEntry(iconName: String, label: String) {
+        let content = adw_button_content_new()!
+        gtk_widget_set_halign(content, GTK_ALIGN_START)
+        gtk_button_set_child(c(), content)
+        addCSSClass("flat")
+        setEntry(iconName: iconName, label: label)
+    }
+
+    /// Changes a menu entry's icon and label (its accessible name follows the label).
+    public func setEntry(iconName: String, label: String) {
+        guard let child = gtk_button_get_child(c()),
+              g_type_check_instance_is_a(UnsafeMutableRawPointer(child).assumingMemoryBound(to: GTypeInstance.self), adw_button_content_get_type()) != 0
+        else { return }
+        let content = OpaquePointer(child)
+        if string(from: adw_button_content_get_label(content)) != label { adw_button_content_set_label(content, label) }
+        if string(from: adw_button_content_get_icon_name(content)) != iconName { adw_button_content_set_icon_name(content, iconName) }
+        // No accessible label of our own: AdwButtonContent names the button after its label
+        // (labelled-by), and a label set here would be read twice ("Copy link Copy link").
     }
 
     init(existing pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
@@ -66,6 +108,12 @@ public final class ToggleButton: Button {
         setAccessibleLabel(accessibleLabel)
     }
 
+    /// A flat menu entry that stays pressed while its choice is the current one.
+    public override init(iconName: String, label: String) {
+        super.init(existing: gtk_toggle_button_new())
+        makeMenuEntry(iconName: iconName, label: label)
+    }
+
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(c()) != 0 }
         set {
@@ -84,6 +132,14 @@ public final class ToggleButton: Button {
             guard let self, !self.suppressToggled else { return }
             action(self.isActive)
         }
+    }
+}
+
+/// A thin line between groups of a menu.
+@MainActor
+public final class Separator: Widget {
+    public init(vertical: Bool = false) {
+        super.init(gtk_separator_new(vertical ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL))
     }
 }
 
@@ -134,6 +190,8 @@ public final class Entry: Widget {
         super.init(gtk_entry_new())
         gtk_entry_set_placeholder_text(c(), placeholder)
     }
+
+    init(built pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
 
     public var text: String {
         get { string(from: gtk_editable_get_text(c())) ?? "" }
