@@ -64,7 +64,9 @@ public struct SendRateController: Sendable {
     static let lossToCut = 0.10
     static let lossToGrow = 0.05
     static let lossToCutAgain = 0.3
-    static let queueingLimit = 0.2
+    /// A queue of 100 ms already freezes the receivers' picture: their jitterbuffers (50 ms)
+    /// drop what comes later, and the decoder waits for a keyframe (measured at 2–3 % loss).
+    static let queueingLimit = 0.1
     static let holdAfterCongestion = 1
     static let growth = 1.25
     static let gentleGrowth = 1.05
