@@ -96,6 +96,7 @@ final class Subscriber {
         // Before the connection is up, `start` applies it.
         configureVideo(send: !paused)
         if !paused {
+            resumedAt = .now
             framesAtLastWatch = framesReceived
             stalledWatches = 0
             lastFrameAt = .now
@@ -149,6 +150,10 @@ final class Subscriber {
     /// Packets received and lost at the last reading: quality is judged on the last second,
     /// not on the whole call (a loss burst a minute ago is no reason to say "poor" now).
     private var lastPacketCounts: (received: Double, lost: Double)?
+    private var lastQuality = ConnectionQuality.unknown
+    /// When the video was last resumed: Janus forwards it again from the publisher's current
+    /// sequence number, and the gap reads as packets lost, which were never sent to us.
+    private var resumedAt: ContinuousClock.Instant?
 
     /// - Parameter roundTripTime: the round trip to the media server (our publisher's, from
     ///   Janus's reports): the same path this video comes over.
@@ -172,11 +177,14 @@ final class Subscriber {
         let jitter = inbound["jitter"]?.number
         defer { lastPacketCounts = (received, lost) }
         guard let last = lastPacketCounts, received > last.received else {
-            // Nothing new (a paused or stopped video): judge on everything so far.
-            return ConnectionQuality(packetsReceived: received, packetsLost: lost, jitterSeconds: jitter, roundTripTime: roundTripTime)
+            // Nothing new (a paused or stopped video): what it was when packets last came.
+            return lastQuality
         }
-        return ConnectionQuality(packetsReceived: received - last.received, packetsLost: max(0, lost - last.lost),
-                                 jitterSeconds: jitter, roundTripTime: roundTripTime)
+        let justResumed = resumedAt.map { ContinuousClock.now - $0 < .seconds(3) } ?? false
+        lastQuality = ConnectionQuality(packetsReceived: received - last.received,
+                                        packetsLost: justResumed ? 0 : max(0, lost - last.lost),
+                                        jitterSeconds: jitter, roundTripTime: roundTripTime)
+        return lastQuality
     }
 
     /// The position of the first `kind` m-line in `sdp` (webrtcbin numbers transceivers so).
