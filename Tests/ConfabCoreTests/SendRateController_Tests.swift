@@ -62,6 +62,33 @@ final class SendRateController_Tests: XCTestCase {
         XCTAssertLessThanOrEqual(seconds, 13, "back to 720p only after \(seconds) s")
     }
 
+    /// Seen in CI: a sudden cap with 80 % loss cut to the floor; the queue it left behind
+    /// draining (a long round trip, no loss) cut again at the floor, which was then taken for
+    /// the link's limit: probing "gently" from there took 3 s more to get back to 720p.
+    func test_floodedLink_cutToTheFloor_growsAtFullSpeedOnceClear() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+        for _ in 0..<10 { second(&controller, capacity: nil) }
+        for _ in 0..<2 {
+            controller.update(with: SendFeedback(lossFraction: 0.85, roundTripTime: 0.02, sentBitrate: Double(controller.targetBitrate)))
+        }
+        for roundTrip in [0.4, 0.3, 0.2] {
+            controller.update(with: SendFeedback(lossFraction: 0, roundTripTime: roundTrip, sentBitrate: 85_000))
+        }
+        XCTAssertEqual(controller.targetBitrate, SendRateController.minimumBitrate)
+        var fresh = SendRateController(maximumSize: p720, startBitrate: SendRateController.minimumBitrate)
+        var seconds = 0, freshSeconds = 0
+        while controller.step.size != p720, seconds < 60 {
+            second(&controller, capacity: nil)
+            seconds += 1
+        }
+        while fresh.step.size != p720, freshSeconds < 60 {
+            second(&fresh, capacity: nil)
+            freshSeconds += 1
+        }
+        // One second more than a fresh start: the hold after the last cut.
+        XCTAssertLessThanOrEqual(seconds, freshSeconds + 1, "720p took \(seconds) s from a flooded link's floor, \(freshSeconds) s from a fresh start")
+    }
+
     func test_randomLossWithoutCongestion_holdsTheRate() {
         var controller = SendRateController(maximumSize: p720)
         let start = controller.targetBitrate

@@ -139,6 +139,10 @@ public struct SendRateController: Sendable {
                 // fills the queue and costs a freeze; well away from it, grow fast.
                 // Past the old limit with a clear path: the link got better; forget it.
                 if let limit = congestedAt, Double(targetBitrate) >= Double(limit) * 1.3 { congestedAt = nil }
+                // A limit at the floor was measured on a flooded link (most of what we sent was
+                // lost or queued): it says nothing about what the link carries, and creeping
+                // from the floor cost 3 s of a recovery (seen at 20 s instead of 15).
+                if let limit = congestedAt, Double(limit) <= Double(Self.minimumBitrate) * 1.2 { congestedAt = nil }
                 var nearTheLimit = congestedAt.map { Double(targetBitrate) > Double($0) * 0.8 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
                 // A few clear seconds at the old limit: the link got better; stop creeping.
                 gentleSeconds = nearTheLimit ? gentleSeconds + 1 : 0
