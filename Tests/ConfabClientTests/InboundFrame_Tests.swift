@@ -5,12 +5,40 @@ import XCTest
 
 /// Frames the server could send, well-formed or not; the test server never sends bad ones.
 final class InboundFrame_Tests: XCTestCase {
-    func test_responseFrame_decode_keepsItsIdAndJSONForTheRequester() throws {
+    func test_responseFrame_decode_readsThePayloadAsItsRequestExpects() throws {
+        let answers = ExpectedAnswers()
+        answers.expect(HealthCheckResponse.self, for: "7")
         let text = #"{"kind":"response","id":"7","type":"healthCheck","payload":{"serverTime":"2026-01-01T10:00:00.000Z"}}"#
-        guard case .response(let id, let json) = try InboundFrame.decode(text) else { return XCTFail() }
+        guard case .response(let id, .read(let payload)) = try InboundFrame.decode(text, expecting: answers) else { return XCTFail() }
         XCTAssertEqual(id, "7")
-        let payload = try ConfabJSON.decoder().decode(ResponseEnvelope<HealthCheckResponse>.self, from: json).payload
-        XCTAssertEqual(payload.serverTime, Date(timeIntervalSince1970: 1_767_261_600))
+        XCTAssertEqual((payload as? HealthCheckResponse)?.serverTime, Date(timeIntervalSince1970: 1_767_261_600))
+        XCTAssertEqual(answers.count, 0, "an answer is awaited once")
+    }
+
+    func test_responseWithAPayloadOfTheWrongShape_isUnreadable_andTheRequestIsAnswered() throws {
+        let answers = ExpectedAnswers()
+        answers.expect(HealthCheckResponse.self, for: "7")
+        let text = #"{"kind":"response","id":"7","type":"healthCheck","payload":{"serverTime":"yesterday"}}"#
+        guard case .response("7", .unreadable) = try InboundFrame.decode(text, expecting: answers) else { return XCTFail() }
+    }
+
+    func test_responseNobodyAwaits_isNotAwaited() throws {
+        let answers = ExpectedAnswers()
+        answers.expect(HealthCheckResponse.self, for: "7")
+        answers.forget("7")
+        let text = #"{"kind":"response","id":"7","type":"healthCheck","payload":{"serverTime":"2026-01-01T10:00:00.000Z"}}"#
+        guard case .response("7", .notAwaited) = try InboundFrame.decode(text, expecting: answers) else { return XCTFail() }
+    }
+
+    func test_answerWithCustomData_readsItInTheSameDecode() throws {
+        let answers = ExpectedAnswers()
+        answers.expect(CallResponse.self, for: "9")
+        let call = WireJSON.callState(custom: #"{"topic":"planning","n":[1,2,{"deep":true}]}"#)
+        let text = #"{"kind":"response","id":"9","type":"getCall","payload":{"call":\#(call)}}"#
+        guard case .response("9", .read(let payload)) = try InboundFrame.decode(text, expecting: answers) else { return XCTFail(text) }
+        let custom = try XCTUnwrap(payload as? CallResponse).call.custom
+        XCTAssertEqual(custom["topic"], .string("planning"))
+        XCTAssertEqual(custom["n"], .array([.number(1), .number(2), .object(["deep": .bool(true)])]))
     }
 
     func test_errorFrame_decode_givesTheProtocolError() throws {

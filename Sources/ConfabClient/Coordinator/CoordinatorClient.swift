@@ -82,7 +82,8 @@ public final class CoordinatorClient: CallService {
 
     private struct PendingRequest {
         let type: RequestType
-        let continuation: CheckedContinuation<Data, any Error>
+        /// Resumed with the answer's payload, read by the socket as the request's `Response`.
+        let continuation: CheckedContinuation<any Sendable, any Error>
         let timeout: Task<Void, Never>
     }
     private var pending: [String: PendingRequest] = [:]
@@ -292,13 +293,23 @@ public final class CoordinatorClient: CallService {
         guard connection?.id == id else { return }
         lastFrameAt = .now
         switch frame {
-        case .response(let requestID, let json):
+        case .response(let requestID, let answer):
             guard let request = pending.removeValue(forKey: requestID) else {
                 logger.debug("answer to a request no longer waiting", metadata: ["id": "\(requestID)"])
                 return
             }
             request.timeout.cancel()
-            request.continuation.resume(returning: json)
+            switch answer {
+            case .read(let payload):
+                request.continuation.resume(returning: payload)
+            case .unreadable(let reason):
+                logger.warning("unreadable answer from the coordinator", metadata: ["request": "\(request.type.rawValue)", "error": "\(reason)"])
+                request.continuation.resume(throwing: CallError.unreadableAnswer(request.type))
+            case .notAwaited:
+                // Registered before sending and taken only here: an answer the socket did not
+                // await is one we no longer wait for either (it raced a timeout).
+                request.continuation.resume(throwing: CallError.unreadableAnswer(request.type))
+            }
         case .error(let requestID, let error):
             guard let requestID, let request = pending.removeValue(forKey: requestID) else {
                 logger.warning("the coordinator could not read a frame we sent", metadata: ["error": "\(error)"])
@@ -328,25 +339,24 @@ public final class CoordinatorClient: CallService {
             throw CallError(tr("Couldn’t prepare the request “%@”: %@.", Request.type.rawValue, "\(error)"), saysWhatFailed: true)
         }
         let timeout = options.requestTimeout
-        let json = try await withCheckedThrowingContinuation { continuation in
+        let socket = connection.socket
+        // The socket reads the answer as `Response` in its one decode of the frame.
+        socket.answers.expect(Request.Response.self, for: id)
+        let payload = try await withCheckedThrowingContinuation { continuation in
             let timer = Task { [weak self] in
                 try? await Task.sleep(for: timeout)
                 guard !Task.isCancelled else { return }
-                self?.expire(id, after: timeout)
+                self?.expire(id, after: timeout, on: socket)
             }
             pending[id] = PendingRequest(type: Request.type, continuation: continuation, timeout: timer)
-            connection.socket.send(text)
+            socket.send(text)
         }
-        do {
-            // Answers carry calls' `custom` data: parsed once, not by trial decodes (JSONValue).
-            return try ConfabJSON.decoder(preparsing: json).decode(ResponseEnvelope<Request.Response>.self, from: json).payload
-        } catch {
-            logger.warning("unreadable answer from the coordinator", metadata: ["request": "\(Request.type.rawValue)", "error": "\(error)"])
-            throw CallError.unreadableAnswer(Request.type)
-        }
+        guard let response = payload as? Request.Response else { throw CallError.unreadableAnswer(Request.type) }
+        return response
     }
 
-    private func expire(_ id: String, after timeout: Duration) {
+    private func expire(_ id: String, after timeout: Duration, on socket: CoordinatorSocket) {
+        socket.answers.forget(id)
         guard let request = pending.removeValue(forKey: id) else { return }
         request.continuation.resume(throwing: CallError.timedOut(request.type, after: timeout))
     }

@@ -7,6 +7,8 @@ import Logging
 final class CoordinatorSocket: Sendable {
     private let socket: TextWebSocket
     private let logger: Logger
+    /// What the requests sent on this socket expect back; read by the decode of each answer.
+    let answers = ExpectedAnswers()
 
     /// The protocol caps frames at 64 KiB; allow more so an over-long frame is a logged drop
     /// rather than a torn-down connection.
@@ -23,10 +25,10 @@ final class CoordinatorSocket: Sendable {
     /// Connects, calls `opened` once the socket is open, then hands every readable frame to
     /// `received` until the socket closes. Throws when the connection could not be made or broke.
     func run(opened: @escaping @Sendable () async -> Void, received: @escaping @Sendable (InboundFrame) async -> Void) async throws {
-        let logger = logger
+        let logger = logger, answers = answers
         try await socket.run(opened: opened) { text in
             do {
-                await received(try InboundFrame.decode(text))
+                await received(try InboundFrame.decode(text, expecting: answers))
             } catch {
                 logger.warning("dropped an unreadable frame from the coordinator", metadata: ["frame": "\(error)"])
             }

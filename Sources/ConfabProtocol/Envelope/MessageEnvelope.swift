@@ -24,8 +24,10 @@
 //   it with 1007 (RFC 6455). A client that stops answering WebSocket pings is dropped.
 // - Plain HTTP `GET /health` answers `HealthStatus` (200) — cheap for round-trip measurements.
 //
-// Clients: encode `RequestEnvelope(id:payload:)`, read every incoming frame's `MessageHeader`
-// first, then decode `ResponseEnvelope<R.Response>`, `ErrorEnvelope` or `EventEnvelope` by `kind`.
+// Clients: encode `RequestEnvelope(id:payload:)`; read each incoming frame in one decode that
+// looks at `kind` and reads the rest of the same container as `ResponseEnvelope<R.Response>`
+// (R known by the id), `ErrorEnvelope` or `EventEnvelope` (ConfabClient's `InboundFrame`).
+// `MessageHeader` is there for tools that only need to sort frames.
 
 /// Which of the four message shapes a frame is.
 public enum MessageKind: String, Codable, Sendable {

@@ -4,13 +4,13 @@ enum WireJSON {
     static func callState(
         cid: String = "default:standup", createdBy: String = "alice", members: [String] = ["alice", "bob"],
         participants: String = "[]", ringing: String = "null", rejectedBy: String = "{}", endedAt: String = "null",
-        blocked: [String] = []
+        blocked: [String] = [], custom: String = "{}"
     ) -> String {
         let memberList = members.map { #"{"userId":"\#($0)","role":"\#($0 == createdBy ? "host" : "user")","createdAt":"2026-01-01T10:00:00.000Z"}"# }
         return #"""
         {"cid":"\#(cid)","createdBy":"\#(createdBy)","createdAt":"2026-01-01T10:00:00.000Z","updatedAt":"2026-01-01T10:00:00.000Z",
          "startsAt":null,"endedAt":\#(endedAt),"backstage":false,"broadcasting":false,"recording":false,
-         "members":[\#(memberList.joined(separator: ","))],"blockedUsers":[\#(blocked.map { "\"\($0)\"" }.joined(separator: ","))],"custom":{},
+         "members":[\#(memberList.joined(separator: ","))],"blockedUsers":[\#(blocked.map { "\"\($0)\"" }.joined(separator: ","))],"custom":\#(custom),
          "session":{"participants":\#(participants),"ringing":\#(ringing),"acceptedBy":{},"rejectedBy":\#(rejectedBy),"missedBy":[]},
          "ownCapabilities":["joinCall","sendAudio","endCall"]}
         """#
