@@ -15,8 +15,14 @@ public struct CallMediaConfiguration: Sendable {
     /// Who we are, as other participants see our feed: user id and coordinator session id.
     public var userID: String
     public var sessionID: String
-    /// Restrict ICE to this local address (tests in a network namespace; see ARCHITECTURE.md).
+    /// Restrict ICE to this local address, or these (comma-separated: those present when a
+    /// connection is made are used — a test moves a peer from one to another); tests in a
+    /// network namespace, see ARCHITECTURE.md.
     public var iceAddress: String?
+    /// `iceAddress`, one by one.
+    var iceAddresses: [String] {
+        (iceAddress ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
     /// The largest size our camera is sent at, and the camera's frame rate; what is sent
     /// follows the path, up to these (see `SendRateController`).
     public var maximumVideoSize = VideoSize(width: 1280, height: 720)

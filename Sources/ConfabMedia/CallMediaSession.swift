@@ -26,8 +26,12 @@ public final class CallMediaSession {
     public var onChange: (@MainActor () -> Void)?
     /// Our camera or microphone stopped working (see `Publisher.onInputFailed`).
     public var onInputFailed: (@MainActor (MediaDevice, String) -> Void)?
-    /// Called once if the media connection is lost for good (Janus went away).
+    /// Called once if the media connection is lost for good: Janus went away, or the network
+    /// dropped or changed under the connection (ICE in GStreamer 1.22 cannot restart: a new
+    /// connection is the way back).
     public var onFailure: (@MainActor (String) -> Void)?
+    /// Whether what we send reaches the media server, from its receiver reports.
+    public private(set) var mediaPath = MediaPath.connecting
 
     private let configuration: CallMediaConfiguration
     private var devices: CallMediaDevices
@@ -46,6 +50,19 @@ public final class CallMediaSession {
     /// The participant sessions whose camera video is received; nil for everyone's.
     private var wantedVideo: Set<String>?
     private var stopped = false
+    private var hasFailed = false
+    /// The system's network: a change tells that the addresses our connection was made on may
+    /// be gone, sooner than the silence does.
+    private var network: NetworkMonitor?
+    private var networkChangedAt: ContinuousClock.Instant?
+    private var pathDownSince: ContinuousClock.Instant?
+    /// A path down this long is not coming back by itself (a lost address, a failed ICE pair).
+    static let newConnectionAfterPathDown: Duration = .seconds(6)
+    /// After a network change the path is given up as soon as it goes down.
+    static let networkChangeCounts: Duration = .seconds(10)
+    /// How long a new connection may carry nothing before a network change counts against it.
+    static let connectingGrace: Duration = .seconds(5)
+    private var startedAt: ContinuousClock.Instant?
 
     public init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource,
                 logger: Logger = Logger(label: "confab.media")) {
@@ -75,6 +92,10 @@ public final class CallMediaSession {
         publisher.onInputFailed = { [weak self] device, detail in self?.onInputFailed?(device, detail) }
         let existing = try await publisher.start(on: janus, settings: settings)
         for feed in existing { subscribe(to: feed) }
+        startedAt = .now
+        let network = NetworkMonitor()
+        network.onChange { [weak self] _ in self?.networkChanged() }
+        self.network = network
         statisticsTimer = RepeatingTimer(interval: 1) { [weak self] in self?.refreshFeeds() }
     }
 
@@ -156,6 +177,8 @@ public final class CallMediaSession {
         guard !stopped else { return }
         stopped = true
         statisticsTimer?.cancel()
+        network?.stop()
+        network = nil
         await stopScreenshare()
         for subscriber in subscribers.values { await subscriber.stop() }
         subscribers = [:]
@@ -278,6 +301,7 @@ public final class CallMediaSession {
             Task {
                 await publisher.adaptToThePath()
                 self.sentVideo = publisher.sent
+                self.follow(publisher.mediaPath)
             }
         }
         onChange?()
@@ -286,7 +310,45 @@ public final class CallMediaSession {
     private func mediaServerLost(_ reason: JanusError) {
         guard !stopped else { return }
         logger.warning("lost the media server", metadata: ["reason": "\(reason)"])
-        onFailure?("Lost the connection to the media server: \(reason)")
+        failed("Lost the connection to the media server: \(reason)")
+    }
+
+    // MARK: The network under the connection
+
+    /// Gives up on a path that stays down: long enough that a short dropout (a busy Wi-Fi, a
+    /// bandwidth cap's queue) recovers by itself, or at once when the network changed lately.
+    private func follow(_ path: MediaPath, now: ContinuousClock.Instant = .now) {
+        guard !stopped else { return }
+        if path != mediaPath {
+            logger.info("media path", metadata: ["path": "\(path)"])
+            mediaPath = path
+        }
+        pathDownSince = path == .down ? pathDownSince ?? now : nil
+        guard let since = pathDownSince else { return }
+        let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
+        if changedLately || now - since >= Self.newConnectionAfterPathDown {
+            failed(tr("The network connection dropped"))
+        }
+    }
+
+    /// Addresses or routes changed. A path that is down (or never came up: the connection was
+    /// made while the network was away) will not recover on the addresses it was made on.
+    private func networkChanged() {
+        guard !stopped else { return }
+        networkChangedAt = .now
+        logger.info("the network changed", metadata: ["path": "\(mediaPath)"])
+        // (A connection still being made gets a few seconds: changes come in bursts, and one
+        // made a moment ago already uses the new addresses.)
+        let connectingTooLong = mediaPath == .connecting && startedAt.map { .now - $0 > Self.connectingGrace } ?? false
+        if mediaPath == .down || connectingTooLong {
+            failed(tr("The network changed"))
+        }
+    }
+
+    private func failed(_ reason: String) {
+        guard !stopped, !hasFailed else { return }
+        hasFailed = true
+        onFailure?(reason)
     }
 }
 

@@ -117,7 +117,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             var media = Self.participantMedia(session.remoteFeeds.values)
             // Our own entry: only the quality of our uplink, as Janus's reports tell it.
             media[sessionID, default: ParticipantMedia()].connectionQuality = session.sentVideo?.uplinkQuality ?? .unknown
-            media[sessionID]?.isPathDown = session.sentVideo?.isPathDown ?? false
+            media[sessionID]?.mediaPath = session.mediaPath
             onUpdate(media)
         }
         session.onFailure = onFailure

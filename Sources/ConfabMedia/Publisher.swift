@@ -47,10 +47,16 @@ final class Publisher {
     private var rate: SendRateController
     /// Loss from Janus's receiver reports, pooled over enough packets.
     private var reportedLoss = ReportedLoss()
-    /// When Janus last reported on our video: it reports about once a second while it receives
-    /// it, so a long silence while we send means the path is down.
+    /// When Janus last reported on what we send (audio or video): it reports about once a second
+    /// while it receives it, so a long silence while we send means the path is down.
     private var lastReportAt: ContinuousClock.Instant?
     static let pathDownAfter: Duration = .seconds(3)
+    /// The highest sequence number each of Janus's receiver reports covered, by report: a report
+    /// is new when it covers packets the last one did not.
+    private var reportedSequences: [String: Double] = [:]
+    /// Whether what we send reaches Janus (see `MediaPath`).
+    private(set) var mediaPath = MediaPath.connecting
+    private var isAudioOn = true
     private var lastVideoBytesSent: Double?
     /// What we sent, refreshed by `adaptToThePath`.
     private(set) var sent: SentVideo?
@@ -81,7 +87,7 @@ final class Publisher {
             + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
             // CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
-            + "camera-tee. ! queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
+            + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
             + "vp8enc name=video-encoder deadline=1 cpu-used=8 end-usage=cbr keyframe-max-dist=\(configuration.videoFramerate * 2) "
             + "target-bitrate=\(rate.targetBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
             + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc. "
@@ -102,7 +108,9 @@ final class Publisher {
         if !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
             logger.warning("the audio-level RTP header extension is not available; nobody will be shown speaking")
         }
-        if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
+        for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
+        // The inputs' threads never wait on the connection, not even with a query.
+        for queue in ["send-video-queue", "microphone-queue"] { pipeline.answerSerializedQueries(atInputOf: queue) }
         // Transceivers exist once the payloaders are linked: video, then audio.
         for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
@@ -261,6 +269,7 @@ final class Publisher {
     /// is tried again when turned on.
     func setSending(audio: Bool? = nil, video: Bool? = nil) {
         if let audio {
+            isAudioOn = audio
             pipeline.set("drop", audio ? "false" : "true", onElement: "audio-valve")
             if audio, !pipeline.hasElement(named: Self.microphoneInput), let microphone { attach(microphone, kind: .microphone) }
         }
@@ -329,6 +338,7 @@ final class Publisher {
     /// trip) and what we sent, and sets the encoder's bitrate, size and frame rate from them.
     func adaptToThePath() async {
         let reports = await webrtc.statistics()
+        followThePath(reports)
         guard let outbound = reports.first(where: { $0["type"]?.text == "outbound-rtp" && RTPSourceStatistics.isVideo($0) }) else { return }
         let bytes = outbound["bytes-sent"]?.number
         var bitrate: Double?
@@ -342,8 +352,6 @@ final class Publisher {
            let lost = RTPSourceStatistics.value("rb-packetslost", in: remote) {
             loss = reportedLoss.add(highestSequence: Int(sequence), cumulativeLost: Int(lost))
         }
-        if loss != nil || !isVideoOn { lastReportAt = .now }
-        let isPathDown = lastReportAt.map { ContinuousClock.now - $0 > Self.pathDownAfter } ?? false
         let roundTrip = loss != nil ? remote?["round-trip-time"]?.number : nil
         if isVideoOn, let bitrate {
             let stepChanged = rate.update(with: SendFeedback(lossFraction: loss, roundTripTime: roundTrip, sentBitrate: bitrate))
@@ -358,8 +366,24 @@ final class Publisher {
         }
         let encoded = pipeline.videoSize(ofElement: "video-encoder").map { VideoSize(width: $0.width, height: $0.height) }
         sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, bytesSent: bytes, bitrate: bitrate,
-                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime,
-                         isPathDown: isPathDown)
+                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime)
+    }
+
+    /// Whether Janus's receiver reports about our audio or video keep coming (`mediaPath`).
+    /// Until the first one the connection is still being made; after that, three seconds
+    /// without one while we send is a path that is down. Sending nothing (microphone muted,
+    /// camera off) leaves nothing to report on, so the path counts as up.
+    private func followThePath(_ reports: [[String: StatisticValue]], now: ContinuousClock.Instant = .now) {
+        for report in reports where report["type"]?.text == "remote-inbound-rtp" {
+            guard let id = report["id"]?.text, let sequence = RTPSourceStatistics.value("rb-exthighestseq", in: report) else { continue }
+            if sequence > reportedSequences[id] ?? -1 { lastReportAt = now }
+            reportedSequences[id] = sequence
+        }
+        if !isAudioOn, !isVideoOn {
+            lastReportAt = now
+        }
+        guard let lastReportAt else { return }
+        mediaPath = now - lastReportAt > Self.pathDownAfter ? .down : .up
     }
 
     /// Whether the camera device is open (false while video is off, or without a camera).

@@ -71,8 +71,6 @@ public struct SentVideo: Sendable, Equatable {
     /// the round trip there and back (seconds).
     public var lossFraction: Double?
     public var roundTripTime: Double?
-    /// No report about what we send for a while, though we send: the path is down.
-    public var isPathDown = false
 
     /// Our uplink's quality as the media server sees it.
     public var uplinkQuality: ConnectionQuality {

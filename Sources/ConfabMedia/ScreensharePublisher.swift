@@ -51,7 +51,7 @@ final class ScreensharePublisher {
         }
         self.pipeline = pipeline
         self.webrtc = webrtc
-        if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
+        for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
         webrtc.setTransceiverProperty(index: 0, "direction", "sendonly")
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
         pipeline.watchBus { [weak self] message in

@@ -42,7 +42,7 @@ final class Subscriber {
         pipeline = try MediaPipeline(description: "webrtcbin name=webrtc bundle-policy=max-bundle latency=50")
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
-        if let address = configuration.iceAddress { webrtc.restrictICE(to: address) }
+        for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
         let videoSize = isScreenshare ? "" : ",width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight)"
         webrtc.setIncomingBranches([
             // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)

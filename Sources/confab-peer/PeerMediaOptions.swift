@@ -68,7 +68,7 @@ struct PeerMediaOptions: ParsableArguments {
     var maxVideoSize: String = "1280x720"
 
     @Option(name: .customLong("media-address"),
-            help: "Restrict audio/video (ICE) to this local IP address (default: $CONFAB_MEDIA_ADDRESS).")
+            help: "Restrict audio/video (ICE) to this local IP address, or these (comma-separated; those present at each connection are used) (default: $CONFAB_MEDIA_ADDRESS).")
     var mediaAddress: String?
 
     @Option(name: .customLong("mute-after"), help: "Seconds in the call before muting the microphone.")

@@ -137,8 +137,32 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, 2)
         XCTAssertEqual(engine.started.last?.1, renewed, "media restarted on the renewed endpoint")
         XCTAssertEqual(engine.started.last?.2, "s-self", "same session")
+        // Connected is not back: a connection made while the network is still down carries nothing.
+        XCTAssertEqual(subject.activeCall?.isReconnectingMedia, true)
+        engine.update(["s-self": ParticipantMedia(mediaPath: .connecting)])
+        XCTAssertEqual(subject.activeCall?.isReconnectingMedia, true)
+        XCTAssertNotEqual(subject.toast?.message, "Audio and video are back.")
+        engine.update(["s-self": ParticipantMedia(mediaPath: .up)])
         XCTAssertNotEqual(subject.activeCall?.isReconnectingMedia, true)
         XCTAssertEqual(subject.toast?.message, "Audio and video are back.")
+    } }
+
+    func test_mediaLostAgain_beforeItWasBack_isSaidOnce_andBackOnceItFlows() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        service.renewedMedia = endpoint
+        engine.fail("The network connection dropped")
+        XCTAssertEqual(subject.toast?.message, "The network connection dropped. Reconnecting audio and video…")
+        waitUntil(timeout: 4) { subject.activeCall?.isMediaConnected == true }
+        let told = subject.toast?.id
+        // The new connection never carried media; the network changes again.
+        engine.fail("The network connection dropped")
+        XCTAssertEqual(subject.toast?.id, told, "the same loss told twice")
+        XCTAssertEqual(subject.activeCall?.isReconnectingMedia, true)
+        waitUntil(timeout: 4) { subject.activeCall?.isMediaConnected == true }
+        engine.update(["s-self": ParticipantMedia(mediaPath: .up)])
+        XCTAssertEqual(subject.toast?.message, "Audio and video are back.")
+        XCTAssertEqual(engine.started.count, 3)
     } }
 
     func test_mediaLost_thenHangUp_stopsTryingToReconnect() { onMain {
@@ -183,11 +207,9 @@ final class CallViewModelMedia_Tests: XCTestCase {
     func test_ourPathDown_isShownAsReconnecting_untilItIsBack() { onMain {
         let (subject, _, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }
-        var down = ParticipantMedia(connectionQuality: .poor)
-        down.isPathDown = true
-        engine.update(["s-self": down])
+        engine.update(["s-self": ParticipantMedia(connectionQuality: .poor, mediaPath: .down)])
         XCTAssertEqual(subject.activeCall?.isMediaPathDown, true)
-        engine.update(["s-self": ParticipantMedia(connectionQuality: .good)])
+        engine.update(["s-self": ParticipantMedia(connectionQuality: .good, mediaPath: .up)])
         XCTAssertEqual(subject.activeCall?.isMediaPathDown, false)
     } }
 

@@ -15,3 +15,15 @@ static inline GstPadProbeReturn confab_drop_end_of_stream(GstPad *pad, GstPadPro
 static inline void confab_keep_end_of_stream_inside(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, confab_drop_end_of_stream, NULL, NULL);
 }
+
+/* A pad probe that answers serialized queries (allocation, drain) itself: a queue holds such a
+   query until everything before it has gone downstream, so a stalled branch behind it would
+   stall the thread that asked. See MediaPipeline.answerSerializedQueries. */
+static inline GstPadProbeReturn confab_answer_serialized_query(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void) pad; (void) data;
+    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
+    return (query != NULL && GST_QUERY_IS_SERIALIZED(query)) ? GST_PAD_PROBE_HANDLED : GST_PAD_PROBE_OK;
+}
+static inline void confab_answer_serialized_queries(GstPad *pad) {
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, confab_answer_serialized_query, NULL, NULL);
+}

@@ -77,6 +77,9 @@ public final class ActiveCall {
     /// Counts media connection attempts, so a late answer from an older one is ignored.
     @ObservationIgnored private var mediaAttempt = 0
     @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
+    /// Media was connected again after it was lost; "back" is said once what we send is
+    /// reported received (a connection made while the network is still down carries nothing).
+    @ObservationIgnored private var isAwaitingMediaPath = false
     /// What to say when someone we removed or blocked leaves ("You removed dave"), by user id.
     @ObservationIgnored private var removedByUs: [String: String] = [:]
     /// Set by `end()`: late answers and callbacks for this call are ignored from then on.
@@ -241,7 +244,10 @@ public final class ActiveCall {
             }
             guard mediaAttempt == attempt else { return false }
             isMediaConnected = true
-            isReconnectingMedia = false
+            // A recovered connection is still "reconnecting" until it carries media: one made
+            // while the network is still down connects to the media server and sends nothing.
+            isReconnectingMedia = isRecovery
+            isAwaitingMediaPath = isRecovery
             // The user may have toggled while media was starting.
             mediaEngine.setAudioEnabled(localMedia.effectiveSettings.audioOn)
             mediaEngine.setVideoEnabled(localMedia.effectiveSettings.videoOn)
@@ -255,15 +261,18 @@ public final class ActiveCall {
         }
     }
 
-    /// The media connection broke during the call (the media server restarted or went away):
-    /// ask the coordinator for a new endpoint and connect again, backing off up to 8 s between
-    /// tries, until it works or the call ends. The call itself goes on meanwhile.
+    /// The media connection broke during the call (the media server restarted or went away, or
+    /// the network dropped or changed under it): ask the coordinator for a new endpoint and
+    /// connect again, backing off up to 8 s between tries, until it works or the call ends. The
+    /// call itself goes on meanwhile, and says "back" once media flows again.
     private func mediaLost(reason: String) {
         isMediaConnected = false
         isReconnectingMedia = true
         // A shared screen went with the connection.
         isCurrentUserScreensharing = false
-        report(tr("%@. Reconnecting audio and video…", reason))
+        // Lost again before it was back (the network still down): said once is enough.
+        if !isAwaitingMediaPath { report(tr("%@. Reconnecting audio and video…", reason)) }
+        isAwaitingMediaPath = false
         mediaRecovery?.cancel()
         mediaRecovery = Task { [weak self] in
             var delay: Duration = .seconds(1)
@@ -271,10 +280,7 @@ public final class ActiveCall {
                 try? await Task.sleep(for: delay)
                 guard let self, !Task.isCancelled, !self.isEnded, let service = self.callService else { return }
                 if let snapshot = try? await service.renewMedia(in: self.id), !self.isEnded, !Task.isCancelled {
-                    if await self.connectMedia(snapshot, isRecovery: true) {
-                        self.report(tr("Audio and video are back."))
-                        return
-                    }
+                    if await self.connectMedia(snapshot, isRecovery: true) { return }
                 }
                 delay = min(delay * 2, .seconds(8))
             }
@@ -290,6 +296,11 @@ public final class ActiveCall {
         let own = mediaSessionID.flatMap { media[$0] }
         if (own?.connectionQuality ?? .unknown) != ownConnectionQuality { ownConnectionQuality = own?.connectionQuality ?? .unknown }
         if (own?.isPathDown ?? false) != isMediaPathDown { isMediaPathDown = own?.isPathDown ?? false }
+        if isAwaitingMediaPath, own?.mediaPath == .up {
+            isAwaitingMediaPath = false
+            isReconnectingMedia = false
+            report(tr("Audio and video are back."))
+        }
         for sessionID in participants.keys {
             let updated = media[sessionID] ?? ParticipantMedia()
             if participants[sessionID]?.media != updated { participants[sessionID]?.media = updated }

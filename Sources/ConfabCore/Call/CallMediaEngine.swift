@@ -11,6 +11,17 @@ public struct MediaEndpointInfo: Sendable, Equatable {
     }
 }
 
+/// Whether the path to the media server carries what we send, from the receiver reports the
+/// media server sends back about it.
+public enum MediaPath: Sendable, Equatable {
+    /// No report yet: the connection is being made.
+    case connecting
+    /// Reports come in (or we send nothing, so there is nothing to be told).
+    case up
+    /// No report for a while though we send: the network went away or changed.
+    case down
+}
+
 /// What media we receive from one participant session, as the media engine measured it.
 public struct ParticipantMedia: Sendable, Equatable {
     public var hasVideo: Bool
@@ -23,14 +34,16 @@ public struct ParticipantMedia: Sendable, Equatable {
     public var isScreensharing: Bool
     /// The received screen's size in pixels, once a frame of it arrived.
     public var screenshareTrackSize: VideoSize?
-    /// For our own session only: the path to the media server carries nothing now (what we send
-    /// is no longer reported received), e.g. the network went away; ICE and the reports pick
-    /// up again by themselves when it is back.
-    public var isPathDown = false
+    /// For our own session only: whether the path to the media server carries what we send, as
+    /// its receiver reports tell (see `MediaPath`).
+    public var mediaPath = MediaPath.connecting
+    /// Our path to the media server carries nothing now (the network went away or changed).
+    public var isPathDown: Bool { mediaPath == .down }
 
     public init(hasVideo: Bool = false, hasAudio: Bool = false, isSpeaking: Bool = false,
                 connectionQuality: ConnectionQuality = .unknown, trackSize: VideoSize? = nil,
-                isScreensharing: Bool = false, screenshareTrackSize: VideoSize? = nil) {
+                isScreensharing: Bool = false, screenshareTrackSize: VideoSize? = nil, mediaPath: MediaPath = .connecting) {
+        self.mediaPath = mediaPath
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
         self.isSpeaking = isSpeaking

@@ -114,6 +114,21 @@ public final class MediaPipeline {
         gst_bin_get_by_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), name)
     }
 
+    /// Makes the queue called `name` answer serialized queries (allocation, drain) at its input
+    /// instead of holding them until its contents have gone on. A queue in front of a branch that
+    /// may stall for good — webrtcbin holds everything back until DTLS is up, which never comes
+    /// on a connection made while the network is away — would otherwise stall the source that
+    /// asked, and every other branch of its tee (the self-view); and taking that source out
+    /// (`detachInput`) would then wait forever for its streaming thread. The branch behind
+    /// gives up its say in the allocation, which a leaky queue's branch can do without.
+    public func answerSerializedQueries(atInputOf name: String) {
+        guard let element = elementPointer(named: name) else { return }
+        defer { gst_object_unref(gpointer(element)) }
+        guard let input = gst_element_get_static_pad(element, "sink") else { return }
+        confab_answer_serialized_queries(input)
+        gst_object_unref(gpointer(input))
+    }
+
     /// Sets a property of a named element from its string form; GStreamer converts the type.
     public func set(_ property: String, _ value: String, onElement name: String) {
         guard let element = elementPointer(named: name) else { return }

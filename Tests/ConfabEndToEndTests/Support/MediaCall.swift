@@ -140,13 +140,20 @@ extension MediaCall {
 }
 
 extension MediaCall {
-    nonisolated(unsafe) private static var stampedOutcomes: [String: Result<(reports: [String: MediaPeerReport], stamp: Date), any Error>] = [:]
+    nonisolated(unsafe) private static var stampedOutcomes: [String: Result<(reports: [String: MediaPeerReport], stamps: [String: Date]), any Error>] = [:]
 
     /// Like `reports(for:peers:)`, for a call with a controller (see media-call.sh) that writes
     /// the moment it acted (an ISO 8601 time) to `stampFile` in the call's folder: the reports,
     /// and that moment.
     static func reports(for suite: String, peers: [Peer], controller: [String], stampFile: String, timeout: Duration = .seconds(60))
         async throws -> (reports: [String: MediaPeerReport], stamp: Date) {
+        let (reports, stamps) = try await reports(for: suite, peers: peers, controller: controller, stampFiles: [stampFile], timeout: timeout)
+        return (reports, try XCTUnwrap(stamps[stampFile]))
+    }
+
+    /// The same, for a controller that acts several times, each moment in its own file.
+    static func reports(for suite: String, peers: [Peer], controller: [String], stampFiles: [String], timeout: Duration = .seconds(60))
+        async throws -> (reports: [String: MediaPeerReport], stamps: [String: Date]) {
         if let reason = namespaceUnavailableReason() {
             throw XCTSkip("\(suite) end-to-end tests need a network namespace: \(reason)")
         }
@@ -155,10 +162,13 @@ extension MediaCall {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory).run(timeout: timeout)
-                let text = try String(contentsOf: directory.appendingPathComponent(stampFile), encoding: .utf8)
-                let stamp = try Date(text.trimmingCharacters(in: .whitespacesAndNewlines),
-                                     strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-                stampedOutcomes[suite] = .success((reports, stamp))
+                var stamps: [String: Date] = [:]
+                for file in stampFiles {
+                    let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                    stamps[file] = try Date(text.trimmingCharacters(in: .whitespacesAndNewlines),
+                                            strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+                }
+                stampedOutcomes[suite] = .success((reports, stamps))
                 try? FileManager.default.removeItem(at: directory)
             } catch {
                 stampedOutcomes[suite] = .failure(error)

@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+
+/// A network that changes under a call (issue 14), through a real Janus: alice's address goes
+/// away for 4 s and comes back (a laptop's interface down and up: NetworkManager removes the
+/// link's addresses), and later moves to a new address at once (another network, a new lease).
+/// GStreamer 1.22's ICE cannot restart, and a connection made on an address that is gone stays
+/// dead: the app notices (the network monitor, or no receiver report for a while), makes a new
+/// media connection, and both sides see and hear each other again by themselves.
+final class NetworkChange_EndToEndTests: XCTestCase {
+    private static let call = "default:network-change"
+    private static let first = "10.98.0.2", second = "10.98.0.3"
+    private static let dropAfter = 9.0, dropLasts = 4.0, moveAfter = 24.0, callLasts = 40.0
+    private static let peers = [
+        // alice joins a second after the controller gave the namespace her first address.
+        MediaCall.Peer(user: "alice", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "440",
+            "--media-address", "\(first),\(second)",
+        ]),
+        MediaCall.Peer(user: "bob", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "smpte", "--tone", "660",
+        ]),
+    ]
+
+    private var reports: [String: MediaPeerReport] = [:]
+    private var stamps: [String: Date] = [:]
+
+    override func setUp() async throws {
+        (reports, stamps) = try await MediaCall.reports(
+            for: "network-change", peers: Self.peers,
+            controller: [MediaCall.supportScript("network-change.sh"), Self.first, Self.second,
+                         "\(Self.dropAfter)", "\(Self.dropLasts)", "\(Self.moveAfter)", "\(Self.callLasts)"],
+            stampFiles: ["dropped-at", "restored-at", "moved-at"], timeout: .seconds(Int64(Self.callLasts) + 40))
+    }
+
+    /// When `observer` received `sender`'s video again after `moment` (seconds after it), and
+    /// their audio (nil if never). Audio is printed, not asserted: after a new connection on the
+    /// same media server it plays for a second or two and then stalls (seen here, both ways, also
+    /// without echo cancellation; not after a media server restart, MediaRecovery_EndToEndTests)
+    /// — an open defect, noted on issue 14.
+    private func backAfter(_ moment: Date, observer: String, sender: String) throws -> (video: Double, audio: Double?) {
+        let received = try XCTUnwrap(reports[observer]?.received(from: sender), "\(observer) received nothing from \(sender)")
+        let frames = received.frames(at: moment) ?? 0, readings = received.audioReadings(at: moment) ?? 0
+        let video = try XCTUnwrap(received.samples.first { $0.at > moment && $0.framesReceived > frames + 5 },
+                                  "\(observer) never saw \(sender)'s video again after \(moment)").at.timeIntervalSince(moment)
+        let audio = received.samples.first { $0.at > moment && $0.audioReadings > readings + 5 }?.at.timeIntervalSince(moment)
+        return (video, audio)
+    }
+
+    func test_addressGoneAndBack_mediaComesBackBothWays_byItself() throws {
+        let dropped = try XCTUnwrap(stamps["dropped-at"]), restored = try XCTUnwrap(stamps["restored-at"])
+        // The drop is real: bob stopped receiving alice while her address was gone.
+        let received = try XCTUnwrap(reports["bob"]?.received(from: "alice"))
+        let during = try XCTUnwrap(received.frames(at: restored)) - (try XCTUnwrap(received.frames(at: dropped.addingTimeInterval(1))))
+        XCTAssertLessThanOrEqual(during, 2, "bob kept receiving alice while her address was gone")
+        for (observer, sender) in [("bob", "alice"), ("alice", "bob")] {
+            let back = try backAfter(restored, observer: observer, sender: sender)
+            // Issue 14 aims at 5 s; the figure is printed (timings are not asserted here): the
+            // test fails when media never comes back before the next change, 12 s later.
+            print("network change: after the address came back, \(observer) saw \(sender) again in \(back.video) s, heard them in \(back.audio.map { "\($0) s" } ?? "never")")
+            XCTAssertLessThan(back.video, Self.moveAfter - Self.dropAfter - Self.dropLasts)
+        }
+    }
+
+    func test_newAddress_mediaComesBackBothWays_byItself() throws {
+        let moved = try XCTUnwrap(stamps["moved-at"])
+        for (observer, sender) in [("bob", "alice"), ("alice", "bob")] {
+            let back = try backAfter(moved, observer: observer, sender: sender)
+            print("network change: after alice moved to a new address, \(observer) saw \(sender) again in \(back.video) s, heard them in \(back.audio.map { "\($0) s" } ?? "never")")
+            // The move is real: alice's old address is gone, so what bob receives now came over
+            // a new connection (alice's old one could still send for a moment, so bob's video
+            // may not pause; alice's view of bob must).
+            if observer == "alice" {
+                let received = try XCTUnwrap(reports["alice"]?.received(from: "bob"))
+                let stalled = zip(received.samples, received.samples.dropFirst(2)).contains {
+                    $0.at > moved && $0.at < moved.addingTimeInterval(8) && $1.framesReceived == $0.framesReceived
+                }
+                XCTAssertTrue(stalled, "alice's video from bob never paused when her address went away")
+            }
+        }
+    }
+
+    func test_alice_isToldItIsReconnecting_andThatItIsBack() throws {
+        let messages = try XCTUnwrap(reports["alice"]?.media?.messages)
+        XCTAssertTrue(messages.contains { $0.hasSuffix("Reconnecting audio and video…") }, "\(messages)")
+        XCTAssertGreaterThanOrEqual(messages.filter { $0 == "Audio and video are back." }.count, 2, "\(messages)")
+    }
+}
+
+/// A media connection that never comes up (made while the network is away: here an ICE
+/// address that does not exist). webrtcbin holds everything back until DTLS is up, which
+/// never comes; the camera's thread once stalled behind it on a query, and taking the camera
+/// out (turned off, or judged stuck) then waited for that thread forever: the app hung (found
+/// while building the network-change recovery above).
+final class MediaPathNeverUp_EndToEndTests: XCTestCase {
+    private static let call = "default:path-never-up"
+    private static let peers = [
+        MediaCall.Peer(user: "alice", joinsAfter: 0, arguments: [
+            "join", call, "--create", "--duration", "14", "--pattern", "ball", "--tone", "440",
+            "--media-address", "10.98.0.9", "--camera-off-after", "8",
+        ]),
+        MediaCall.Peer(user: "bob", joinsAfter: 0, arguments: ["join", call, "--create", "--duration", "14", "--pattern", "smpte"]),
+    ]
+
+    func test_cameraTurnedOff_onAConnectionThatNeverCameUp_doesNotHang() async throws {
+        let reports = try await MediaCall.reports(for: "path-never-up", peers: Self.peers)
+        let alice = try XCTUnwrap(reports["alice"], "alice hung: no report")
+        XCTAssertNil(alice.error)
+        let camera = try XCTUnwrap(alice.media?.camera)
+        XCTAssertEqual(camera.map(\.on), [false], "the camera was turned off")
+        XCTAssertEqual(camera.first?.deviceOpenAfter, false, "the camera device stayed open")
+    }
+}
