@@ -366,9 +366,15 @@ public final class CoordinatorClient: CallService {
     // MARK: CallService
 
     public func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
+        try await getOrCreateCall(call, memberIDs: memberIDs, ring: ring, video: video, askToJoin: false)
+    }
+
+    /// As `getOrCreateCall(_:memberIDs:ring:video:)`; a call this creates with `askToJoin` has a
+    /// waiting room (an existing call keeps its setting).
+    public func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool, askToJoin: Bool) async throws -> CallSnapshot {
         let request = GetOrCreateCallRequest(
             cid: call, members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video,
-            linkSecret: linkSecrets[call])
+            linkSecret: linkSecrets[call], askToJoin: askToJoin ? true : nil)
         return translator.remember(try await send(request).call)
     }
 
