@@ -227,6 +227,7 @@ final class PeerSession {
 
     func recordSent(_ message: ChatMessage) {
         report.chatSent.append(PeerReport.ChatEntry(message))
+        Self.say("sent chat message \(message.id)")
     }
 
     /// A join the view model made (the first, or a rejoin after a reconnect).
