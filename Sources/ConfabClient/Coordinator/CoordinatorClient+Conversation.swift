@@ -1,15 +1,6 @@
 import ConfabCore
 import ConfabProtocol
 
-/// What a join that may knock came to (`CoordinatorClient.joinOrKnock`).
-public enum JoinAttempt: Sendable, Equatable {
-    case joined(CallSnapshot)
-    /// The call asks to join: this user knocked and waits for a host's answer.
-    case waitingForHost
-    /// A host turned this user away before; the call stays closed to them.
-    case denied
-}
-
 /// Chat, reactions, raised hands and the waiting room (issue 18). What others do arrives as
 /// `ServerEvent`s (`.chatMessage`, `.reaction`, `.handRaised`, …) through
 /// `setServerEventObserver`; the coordinator refuses what the user's capabilities do not allow.

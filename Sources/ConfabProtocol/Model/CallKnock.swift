@@ -10,10 +10,3 @@ public struct CallKnock: Codable, Sendable, Hashable {
         self.knockedAt = knockedAt
     }
 }
-
-/// How a knock ended, as hosts are told (`call.knock_resolved`).
-public enum KnockOutcome: String, Codable, Sendable {
-    case admitted, denied
-    /// The knocker went away (disconnected) before anyone answered.
-    case withdrawn
-}
