@@ -109,6 +109,23 @@ final class WaitingRoomTests: ServerTestCase {
         XCTAssertEqual(bobsView.knocks, [], "only those who may admit see who waits")
     }
 
+    func test_knockerMadeAMember_joinsDirectly_andLeavesTheWaitingList() async throws {
+        let alice = try await connect("alice")
+        let carol = try await connect("carol")
+        let (call, secret) = try await askToJoinCall(host: alice)
+        _ = try await carol.sendExpectingError(JoinCallRequest(cid: call, linkSecret: secret))
+        _ = try await alice.send(AddMembersRequest(cid: call, members: [MemberRequest(userId: "carol")]))
+
+        let joined = try await carol.send(JoinCallRequest(cid: call))
+
+        XCTAssertEqual(joined.call.session.participants.count, 2)
+        let resolved = try await alice.nextEvent(.knockResolved).knockResolved
+        XCTAssertEqual(resolved?.outcome, .admitted)
+        XCTAssertNil(resolved?.byUserId)
+        let hostsView = try await alice.send(GetCallRequest(cid: call)).call
+        XCTAssertEqual(hostsView.knocks, [])
+    }
+
     func test_member_joinsACallThatAsksToJoin_directly() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")

@@ -4,7 +4,7 @@ public struct KnockResolvedEvent: Codable, Sendable, Hashable {
     public var cid: CallID
     public var userId: String
     public var outcome: KnockOutcome
-    /// The host who answered; nil when the knocker withdrew.
+    /// The host who answered; nil when the knocker withdrew, or got in by becoming a member.
     public var byUserId: String?
 
     public init(cid: CallID, userId: String, outcome: KnockOutcome, byUserId: String?) {

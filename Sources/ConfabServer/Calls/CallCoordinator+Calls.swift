@@ -178,6 +178,10 @@ extension CallCoordinator {
             joinedAt: Date())
         sessions.add(.init(participant: participant, connectionId: user.connection.id, media: media), to: call.cid)
         metrics.participantJoined()
+        // Knocking still, but let in another way (a host made them a member): off the list.
+        if waitingRoom.removeKnock(of: user.userId, at: call.cid) {
+            knockResolved(call.cid, userId: user.userId, outcome: .admitted, by: nil)
+        }
         // Joining a call you are being rung for answers the ring, as in stream-video.
         if let ring = rings.ring(of: call.cid), ring.memberIds.contains(user.userId),
            !isAcceptance(rings.answer(of: user.userId, in: call.cid)) {

@@ -59,6 +59,12 @@ struct WaitingRoomRegistry {
         return knocker.connections
     }
 
+    /// Takes `userId`'s knock off the list without an answer (they got in another way: a host
+    /// made them a member); true when they were knocking.
+    mutating func removeKnock(of userId: String, at cid: CallID) -> Bool {
+        rooms[cid]?.knockers.removeValue(forKey: userId) != nil
+    }
+
     /// Lets in, without a knock, someone already in the call (the waiting room was switched on
     /// while they were there: they stay).
     mutating func admitWithoutKnock(_ userId: String, to cid: CallID) {
