@@ -67,6 +67,20 @@ final class Conversation_EndToEndTests: XCTestCase {
         XCTAssertTrue(alices.chat?.contains { $0.user == "carol" } ?? false)
     }
 
+    func test_mediaPeer_knocksThroughTheCallViewModel_andJoinsOnceAdmitted() async throws {
+        // Signalling only: what is checked is that the view model's join waits for the host.
+        server = try await ServerProcess.start(["--open-calls"], directory: directory)
+        let alice = try peer("alice", "join", "default:e2e-media-room", "--create", "--ask-to-join", "--admit", "carol", "--duration", "6")
+        try await alice.waitFor("state inCall")
+        let carol = try peer("carol", "join", "default:e2e-media-room", "--duration", "0.5", "--media", "test")
+
+        let carols = try await carol.report()
+        XCTAssertEqual(carols.admission, "admitted")
+        XCTAssertEqual(carols.outcome, "left")
+        XCTAssertNil(carols.error)
+        XCTAssertEqual(carols.stateNames, ["idle", "joining", "waitingForHost", "joining", "inCall", "idle"])
+    }
+
     func test_nonMemberPeer_deniedByTheHost_isTold_andNeverJoins() async throws {
         server = try await ServerProcess.start(["--open-calls"], directory: directory)
         let alice = try peer("alice", "join", "default:e2e-deny", "--create", "--ask-to-join", "--deny", "dave", "--duration", "5")
