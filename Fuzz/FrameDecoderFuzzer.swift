@@ -68,6 +68,14 @@ private func decodeRequest(_ type: RequestType, _ frame: Data, _ decoder: JSONDe
     case .stopLive: envelope(StopLiveRequest.self)
     case .startBroadcasting: envelope(StartBroadcastingRequest.self)
     case .stopBroadcasting: envelope(StopBroadcastingRequest.self)
+    case .resetCallLink: envelope(ResetCallLinkRequest.self)
+    case .sendChatMessage: envelope(SendChatMessageRequest.self)
+    case .getChatHistory: envelope(GetChatHistoryRequest.self)
+    case .sendReaction: envelope(SendReactionRequest.self)
+    case .raiseHand: envelope(RaiseHandRequest.self)
+    case .lowerHand: envelope(LowerHandRequest.self)
+    case .admitParticipant: envelope(AdmitParticipantRequest.self)
+    case .denyParticipant: envelope(DenyParticipantRequest.self)
     }
 }
 

@@ -18,6 +18,9 @@ final class PeerCallService: CallService {
     var joinCreatesCall = false
     /// Each join's answer, before the view model acts on it.
     var onJoined: (@MainActor (CallSnapshot) -> Void)?
+    /// Joins as the peer does (knocking and waiting for a host when the call asks to join);
+    /// set by the `PeerSession`. Without it, a plain join.
+    var knockingJoin: (@MainActor (CallID, _ create: Bool) async throws -> CallSnapshot)?
     /// Why the last join failed, in the coordinator's words.
     private(set) var lastJoinError: (any Error)?
 
@@ -40,7 +43,12 @@ final class PeerCallService: CallService {
     func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
         lastJoinError = nil
         do {
-            let snapshot = try await client.joinCall(call, create: joinCreatesCall)
+            let snapshot: CallSnapshot
+            if let knockingJoin {
+                snapshot = try await knockingJoin(call, joinCreatesCall)
+            } else {
+                snapshot = try await client.joinCall(call, create: joinCreatesCall)
+            }
             onJoined?(snapshot)
             return snapshot
         } catch {

@@ -53,6 +53,38 @@ struct PeerReport: Encodable {
         }
     }
 
+    /// A chat message (issue 18).
+    struct ChatEntry: Encodable {
+        let id: Int64
+        let user: String
+        let text: String
+        let at: Date
+
+        init(_ message: ChatMessage) {
+            id = message.id
+            user = message.userId
+            text = message.text
+            at = message.createdAt
+        }
+    }
+
+    struct ReactionEntry: Encodable {
+        let user: String
+        let session: String
+        let emoji: String
+        let at: Date
+    }
+
+    struct HandEntry: Encodable {
+        /// "raised" or "lowered".
+        let type: String
+        let user: String
+        let by: String
+        /// The hand's place in the raising order (raised hands only).
+        var order: Int?
+        let at: Date
+    }
+
     let command: String
     let user: String
     let server: String
@@ -69,6 +101,22 @@ struct PeerReport: Encodable {
     var error: String?
     /// What the peer sent and received, with `--media test`.
     var media: MediaReport?
+    /// Chat messages received as events while in the call (our own included), in order.
+    var chat: [ChatEntry] = []
+    /// The call's chat as read when joining (what a late joiner sees).
+    var chatHistory: [ChatEntry]?
+    /// Messages this peer sent, as the server stored them.
+    var chatSent: [ChatEntry] = []
+    var reactions: [ReactionEntry] = []
+    var hands: [HandEntry] = []
+    /// Users this peer (as a host) saw knock, and how each knock ended ("admitted", "denied",
+    /// "withdrawn"; "waiting" while open).
+    var knocks: [String: String] = [:]
+    /// When the call asked to join: "waiting", then "admitted", "denied" or "timedOut"; nil
+    /// when this peer never had to knock.
+    var admission: String?
+    /// Requests of the peer's own activity (chat, reactions, hands, admitting) that were refused.
+    var activityErrors: [String] = []
 
     init(command: String, user: String, server: String, call: String?) {
         self.command = command
@@ -111,6 +159,26 @@ struct PeerReport: Encodable {
             events.append(Event(type: "connectionLost", at: now))
         case .connectionRestored:
             events.append(Event(type: "connectionRestored", at: now))
+        }
+    }
+
+    /// Issue 18's events, which have no `CallServiceEvent`.
+    mutating func record(_ event: ServerEvent, at now: Date = Date()) {
+        switch event {
+        case .chatMessage(let e):
+            chat.append(ChatEntry(e.message))
+        case .reaction(let e):
+            reactions.append(ReactionEntry(user: e.userId, session: e.sessionId, emoji: e.emoji.rawValue, at: now))
+        case .handRaised(let e):
+            hands.append(HandEntry(type: "raised", user: e.userId, by: e.byUserId, order: e.raisedHand?.order, at: now))
+        case .handLowered(let e):
+            hands.append(HandEntry(type: "lowered", user: e.userId, by: e.byUserId, at: now))
+        case .participantKnocked(let e):
+            knocks[e.knock.userId] = "waiting"
+        case .knockResolved(let e):
+            knocks[e.userId] = e.outcome.rawValue
+        default:
+            break
         }
     }
 

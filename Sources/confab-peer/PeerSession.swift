@@ -1,5 +1,6 @@
 import ConfabClient
 import ConfabCore
+import ConfabProtocol
 import Foundation
 
 /// One peer run: the coordinator client, the events it delivered (kept in order until the
@@ -21,16 +22,31 @@ final class PeerSession {
 
     var user: String { client.currentUserID }
 
+    /// How long a knock waits for a host's answer before the peer gives up.
+    var knockTimeout: Duration = .seconds(60)
+    /// Users this peer, as a host, lets in (or turns away) when they knock.
+    var usersToAdmit: Set<String> = []
+    var usersToDeny: Set<String> = []
+    /// Hosts' answers to our knocks (true: admitted), until a join takes them.
+    private var admissionAnswers: [CallID: Bool] = [:]
+    private var admissionWaiter: (id: Int, call: CallID, continuation: CheckedContinuation<Bool?, Never>)?
+
     init(client: CoordinatorClient, command: String, call: CallID?, media: PeerMedia? = nil) {
         self.client = client
         self.media = media
         self.report = PeerReport(command: command, user: client.currentUserID, server: client.serverURL, call: call?.description)
         media?.service.onJoined = { [weak self] snapshot in self?.joined(snapshot) }
+        // Through the view model too, so a peer sending media knocks and waits the same way.
+        media?.service.knockingJoin = { [weak self] call, create in
+            guard let self else { throw PeerError("the peer stopped while joining \(call)") }
+            return try await self.joinKnockingIfAsked(call, create: create)
+        }
     }
 
     /// Connects and signs in; progress lines go to standard error so scripts can wait for them.
     func start() async throws {
         client.setEventHandler { [weak self] event in self?.received(event) }
+        client.setServerEventObserver { [weak self] event in self?.observed(event) }
         enter("idle")
         try await client.connect()
         report.connectionId = client.connectionID
@@ -55,6 +71,10 @@ final class PeerSession {
         guard !isStopping else { return }
         isStopping = true
         Self.say("stopping")
+        if let admissionWaiter {
+            self.admissionWaiter = nil
+            admissionWaiter.continuation.resume(returning: nil)
+        }
         if let waiter {
             self.waiter = nil
             waiter.continuation.resume(returning: nil)
@@ -101,9 +121,113 @@ final class PeerSession {
         if let media {
             try await media.join(call, create: create)
         } else {
-            record(try await client.joinCall(call, create: create))
+            record(try await joinKnockingIfAsked(call, create: create))
         }
         enterCall(call)
+    }
+
+    /// Joins; when the call asks to join, knocks and waits (up to `knockTimeout`) for a host:
+    /// admitted, joins; turned away, throws `PeerDenied`.
+    func joinKnockingIfAsked(_ call: CallID, create: Bool) async throws -> CallSnapshot {
+        var knocked = false
+        while true {
+            switch try await client.joinOrKnock(call, create: create) {
+            case .joined(let snapshot):
+                if knocked { report.admission = "admitted" }
+                return snapshot
+            case .denied:
+                report.admission = "denied"
+                throw PeerDenied(call: call)
+            case .waitingForHost:
+                // Admitted already and still refused would loop forever: say so instead.
+                guard !knocked else { throw PeerError("a host let us into \(call), yet the join was refused again") }
+                knocked = true
+                report.admission = "waiting"
+                let previousState = callingState
+                enter("waitingForHost")
+                switch await admissionAnswer(for: call, until: .now + knockTimeout) {
+                case true?:
+                    enter(previousState)
+                case false?:
+                    report.admission = "denied"
+                    throw PeerDenied(call: call)
+                case nil:
+                    report.admission = "timedOut"
+                    throw PeerError("no host let us into \(call) within \(knockTimeout)")
+                }
+            }
+        }
+    }
+
+    /// A host's answer to our knock on `call` (true: admitted), nil if none came by `deadline`.
+    private func admissionAnswer(for call: CallID, until deadline: ContinuousClock.Instant) async -> Bool? {
+        if let answer = admissionAnswers.removeValue(forKey: call) { return answer }
+        guard !isStopping else { return nil }
+        nextWaiterID += 1
+        let id = nextWaiterID
+        return await withCheckedContinuation { continuation in
+            admissionWaiter = (id, call, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline)
+                guard let self, let waiter = self.admissionWaiter, waiter.id == id else { return }
+                self.admissionWaiter = nil
+                waiter.continuation.resume(returning: nil)
+            }
+        }
+    }
+
+    /// Events the client's translator has no `CallServiceEvent` for (issue 18's).
+    private func observed(_ event: ServerEvent) {
+        report.record(event)
+        switch event {
+        case .joinAdmitted(let answer): answered(answer.cid, admitted: true)
+        case .joinDenied(let answer): answered(answer.cid, admitted: false)
+        case .participantKnocked(let knocked): answerKnock(of: knocked.knock.userId, at: knocked.cid)
+        default: break
+        }
+    }
+
+    private func answered(_ call: CallID, admitted: Bool) {
+        Self.say(admitted ? "admitted to \(call)" : "denied entry to \(call)")
+        if let waiter = admissionWaiter, waiter.call == call {
+            admissionWaiter = nil
+            waiter.continuation.resume(returning: admitted)
+        } else {
+            admissionAnswers[call] = admitted
+        }
+    }
+
+    /// `--admit` / `--deny`: answers a knock as soon as it comes.
+    private func answerKnock(of userId: String, at call: CallID) {
+        let admit = usersToAdmit.contains(userId)
+        guard admit || usersToDeny.contains(userId) else { return }
+        Task {
+            do {
+                if admit {
+                    _ = try await client.admitParticipant(userId, to: call)
+                } else {
+                    _ = try await client.denyParticipant(userId, from: call)
+                }
+                Self.say("\(admit ? "admitted" : "denied") \(userId)")
+            } catch {
+                noteActivityError(error)
+            }
+        }
+    }
+
+    /// A refused request of the peer's own activity; the run goes on.
+    func noteActivityError(_ error: any Error) {
+        report.activityErrors.append("\(error)")
+        Self.say("refused: \(error)")
+    }
+
+    func recordChatHistory(_ messages: [ChatMessage]) {
+        report.chatHistory = messages.map(PeerReport.ChatEntry.init)
+    }
+
+    func recordSent(_ message: ChatMessage) {
+        report.chatSent.append(PeerReport.ChatEntry(message))
+        Self.say("sent chat message \(message.id)")
     }
 
     /// A join the view model made (the first, or a rejoin after a reconnect).
@@ -182,10 +306,15 @@ final class PeerSession {
 
     /// Joins `call`, stays `duration` (or until the call ends for this device), then leaves;
     /// returns why the call ended first, nil when the peer left at the end of `duration`.
+    /// `whileIn` runs once joined, beside the stay (chat, reactions, hands), and is cancelled
+    /// when the peer leaves.
     @discardableResult
-    func spend(_ duration: Duration, in call: CallID, create: Bool) async throws -> String? {
+    func spend(_ duration: Duration, in call: CallID, create: Bool,
+               whileIn activity: (@MainActor () async -> Void)? = nil) async throws -> String? {
         enter("joining")
         try await join(call, create: create)
+        let running = activity.map { body in Task { @MainActor in await body() } }
+        defer { running?.cancel() }
         if let reason = await stay(in: call, until: .now + duration) {
             enter("idle")
             return reason
@@ -224,4 +353,10 @@ final class PeerSession {
     nonisolated static func say(_ message: String) {
         FileHandle.standardError.write(Data("confab-peer: \(message)\n".utf8))
     }
+}
+
+/// A host turned this peer away from the call's waiting room.
+struct PeerDenied: Error, CustomStringConvertible {
+    let call: CallID
+    var description: String { "a host of \(call) did not let us in" }
 }

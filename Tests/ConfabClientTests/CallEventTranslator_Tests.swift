@@ -158,7 +158,9 @@ final class CallEventTranslator_Tests: XCTestCase {
         var subject = translator()
         let ignored = [
             WireJSON.event("health.check", #"{"connectionId":"bob-laptop","serverTime":"2026-01-01T10:00:00.000Z"}"#),
-            WireJSON.event("call.reaction", "{}"),
+            WireJSON.event("call.poll_started", "{}"),
+            // Issue 18's events reach the app through the server-event observer, not as CallServiceEvents.
+            WireJSON.event("call.reaction", #"{"cid":"default:standup","userId":"carol","sessionId":"c1","emoji":"🎉"}"#),
             // Someone else muted: only their devices act.
             WireJSON.event("call.user_muted", #"{"cid":"default:standup","userIds":["carol"],"byUserId":"alice","audio":true,"video":false,"screenshare":false}"#),
             // Pinning in a call this device never saw: nothing to update.

@@ -63,9 +63,9 @@ final class InboundFrame_Tests: XCTestCase {
     }
 
     func test_eventOfANewerServer_decode_isKeptAsUnknown() throws {
-        let text = WireJSON.event("call.reaction", #"{"emoji":"🎉"}"#)
+        let text = WireJSON.event("call.poll_started", #"{"question":"lunch?"}"#)
         guard case .event(.unknown(let type)) = try InboundFrame.decode(text) else { return XCTFail() }
-        XCTAssertEqual(type, "call.reaction")
+        XCTAssertEqual(type, "call.poll_started")
     }
 
     func test_malformedFrames_decode_areUnreadableNotCrashes() {
@@ -103,7 +103,7 @@ final class InboundFrame_Tests: XCTestCase {
     }
 
     func test_eventNested500Deep_isRefusedBeforeParsing() {
-        let text = WireJSON.event("call.reaction", #"{"p":"# + String(repeating: "[", count: 500) + String(repeating: "]", count: 500) + "}")
+        let text = WireJSON.event("call.poll_started", #"{"p":"# + String(repeating: "[", count: 500) + String(repeating: "]", count: 500) + "}")
         XCTAssertThrowsError(try InboundFrame.decode(text))
     }
 }

@@ -43,7 +43,9 @@ final class CallRequestTests: ServerTestCase {
         let secret = try await alice.send(GetOrCreateCallRequest(cid: cid("default:standup"))).call.linkSecret
         let fetched = try await visitor.send(GetCallRequest(cid: cid("default:standup"), linkSecret: secret))
         XCTAssertEqual(fetched.call.createdBy, "alice")
-        XCTAssertEqual(fetched.call.ownCapabilities, [.createCall, .readCall, .joinCall, .sendAudio, .sendVideo, .screenshare])
+        XCTAssertEqual(
+            fetched.call.ownCapabilities,
+            [.createCall, .readCall, .joinCall, .sendAudio, .sendVideo, .screenshare, .sendChat, .sendReaction, .raiseHand])
         _ = try await alice.send(JoinCallRequest(cid: cid("default:standup")))
         // The lobby's view: a non-member who fetched the call with its link sees who joins.
         let joined = try await visitor.nextEvent(.participantJoined)

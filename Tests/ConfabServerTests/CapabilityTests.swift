@@ -23,6 +23,22 @@ final class CapabilityTests: ServerTestCase {
         XCTAssertFalse(capabilities.contains(.sendVideo))
     }
 
+    func test_everyRoleInEveryCallType_maySendChatReactAndRaiseAHand_butOnlyHostsAndAdminsAdmit() {
+        for type in CallType.allCases {
+            for role in CallRole.allCases {
+                let capabilities = CallPermissions.capabilities(type: type, role: role)
+                XCTAssertTrue(capabilities.isSuperset(of: [.sendChat, .sendReaction, .raiseHand]), "\(type) \(role)")
+                XCTAssertEqual(capabilities.contains(.admitParticipants), role != .user, "\(type) \(role)")
+            }
+        }
+    }
+
+    func test_waitingOrTurnedAway_haveNoCapabilityAtAll() {
+        for access in [CallAccess.waiting, .denied] {
+            XCTAssertEqual(CallPermissions.capabilities(of: access, in: .default, openCalls: true), [], access.name)
+        }
+    }
+
     func test_everyRole_everyCallType_hasTheCapabilitiesTheIssueLists() {
         let required: Set<OwnCapability> = [
             .createCall, .joinCall, .sendAudio, .sendVideo, .screenshare, .muteUsers, .blockUsers, .kickUser,
@@ -40,7 +56,7 @@ final class CapabilityTests: ServerTestCase {
         XCTAssertTrue(created.call.ownCapabilities.contains(.sendAudio))
         XCTAssertFalse(created.call.ownCapabilities.contains(.sendVideo))
         let bobs = try await bob.send(GetCallRequest(cid: cid("audio_room:townhall")))
-        XCTAssertEqual(bobs.call.ownCapabilities, [.createCall, .readCall, .joinCall])
+        XCTAssertEqual(bobs.call.ownCapabilities, [.createCall, .readCall, .joinCall, .sendChat, .sendReaction, .raiseHand])
     }
 
     func test_nonMember_joiningDefaultCallById_isRefusedAsPrivate() async throws {

@@ -52,6 +52,37 @@ final class PersistenceTests: XCTestCase {
         await second.stop()
     }
 
+    func test_serverRestart_keepsChatHistoryAndTheWaitingRoomSetting_butNotHands() async throws {
+        let cid = CallID(type: .default, id: "chatty")
+        let first = try await TestServer.start(directory: directory)
+        let alice = try await first.client("alice")
+        let bob = try await first.client("bob")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: cid, members: [MemberRequest(userId: "bob")], askToJoin: true))
+        _ = try await alice.send(JoinCallRequest(cid: cid))
+        _ = try await bob.send(JoinCallRequest(cid: cid))
+        let sent = [
+            try await alice.send(SendChatMessageRequest(cid: cid, text: "agenda: 1. news")).message,
+            try await bob.send(SendChatMessageRequest(cid: cid, text: "👍 sounds good")).message,
+        ]
+        _ = try await bob.send(RaiseHandRequest(cid: cid))
+        await alice.close()
+        await bob.close()
+        await first.stop()
+
+        let second = try await TestServer.start(directory: directory)
+        let bobAgain = try await second.client("bob")
+        let history = try await bobAgain.send(GetChatHistoryRequest(cid: cid))
+        let rejoined = try await bobAgain.send(JoinCallRequest(cid: cid)).call
+        let next = try await bobAgain.send(SendChatMessageRequest(cid: cid, text: "back")).message
+        await bobAgain.close()
+        await second.stop()
+
+        XCTAssertEqual(history.messages, sent)
+        XCTAssertTrue(rejoined.askToJoin)
+        XCTAssertEqual(rejoined.session.participants.compactMap(\.raisedHand), [], "hands are live state")
+        XCTAssertGreaterThan(next.id, sent[1].id, "ids keep growing after a restart")
+    }
+
     func test_endedCall_afterRestart_isStillEnded() async throws {
         let cid = CallID(type: .default, id: "done")
         let first = try await TestServer.start(directory: directory)

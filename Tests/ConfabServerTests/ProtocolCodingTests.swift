@@ -33,8 +33,8 @@ final class ProtocolCodingTests: XCTestCase {
     }
 
     func test_eventOfUnknownType_decodesAsUnknownInsteadOfFailing() throws {
-        let data = Data(#"{"kind":"event","type":"call.reaction","payload":{"emoji":"x"}}"#.utf8)
-        XCTAssertEqual(try ConfabJSON.decoder().decode(EventEnvelope.self, from: data).event, .unknown(type: "call.reaction"))
+        let data = Data(#"{"kind":"event","type":"call.poll_started","payload":{"question":"x"}}"#.utf8)
+        XCTAssertEqual(try ConfabJSON.decoder().decode(EventEnvelope.self, from: data).event, .unknown(type: "call.poll_started"))
     }
 
     func test_dates_encodeWithMilliseconds_andDecodeWithOrWithoutThem() throws {

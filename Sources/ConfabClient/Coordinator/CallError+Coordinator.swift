@@ -57,6 +57,10 @@ extension CallError {
         case .callEnded: tr("Start a new call instead.")
         case .callNotFound: tr("Check the call id.")
         case .internalError: tr("Try again in a moment.")
+        case .waitingForHost: tr("Wait for the host to let you in.")
+        case .joinDenied: tr("The host did not let you in.")
+        case .rateLimited: tr("Wait a moment and try again.")
+        case .messageTooLong: tr("Shorten the message and send it again.")
         default: nil
         }
     }

@@ -119,6 +119,13 @@ struct CallEventTranslator {
         case .healthCheck, .unknown:
             // Health checks are only a heartbeat.
             return []
+
+        case .chatMessage, .reaction, .handRaised, .handLowered, .participantKnocked, .knockResolved, .joinAdmitted,
+             .joinDenied:
+            // Issue 18's events have no `CallServiceEvent` yet: whoever shows them (the app's
+            // chat and waiting room, confab-peer's report) reads them as they came, through
+            // `CoordinatorClient.setServerEventObserver`.
+            return []
         }
     }
 

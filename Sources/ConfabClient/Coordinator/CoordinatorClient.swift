@@ -82,6 +82,8 @@ public final class CoordinatorClient: CallService {
 
     private struct PendingRequest {
         let type: RequestType
+        /// The caller decides by the server's error code (`ProtocolError`), not a sentence.
+        let wantsProtocolError: Bool
         /// Resumed with the answer's payload, read by the socket as the request's `Response`.
         let continuation: CheckedContinuation<any Sendable, any Error>
         let timeout: Task<Void, Never>
@@ -316,7 +318,7 @@ public final class CoordinatorClient: CallService {
                 return
             }
             request.timeout.cancel()
-            request.continuation.resume(throwing: CallError.refused(error, request: request.type))
+            request.continuation.resume(throwing: request.wantsProtocolError ? error : CallError.refused(error, request: request.type))
         case .event(let event):
             serverEventObserver?(event)
             for translated in translator.translate(event) { deliver(translated) }
@@ -328,7 +330,11 @@ public final class CoordinatorClient: CallService {
     }
 
     /// Sends a request and waits for its typed answer.
-    func send<Request: ConfabRequest>(_ request: Request, duringSignIn: Bool = false) async throws -> Request.Response {
+    /// With `refusalAsProtocolError`, an error answer is thrown as the server's `ProtocolError`
+    /// (for callers that act on its code) instead of a `CallError` for the user.
+    func send<Request: ConfabRequest>(
+        _ request: Request, duringSignIn: Bool = false, refusalAsProtocolError: Bool = false
+    ) async throws -> Request.Response {
         guard let connection, phase == .signedIn || (duringSignIn && phase == .signingIn) else { throw CallError.notConnected }
         nextRequestNumber += 1
         let id = String(nextRequestNumber)
@@ -348,7 +354,8 @@ public final class CoordinatorClient: CallService {
                 guard !Task.isCancelled else { return }
                 self?.expire(id, after: timeout, on: socket)
             }
-            pending[id] = PendingRequest(type: Request.type, continuation: continuation, timeout: timer)
+            pending[id] = PendingRequest(
+                type: Request.type, wantsProtocolError: refusalAsProtocolError, continuation: continuation, timeout: timer)
             socket.send(text)
         }
         guard let response = payload as? Request.Response else { throw CallError.unreadableAnswer(Request.type) }
@@ -369,9 +376,15 @@ public final class CoordinatorClient: CallService {
     // MARK: CallService
 
     public func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot {
+        try await getOrCreateCall(call, memberIDs: memberIDs, ring: ring, video: video, askToJoin: false)
+    }
+
+    /// As `getOrCreateCall(_:memberIDs:ring:video:)`; a call this creates with `askToJoin` has a
+    /// waiting room (an existing call keeps its setting).
+    public func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool, askToJoin: Bool) async throws -> CallSnapshot {
         let request = GetOrCreateCallRequest(
             cid: call, members: memberIDs.map { MemberRequest(userId: $0) }, ring: ring, video: video,
-            linkSecret: linkSecrets[call])
+            linkSecret: linkSecrets[call], askToJoin: askToJoin ? true : nil)
         return translator.remember(try await send(request).call)
     }
 
@@ -394,8 +407,33 @@ public final class CoordinatorClient: CallService {
 
     /// Joins the call's session from this device; with `create` the call is made first if missing.
     public func joinCall(_ call: CallID, create: Bool) async throws -> CallSnapshot {
-        let cid = call
-        let response = try await send(JoinCallRequest(cid: cid, create: create, linkSecret: linkSecrets[cid]))
+        let response = try await send(JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call]))
+        return joined(call, response)
+    }
+
+    /// Joins, or knocks when the call asks to join and a host has not let this user in yet:
+    /// then wait for `.joinAdmitted` (and join again) or `.joinDenied` through
+    /// `setServerEventObserver`. Other refusals throw `CallError` as `joinCall` does.
+    public func joinOrKnock(_ call: CallID, create: Bool) async throws -> JoinAttempt {
+        do {
+            let response = try await send(
+                JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call]), refusalAsProtocolError: true)
+            return .joined(joined(call, response))
+        } catch let refusal as ProtocolError {
+            switch refusal.code {
+            case .waitingForHost: return .waitingForHost
+            case .joinDenied: return .denied
+            default: throw CallError.refused(refusal, request: .joinCall)
+            }
+        }
+    }
+
+    /// Keeps the call's state as the latest known (events are translated against it).
+    func remember(_ state: CallState) -> CallSnapshot {
+        translator.remember(state)
+    }
+
+    private func joined(_ cid: CallID, _ response: JoinCallResponse) -> CallSnapshot {
         sessionIDs[cid] = response.sessionId
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId

@@ -20,6 +20,14 @@ public enum ServerEvent: Sendable, Hashable {
     case recordingStarted(CallChangedEvent)
     case recordingStopped(CallChangedEvent)
     case healthCheck(HealthCheckEvent)
+    case chatMessage(ChatMessageEvent)
+    case reaction(ReactionEvent)
+    case handRaised(HandEvent)
+    case handLowered(HandEvent)
+    case participantKnocked(ParticipantKnockedEvent)
+    case knockResolved(KnockResolvedEvent)
+    case joinAdmitted(JoinAnswerEvent)
+    case joinDenied(JoinAnswerEvent)
     /// An event type this build does not know (sent by a newer server).
     case unknown(type: String)
 
@@ -46,6 +54,14 @@ public enum ServerEvent: Sendable, Hashable {
         case .recordingStarted: EventType.recordingStarted.rawValue
         case .recordingStopped: EventType.recordingStopped.rawValue
         case .healthCheck: EventType.healthCheck.rawValue
+        case .chatMessage: EventType.chatMessage.rawValue
+        case .reaction: EventType.reaction.rawValue
+        case .handRaised: EventType.handRaised.rawValue
+        case .handLowered: EventType.handLowered.rawValue
+        case .participantKnocked: EventType.participantKnocked.rawValue
+        case .knockResolved: EventType.knockResolved.rawValue
+        case .joinAdmitted: EventType.joinAdmitted.rawValue
+        case .joinDenied: EventType.joinDenied.rawValue
         }
     }
 
@@ -66,6 +82,12 @@ public enum ServerEvent: Sendable, Hashable {
         case .userKicked(let e): e.cid
         case .usersMuted(let e): e.cid
         case .pinned(let e), .unpinned(let e): e.cid
+        case .chatMessage(let e): e.message.cid
+        case .reaction(let e): e.cid
+        case .handRaised(let e), .handLowered(let e): e.cid
+        case .participantKnocked(let e): e.cid
+        case .knockResolved(let e): e.cid
+        case .joinAdmitted(let e), .joinDenied(let e): e.cid
         case .healthCheck, .unknown: nil
         }
     }
@@ -93,6 +115,14 @@ public enum ServerEvent: Sendable, Hashable {
         case .recordingStarted: self = .recordingStarted(try payload(CallChangedEvent.self))
         case .recordingStopped: self = .recordingStopped(try payload(CallChangedEvent.self))
         case .healthCheck: self = .healthCheck(try payload(HealthCheckEvent.self))
+        case .chatMessage: self = .chatMessage(try payload(ChatMessageEvent.self))
+        case .reaction: self = .reaction(try payload(ReactionEvent.self))
+        case .handRaised: self = .handRaised(try payload(HandEvent.self))
+        case .handLowered: self = .handLowered(try payload(HandEvent.self))
+        case .participantKnocked: self = .participantKnocked(try payload(ParticipantKnockedEvent.self))
+        case .knockResolved: self = .knockResolved(try payload(KnockResolvedEvent.self))
+        case .joinAdmitted: self = .joinAdmitted(try payload(JoinAnswerEvent.self))
+        case .joinDenied: self = .joinDenied(try payload(JoinAnswerEvent.self))
         }
     }
 
@@ -114,6 +144,12 @@ public enum ServerEvent: Sendable, Hashable {
         case .usersMuted(let e): try container.encode(e, forKey: key)
         case .pinned(let e), .unpinned(let e): try container.encode(e, forKey: key)
         case .healthCheck(let e): try container.encode(e, forKey: key)
+        case .chatMessage(let e): try container.encode(e, forKey: key)
+        case .reaction(let e): try container.encode(e, forKey: key)
+        case .handRaised(let e), .handLowered(let e): try container.encode(e, forKey: key)
+        case .participantKnocked(let e): try container.encode(e, forKey: key)
+        case .knockResolved(let e): try container.encode(e, forKey: key)
+        case .joinAdmitted(let e), .joinDenied(let e): try container.encode(e, forKey: key)
         case .unknown: try container.encode(EmptyResponse(), forKey: key)
         }
     }
@@ -141,4 +177,12 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case recordingStarted = "call.recording_started"
     case recordingStopped = "call.recording_stopped"
     case healthCheck = "health.check"
+    case chatMessage = "call.chat_message"
+    case reaction = "call.reaction"
+    case handRaised = "call.hand_raised"
+    case handLowered = "call.hand_lowered"
+    case participantKnocked = "call.participant_knocked"
+    case knockResolved = "call.knock_resolved"
+    case joinAdmitted = "call.join_admitted"
+    case joinDenied = "call.join_denied"
 }

@@ -9,12 +9,16 @@ public struct CallParticipant: Codable, Sendable, Hashable {
     public var joinedAt: Date
     /// Set while a host has pinned this participant for everyone.
     public var pinnedAt: Date?
+    /// Set while this participant's hand is raised (absent from servers before issue 18).
+    public var raisedHand: RaisedHand?
 
-    public init(userId: String, sessionId: String, role: CallRole, joinedAt: Date, pinnedAt: Date? = nil) {
+    public init(userId: String, sessionId: String, role: CallRole, joinedAt: Date, pinnedAt: Date? = nil,
+                raisedHand: RaisedHand? = nil) {
         self.userId = userId
         self.sessionId = sessionId
         self.role = role
         self.joinedAt = joinedAt
         self.pinnedAt = pinnedAt
+        self.raisedHand = raisedHand
     }
 }

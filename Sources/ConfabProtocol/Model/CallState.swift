@@ -23,6 +23,10 @@ public struct CallState: Codable, Sendable, Hashable {
     /// getOrCreateCall) may read and join the call without being a member. Only sent to those
     /// who may read the call.
     public var linkSecret: String?
+    /// The call has a waiting room: people who are not members knock and wait for a host.
+    public var askToJoin: Bool
+    /// Who is waiting to be let in, first knock first; only for those who may admit them.
+    public var knocks: [CallKnock]
     public var members: [CallMember]
     public var blockedUsers: [String]
     public var custom: [String: JSONValue]
@@ -34,7 +38,7 @@ public struct CallState: Codable, Sendable, Hashable {
         backstage: Bool, broadcasting: Bool, recording: Bool, members: [CallMember], blockedUsers: [String],
         custom: [String: JSONValue], session: CallSession, ownCapabilities: [OwnCapability],
         recordingState: RecordingState? = nil, recordings: [CallRecording] = [], recordingErrors: [String] = [],
-        hlsPlaylistUrl: String? = nil, linkSecret: String? = nil
+        hlsPlaylistUrl: String? = nil, linkSecret: String? = nil, askToJoin: Bool = false, knocks: [CallKnock] = []
     ) {
         self.cid = cid
         self.createdBy = createdBy
@@ -50,6 +54,8 @@ public struct CallState: Codable, Sendable, Hashable {
         self.recordingErrors = recordingErrors
         self.hlsPlaylistUrl = hlsPlaylistUrl
         self.linkSecret = linkSecret
+        self.askToJoin = askToJoin
+        self.knocks = knocks
         self.members = members
         self.blockedUsers = blockedUsers
         self.custom = custom
@@ -59,11 +65,11 @@ public struct CallState: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording
-        case recordingState, recordings, recordingErrors, hlsPlaylistUrl, linkSecret
+        case recordingState, recordings, recordingErrors, hlsPlaylistUrl, linkSecret, askToJoin, knocks
         case members, blockedUsers, custom, session, ownCapabilities
     }
 
-    /// The recording, broadcast and link fields came later: a state without them reads as before.
+    /// The recording, broadcast, link and waiting-room fields came later: a state without them reads as before.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -79,6 +85,8 @@ public struct CallState: Codable, Sendable, Hashable {
             recordings: try c.decodeIfPresent([CallRecording].self, forKey: .recordings) ?? [],
             recordingErrors: try c.decodeIfPresent([String].self, forKey: .recordingErrors) ?? [],
             hlsPlaylistUrl: try c.decodeIfPresent(String.self, forKey: .hlsPlaylistUrl),
-            linkSecret: try c.decodeIfPresent(String.self, forKey: .linkSecret))
+            linkSecret: try c.decodeIfPresent(String.self, forKey: .linkSecret),
+            askToJoin: try c.decodeIfPresent(Bool.self, forKey: .askToJoin) ?? false,
+            knocks: try c.decodeIfPresent([CallKnock].self, forKey: .knocks) ?? [])
     }
 }

@@ -7,6 +7,9 @@ public enum OwnCapability: String, Codable, Sendable, CaseIterable, Comparable {
     case endCall, updateCall, updateCallMember, removeCallMember
     case startRecording, stopRecording
     case goLive, stopLive, startBroadcasting, stopBroadcasting
+    /// Talking beside the video (issue 18): chat, reactions, a raised hand; and, for hosts,
+    /// letting people in from the waiting room of a call that asks to join.
+    case sendChat, sendReaction, raiseHand, admitParticipants
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0

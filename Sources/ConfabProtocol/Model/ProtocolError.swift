@@ -42,5 +42,16 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case participantNotFound
     /// The request conflicts with the call's state (e.g. recording already started).
     case conflict
+    /// A chat message over 4096 bytes of UTF-8 (`ChatMessage.maxTextBytes`).
+    case messageTooLong
+    /// Too many requests of one kind in a short time (reactions: `ReactionRules`).
+    case rateLimited
+    /// The request needs this device to be in the call's session (chat, reactions, hands).
+    case notInCall
+    /// The call asks to join: the join knocked and waits for a host (`call.join_admitted` or
+    /// `call.join_denied` follows); nothing of the call is shown until then.
+    case waitingForHost
+    /// A host turned this user away from the call's waiting room; joining again is refused.
+    case joinDenied
     case internalError
 }

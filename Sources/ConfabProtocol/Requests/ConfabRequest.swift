@@ -20,6 +20,10 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case goLive, stopLive
     case startBroadcasting, stopBroadcasting
     case resetCallLink
+    case sendChatMessage, getChatHistory
+    case sendReaction
+    case raiseHand, lowerHand
+    case admitParticipant, denyParticipant
 }
 
 /// The answer to most call requests: the call as the requesting user now sees it.

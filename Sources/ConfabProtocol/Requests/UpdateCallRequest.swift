@@ -10,11 +10,15 @@ public struct UpdateCallRequest: ConfabRequest, Hashable {
     public var custom: [String: JSONValue]?
     public var startsAt: Date?
     public var backstage: Bool?
+    /// Turns the waiting room on or off (see `CallState.askToJoin`).
+    public var askToJoin: Bool?
 
-    public init(cid: CallID, custom: [String: JSONValue]? = nil, startsAt: Date? = nil, backstage: Bool? = nil) {
+    public init(cid: CallID, custom: [String: JSONValue]? = nil, startsAt: Date? = nil, backstage: Bool? = nil,
+                askToJoin: Bool? = nil) {
         self.cid = cid
         self.custom = custom
         self.startsAt = startsAt
         self.backstage = backstage
+        self.askToJoin = askToJoin
     }
 }

@@ -11,6 +11,11 @@ enum CallAccess: Sendable, Equatable {
     case linkHolder
     /// None of the above: may not even read the call, unless the server runs with `--open-calls`.
     case stranger
+    /// Would be a link holder (or, with `--open-calls`, a stranger let in), but the call asks to
+    /// join and no host has let them in yet: nothing of the call until one does.
+    case waiting
+    /// A host turned them away from the waiting room (while the call is in memory).
+    case denied
 
     /// How errors name them.
     var name: String {
@@ -19,6 +24,8 @@ enum CallAccess: Sendable, Equatable {
         case .member(let role): role.rawValue
         case .linkHolder: "link holder"
         case .stranger: "non-member"
+        case .waiting: "waiting to be let in"
+        case .denied: "turned away"
         }
     }
 }

@@ -9,8 +9,14 @@ extension CallCoordinator {
     func access(of userId: String, to call: StoredCall) -> CallAccess {
         if call.blockedUsers.contains(userId) { return .blocked }
         if let role = call.role(of: userId) { return .member(role) }
-        if calls.holdsLink(userId, to: call.cid) { return .linkHolder }
-        return .stranger
+        let holdsLink = calls.holdsLink(userId, to: call.cid)
+        // A call that asks to join lets in, of those who are not members, whoever a host
+        // admitted — link holders too (the link says where the door is, not that it is open).
+        // A stranger without the link cannot knock, unless this server lets strangers in.
+        guard call.askToJoin, holdsLink || settings.openCalls else { return holdsLink ? .linkHolder : .stranger }
+        if waitingRoom.isDenied(userId, from: call.cid) { return .denied }
+        guard waitingRoom.isAdmitted(userId, to: call.cid) else { return .waiting }
+        return holdsLink ? .linkHolder : .stranger
     }
 
     /// What `userId` may do in `call` — the one place the coordinator asks.
@@ -32,6 +38,11 @@ extension CallCoordinator {
             throw ProtocolError(.blockedFromCall, "\(userId) is blocked from \(call.cid)")
         case .member, .linkHolder:
             return
+        case .waiting:
+            throw ProtocolError(
+                .waitingForHost, "call \(call.cid) asks to join: join it to knock, and wait for a host to let you in")
+        case .denied:
+            throw ProtocolError(.joinDenied, "a host of \(call.cid) did not let you in")
         case .stranger:
             if settings.openCalls { return }
             guard let linkSecret else {
@@ -45,6 +56,8 @@ extension CallCoordinator {
                     "call \(call.cid) exists and is private, and the link's secret is not its secret (an old or mistyped link?)")
             }
             calls.admitLinkHolder(userId, to: call.cid)
+            // In a call that asks to join, the link only leads to the waiting room.
+            if call.askToJoin { try requireReadable(call, by: userId) }
         }
     }
 

@@ -27,6 +27,7 @@ extension CallCoordinator {
         } else {
             call = newCall(request.cid, by: user.userId, members: request.members ?? [], custom: request.custom ?? [:],
                            startsAt: request.startsAt)
+            call.askToJoin = request.askToJoin ?? false
             created = true
         }
         if request.ring == true {
@@ -120,14 +121,21 @@ extension CallCoordinator {
     }
 
     /// The call as a join would find it (made or reopened when asked for), after every check;
-    /// changes nothing.
+    /// changes nothing, except that a join refused for the waiting room knocks.
     private func callToJoin(_ request: JoinCallRequest, by user: RequestSender) throws -> (call: StoredCall, created: Bool) {
         var call: StoredCall
         var created = false
         if let existing = try existingCall(request.cid) {
             call = existing
             // Before anything else, so a stranger does not learn whether it has ended.
-            try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
+            do {
+                try requireReadable(call, by: user.userId, linkSecret: request.linkSecret)
+            } catch let refusal as ProtocolError where refusal.code == .waitingForHost {
+                // Joining a call that asks to join is knocking: no session and no media until
+                // a host lets them in.
+                knock(user, at: call)
+                throw refusal
+            }
         } else if request.create == true {
             call = newCall(request.cid, by: user.userId, members: [], custom: [:], startsAt: nil)
             created = true
@@ -170,6 +178,10 @@ extension CallCoordinator {
             joinedAt: Date())
         sessions.add(.init(participant: participant, connectionId: user.connection.id, media: media), to: call.cid)
         metrics.participantJoined()
+        // Knocking still, but let in another way (a host made them a member): off the list.
+        if waitingRoom.removeKnock(of: user.userId, at: call.cid) {
+            knockResolved(call.cid, userId: user.userId, outcome: .admitted, by: nil)
+        }
         // Joining a call you are being rung for answers the ring, as in stream-video.
         if let ring = rings.ring(of: call.cid), ring.memberIds.contains(user.userId),
            !isAcceptance(rings.answer(of: user.userId, in: call.cid)) {
@@ -216,6 +228,15 @@ extension CallCoordinator {
         if let custom = request.custom { call.custom = custom }
         if let startsAt = request.startsAt { call.startsAt = startsAt }
         if let backstage = request.backstage { call.backstage = backstage }
+        if let askToJoin = request.askToJoin {
+            if askToJoin, !call.askToJoin {
+                // Whoever is in the call when the waiting room opens stays in it.
+                for userId in sessions[call.cid]?.participants.values.map(\.participant.userId) ?? [] {
+                    waitingRoom.admitWithoutKnock(userId, to: call.cid)
+                }
+            }
+            call.askToJoin = askToJoin
+        }
         call.updatedAt = Date()
         try save(call)
         emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
@@ -274,6 +295,7 @@ extension CallCoordinator {
             removeParticipant(participant, from: call.cid, reason: .kicked)
         }
         calls.forgetLinkHolders(of: call.cid)
+        waitingRoom.forgetAdmissions(to: call.cid)
         emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
@@ -290,6 +312,7 @@ extension CallCoordinator {
         call.broadcasting = false
         try save(call)
         rings.stop(cid)
+        for sessionId in sessions[cid]?.participants.keys.sorted() ?? [] { reactionLimiter.forget(session: sessionId) }
         sessions.removeEveryParticipant(of: cid)
         // Before the room goes, so what was recorded is converted and the broadcast stops.
         endRecording(of: cid)

@@ -13,8 +13,11 @@ import Logging
 /// - `rings` (`RingRegistry`): rings in progress and the answers to them;
 /// - `productions` (`ProductionRegistry`): recordings and broadcasts;
 /// - `mediaQueues` (`MediaWorkQueues`): Janus work in the order it was decided.
+/// - `waitingRoom` (`WaitingRoomRegistry`): knocks on calls that ask to join;
+/// - `reactionLimiter` (`ReactionLimiter`): how fast each device reacts.
 /// The requests are in extensions by concern: `+Calls` (lifecycle and membership), `+Ringing`,
-/// `+Moderation`, `+Production`, `+Media`.
+/// `+Moderation`, `+Production`, `+Media`, `+Conversation` (chat, reactions, hands),
+/// `+WaitingRoom`.
 ///
 /// Requests from all connections are handled one at a time on this actor, which keeps the ring
 /// rules free of races (an accept and a cancel can never interleave) — which is why the owners
@@ -52,6 +55,10 @@ actor CallCoordinator {
     /// finished recordings and errors, which the store keeps too (see `restoreProduction`).
     var productions = ProductionRegistry()
     var mediaQueues = MediaWorkQueues()
+    /// Knocks on calls that ask to join, and the hosts' answers.
+    var waitingRoom = WaitingRoomRegistry()
+    /// Recent reactions per session, for `ReactionRules`.
+    var reactionLimiter = ReactionLimiter()
     /// Broadcast pipelines and recording converters, stopped with the server (`stopProductions`).
     let children = ChildGroup()
     /// `http://host:port` of this server, for download and playlist URLs; set once listening.
@@ -126,6 +133,11 @@ actor CallCoordinator {
                 removeParticipant(participant, from: cid, reason: .disconnected)
             }
         }
+        // A knocker who went away is no longer waiting: hosts see the entry go.
+        for (cid, knocker) in waitingRoom.withdraw(connection: connection.id) {
+            knockResolved(cid, userId: knocker, outcome: .withdrawn, by: nil)
+            calls.touch(cid)
+        }
         // A caller whose app went away cannot be answered: stop ringing the others.
         for cid in rings.rings(startedFrom: connection.id) where !rings.anyoneAccepted(cid) {
             try? cancelRing(cid, by: userId, connectionId: connection.id, reason: .cancel)
@@ -181,8 +193,9 @@ actor CallCoordinator {
             connection.send(response)
         } catch {
             // Validation happens before any change, so events queued by a failed request are
-            // only ever from a store failure mid-way: drop them with the request.
-            outgoing.removeAll()
+            // only ever from a store failure mid-way: drop them with the request. Except a
+            // knock: the join is refused (`waitingForHost`), but the hosts must hear of it.
+            if (error as? ProtocolError)?.code != .waitingForHost { outgoing.removeAll() }
             let protocolError = (error as? ProtocolError) ?? {
                 logger.error("request failed", metadata: ["type": "\(request.type.rawValue)", "error": "\(error)"])
                 return ProtocolError(.internalError, "the server could not complete \(request.type.rawValue)")
@@ -237,6 +250,13 @@ actor CallCoordinator {
             return try encode(ResponseEnvelope(id: request.id, type: StartBroadcastingRequest.type, payload: response))
         case .stopBroadcasting:
             return try respond(request, StopBroadcastingRequest.self) { try stopBroadcasting($0, by: user) }
+        case .sendChatMessage: return try respond(request, SendChatMessageRequest.self) { try sendChatMessage($0, by: user) }
+        case .getChatHistory: return try respond(request, GetChatHistoryRequest.self) { try chatHistory($0, by: user) }
+        case .sendReaction: return try respond(request, SendReactionRequest.self) { try sendReaction($0, by: user) }
+        case .raiseHand: return try respond(request, RaiseHandRequest.self) { try raiseHand($0, by: user) }
+        case .lowerHand: return try respond(request, LowerHandRequest.self) { try lowerHand($0, by: user) }
+        case .admitParticipant: return try respond(request, AdmitParticipantRequest.self) { try admitParticipant($0, by: user) }
+        case .denyParticipant: return try respond(request, DenyParticipantRequest.self) { try denyParticipant($0, by: user) }
         }
     }
 
@@ -344,7 +364,8 @@ actor CallCoordinator {
             recordingState: production?.recordingState, recordings: production?.recordings ?? [],
             recordingErrors: production?.recordingErrors ?? [],
             hlsPlaylistUrl: hlsPlaylistURL(of: call.cid, for: userId),
-            linkSecret: capabilities.contains(.readCall) ? call.linkSecret.text : nil)
+            linkSecret: capabilities.contains(.readCall) ? call.linkSecret.text : nil, askToJoin: call.askToJoin,
+            knocks: capabilities.contains(.admitParticipants) ? waitingRoom.knocks(at: call.cid) : [])
     }
 
     // MARK: Recipients and events
@@ -418,11 +439,12 @@ actor CallCoordinator {
     }
 
     func evictIfIdle(_ cid: CallID) {
-        guard sessions.isIdle(cid), rings.ring(of: cid) == nil else { return }
+        guard sessions.isIdle(cid), rings.ring(of: cid) == nil, !waitingRoom.hasKnocks(at: cid) else { return }
         endSession(of: cid)
         guard !mediaQueues.hasWork(for: cid), productions.isIdle(cid) else { return }
         calls.forget(cid)
         productions.forget(cid)
+        waitingRoom.forget(cid)
     }
 
     /// Forgets the call's live session and the answers to its last ring.

@@ -17,6 +17,8 @@ struct LiveSession: Sendable {
     /// Connections that fetched or joined the call and so receive its events (the lobby shows
     /// who is in a call before joining it).
     var watchers: Set<String> = []
+    /// The raising order the next raised hand gets (1, 2, …; never reused in a session).
+    var nextHandOrder = 1
 
     /// Nobody in it and nobody following it: the session may go.
     var isIdle: Bool { participants.isEmpty && watchers.isEmpty }

@@ -49,6 +49,22 @@ struct SessionRegistry {
         sessions[cid]?.participants[sessionId]?.participant.pinnedAt = pinnedAt
     }
 
+    /// Raises the participant's hand, after every hand raised before in this session; returns
+    /// the hand (the one already raised, unchanged, if it was up), nil when there is no such participant.
+    mutating func raiseHand(session sessionId: String, in cid: CallID, at now: Date) -> RaisedHand? {
+        guard let entry = sessions[cid]?.participants[sessionId] else { return nil }
+        if let raised = entry.participant.raisedHand { return raised }
+        let order = sessions[cid]?.nextHandOrder ?? 1
+        sessions[cid]?.nextHandOrder = order + 1
+        let hand = RaisedHand(raisedAt: now, order: order)
+        sessions[cid]?.participants[sessionId]?.participant.raisedHand = hand
+        return hand
+    }
+
+    mutating func lowerHand(session sessionId: String, in cid: CallID) {
+        sessions[cid]?.participants[sessionId]?.participant.raisedHand = nil
+    }
+
     /// Everyone out at once (the call ended); the watchers stay until `end`.
     mutating func removeEveryParticipant(of cid: CallID) {
         sessions[cid]?.participants = [:]

@@ -17,6 +17,8 @@ struct StoredCall: Sendable, Equatable {
     var custom: [String: JSONValue] = [:]
     /// The secret of the call's link; made with the call and kept with it.
     var linkSecret = CallLinkSecret.random()
+    /// A waiting room: people who are not members knock, and a host lets them in (issue 18).
+    var askToJoin = false
 
     /// Throws `callEnded` when the call has ended (requests that change a call need it open).
     func requireNotEnded() throws {

@@ -97,6 +97,13 @@ enum RequestDecoder {
         case .stopLive: return decode(StopLiveRequest.self)
         case .startBroadcasting: return decode(StartBroadcastingRequest.self)
         case .stopBroadcasting: return decode(StopBroadcastingRequest.self)
+        case .sendChatMessage: return decode(SendChatMessageRequest.self)
+        case .getChatHistory: return decode(GetChatHistoryRequest.self)
+        case .sendReaction: return decode(SendReactionRequest.self)
+        case .raiseHand: return decode(RaiseHandRequest.self)
+        case .lowerHand: return decode(LowerHandRequest.self)
+        case .admitParticipant: return decode(AdmitParticipantRequest.self)
+        case .denyParticipant: return decode(DenyParticipantRequest.self)
         }
     }
 

@@ -1,4 +1,5 @@
 import ConfabProtocol
+import Foundation
 import Logging
 
 /// Where calls, their members and blocked users live between restarts: `SQLiteCallStore` (the
@@ -18,6 +19,12 @@ protocol CallStore: Sendable {
     func recordingErrors(of cid: CallID) throws -> [String]
     /// Appends finished recordings and errors to a saved call's lists, atomically.
     func add(_ recordings: [StoredRecording], errors: [String], to cid: CallID) throws
+    /// Keeps a chat message of a saved call; the store gives it its id (larger than every
+    /// earlier message's). Messages go with their call's row (`ON DELETE CASCADE`).
+    func addChatMessage(to cid: CallID, userId: String, sessionId: String?, text: String, at date: Date) throws -> ChatMessage
+    /// The newest `limit` messages of the call older than the message `before` (all, when nil),
+    /// oldest first.
+    func chatMessages(of cid: CallID, before: Int64?, limit: Int) throws -> [ChatMessage]
     /// Whether the database answers now (`GET /ready`). Safe to call from any thread.
     func isReachable() -> Bool
     /// Lets go of the database (connections, threads); the store is not used after.

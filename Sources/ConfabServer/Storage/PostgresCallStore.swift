@@ -137,6 +137,23 @@ final class PostgresCallStore: CallStore {
                 "CREATE INDEX call_recording_errors_cid ON call_recording_errors(cid)",
             ]
         ),
+        (
+            "v2: ask to join, chat messages",
+            [
+                "ALTER TABLE calls ADD COLUMN ask_to_join BOOLEAN NOT NULL DEFAULT false",
+                """
+                CREATE TABLE call_chat_messages (
+                    id BIGSERIAL PRIMARY KEY,
+                    cid TEXT NOT NULL REFERENCES calls(cid) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL,
+                    session_id TEXT,
+                    text TEXT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                "CREATE INDEX call_chat_messages_cid ON call_chat_messages(cid, id)",
+            ]
+        ),
     ]
 
     /// The names of the steps applied so far, in order (tests check that each runs once).
@@ -171,12 +188,14 @@ final class PostgresCallStore: CallStore {
         try withConnection { run in
             let key = cid.description
             guard let row = try run("""
-                SELECT created_by, created_at, updated_at, starts_at, ended_at, backstage, broadcasting, recording, custom, link_secret
+                SELECT created_by, created_at, updated_at, starts_at, ended_at, backstage, broadcasting, recording, custom, link_secret,
+                       ask_to_join
                 FROM calls WHERE cid = \(key)
                 """).first
             else { return nil }
-            let (createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording, customText, secretText) =
-                try row.decode((String, Double, Double, Double?, Double?, Bool, Bool, Bool, String, String).self)
+            let (createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording, customText, secretText,
+                 askToJoin) =
+                try row.decode((String, Double, Double, Double?, Double?, Bool, Bool, Bool, String, String, Bool).self)
             let custom = try ConfabJSON.decoder().decode([String: JSONValue].self, from: Data(customText.utf8))
             guard let linkSecret = CallLinkSecret(stored: secretText) else { throw StoredRowError.unreadableLinkSecret(cid: key) }
             let members = try run("SELECT user_id, role, created_at FROM call_members WHERE cid = \(key) ORDER BY position").map {
@@ -192,7 +211,7 @@ final class PostgresCallStore: CallStore {
                 cid: cid, createdBy: createdBy, createdAt: Self.date(createdAt), updatedAt: Self.date(updatedAt),
                 startsAt: startsAt.map(Self.date), endedAt: endedAt.map(Self.date), backstage: backstage,
                 broadcasting: broadcasting, recording: recording, members: members, blockedUsers: blocked, custom: custom,
-                linkSecret: linkSecret)
+                linkSecret: linkSecret, askToJoin: askToJoin)
         }
     }
 
@@ -202,14 +221,14 @@ final class PostgresCallStore: CallStore {
         try transaction { run in
             try run("""
                 INSERT INTO calls (cid, created_by, created_at, updated_at, starts_at, ended_at, backstage, broadcasting, recording,
-                                   custom, link_secret)
+                                   custom, link_secret, ask_to_join)
                 VALUES (\(key), \(call.createdBy), \(call.createdAt.timeIntervalSince1970), \(call.updatedAt.timeIntervalSince1970),
                         \(call.startsAt?.timeIntervalSince1970), \(call.endedAt?.timeIntervalSince1970), \(call.backstage),
-                        \(call.broadcasting), \(call.recording), \(custom), \(call.linkSecret.text))
+                        \(call.broadcasting), \(call.recording), \(custom), \(call.linkSecret.text), \(call.askToJoin))
                 ON CONFLICT (cid) DO UPDATE SET
                     updated_at = excluded.updated_at, starts_at = excluded.starts_at, ended_at = excluded.ended_at,
                     backstage = excluded.backstage, broadcasting = excluded.broadcasting, recording = excluded.recording,
-                    custom = excluded.custom, link_secret = excluded.link_secret
+                    custom = excluded.custom, link_secret = excluded.link_secret, ask_to_join = excluded.ask_to_join
                 """)
             try run("DELETE FROM call_members WHERE cid = \(key)")
             for (position, member) in call.members.enumerated() {
@@ -256,6 +275,37 @@ final class PostgresCallStore: CallStore {
                 try run("INSERT INTO call_recording_errors (cid, message) VALUES (\(key), \(message))")
             }
         }
+    }
+
+    func addChatMessage(to cid: CallID, userId: String, sessionId: String?, text: String, at date: Date) throws -> ChatMessage {
+        let seconds = date.timeIntervalSince1970
+        let rows = try withConnection { run in
+            try run("""
+                INSERT INTO call_chat_messages (cid, user_id, session_id, text, created_at)
+                VALUES (\(cid.description), \(userId), \(sessionId), \(text), \(seconds))
+                RETURNING id
+                """)
+        }
+        guard let id = try rows.first?.decode(Int64.self) else { throw MissingReturnedID() }
+        // The time as it reads back, so the answer equals what history gives later.
+        return ChatMessage(id: id, cid: cid, userId: userId, sessionId: sessionId, text: text, createdAt: Self.date(seconds))
+    }
+
+    func chatMessages(of cid: CallID, before: Int64?, limit: Int) throws -> [ChatMessage] {
+        try withConnection { run in
+            try run("""
+                SELECT id, user_id, session_id, text, created_at FROM call_chat_messages
+                WHERE cid = \(cid.description) AND id < \(before ?? Int64.max) ORDER BY id DESC LIMIT \(limit)
+                """).reversed().map { row in
+                let (id, userId, sessionId, text, createdAt) = try row.decode((Int64, String, String?, String, Double).self)
+                return ChatMessage(id: id, cid: cid, userId: userId, sessionId: sessionId, text: text, createdAt: Self.date(createdAt))
+            }
+        }
+    }
+
+    /// An INSERT … RETURNING that returned no row (PostgreSQL always returns one).
+    struct MissingReturnedID: Error, CustomStringConvertible {
+        var description: String { "PostgreSQL stored a chat message without returning its id" }
     }
 
     // MARK: Running statements

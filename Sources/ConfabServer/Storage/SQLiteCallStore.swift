@@ -88,6 +88,20 @@ final class SQLiteCallStore: CallStore {
                     sql: "UPDATE call SET linkSecret = ? WHERE cid = ?", arguments: [CallLinkSecret.random().text, cid])
             }
         }
+        migrator.registerMigration("v4: ask to join, chat messages") { db in
+            try db.execute(sql: """
+                ALTER TABLE call ADD COLUMN askToJoin BOOLEAN NOT NULL DEFAULT 0;
+                CREATE TABLE callChatMessage (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    cid TEXT NOT NULL REFERENCES call(cid) ON DELETE CASCADE,
+                    userId TEXT NOT NULL,
+                    sessionId TEXT,
+                    text TEXT NOT NULL,
+                    createdAt DOUBLE NOT NULL
+                );
+                CREATE INDEX callChatMessage_cid ON callChatMessage(cid, id);
+                """)
+        }
         return migrator
     }
 
@@ -125,7 +139,8 @@ final class SQLiteCallStore: CallStore {
                 members: members,
                 blockedUsers: blocked,
                 custom: custom,
-                linkSecret: linkSecret
+                linkSecret: linkSecret,
+                askToJoin: row["askToJoin"]
             )
         }
     }
@@ -137,17 +152,18 @@ final class SQLiteCallStore: CallStore {
             try db.execute(
                 sql: """
                     INSERT INTO call (cid, createdBy, createdAt, updatedAt, startsAt, endedAt, backstage, broadcasting, recording, custom,
-                                      linkSecret)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      linkSecret, askToJoin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(cid) DO UPDATE SET
                         updatedAt = excluded.updatedAt, startsAt = excluded.startsAt, endedAt = excluded.endedAt,
                         backstage = excluded.backstage, broadcasting = excluded.broadcasting,
-                        recording = excluded.recording, custom = excluded.custom, linkSecret = excluded.linkSecret
+                        recording = excluded.recording, custom = excluded.custom, linkSecret = excluded.linkSecret,
+                        askToJoin = excluded.askToJoin
                     """,
                 arguments: [
                     cid, call.createdBy, call.createdAt.timeIntervalSince1970, call.updatedAt.timeIntervalSince1970,
                     call.startsAt?.timeIntervalSince1970, call.endedAt?.timeIntervalSince1970, call.backstage,
-                    call.broadcasting, call.recording, custom, call.linkSecret.text,
+                    call.broadcasting, call.recording, custom, call.linkSecret.text, call.askToJoin,
                 ])
             try db.execute(sql: "DELETE FROM callMember WHERE cid = ?", arguments: [cid])
             for (position, member) in call.members.enumerated() {
@@ -204,6 +220,35 @@ final class SQLiteCallStore: CallStore {
             for message in errors {
                 try db.execute(
                     sql: "INSERT INTO callRecordingError (cid, message) VALUES (?, ?)", arguments: [cid.description, message])
+            }
+        }
+    }
+
+    func addChatMessage(to cid: CallID, userId: String, sessionId: String?, text: String, at date: Date) throws -> ChatMessage {
+        let seconds = date.timeIntervalSince1970
+        let id = try database.write { db in
+            try db.execute(
+                sql: "INSERT INTO callChatMessage (cid, userId, sessionId, text, createdAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [cid.description, userId, sessionId, text, seconds])
+            return db.lastInsertedRowID
+        }
+        // The time as it reads back, so the answer equals what history gives later.
+        return ChatMessage(id: id, cid: cid, userId: userId, sessionId: sessionId, text: text, createdAt: Self.date(seconds))
+    }
+
+    func chatMessages(of cid: CallID, before: Int64?, limit: Int) throws -> [ChatMessage] {
+        try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, userId, sessionId, text, createdAt FROM callChatMessage
+                    WHERE cid = ? AND id < ? ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [cid.description, before ?? Int64.max, limit]
+            ).reversed().map { row in
+                ChatMessage(
+                    id: row["id"], cid: cid, userId: row["userId"], sessionId: row["sessionId"], text: row["text"],
+                    createdAt: Self.date(row["createdAt"]))
             }
         }
     }

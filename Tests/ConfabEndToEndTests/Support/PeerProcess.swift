@@ -93,6 +93,30 @@ struct PeerReport: Decodable {
     let states: [StateChange]
     let events: [Event]
     let participants: [Participant]
+    /// Issue 18: what the peer heard and did beside the video.
+    struct ChatEntry: Decodable {
+        let id: Int64
+        let user: String
+        let text: String
+    }
+    struct ReactionEntry: Decodable {
+        let user: String
+        let emoji: String
+    }
+    struct HandEntry: Decodable {
+        let type: String
+        let user: String
+        let by: String
+        let order: Int?
+    }
+    let chat: [ChatEntry]?
+    let chatHistory: [ChatEntry]?
+    let chatSent: [ChatEntry]?
+    let reactions: [ReactionEntry]?
+    let hands: [HandEntry]?
+    let knocks: [String: String]?
+    let admission: String?
+    let activityErrors: [String]?
 
     /// The calling states in the order the peer went through them.
     var stateNames: [String] { states.map(\.state) }

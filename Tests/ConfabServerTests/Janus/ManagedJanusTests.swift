@@ -78,6 +78,24 @@ final class ManagedJanusTests: XCTestCase {
         XCTAssertEqual(joined.kind, .joined)
     }
 
+    func test_askToJoinCall_knockGetsNoMediaEndpoint_untilAHostAdmits() async throws {
+        let alice = try await connect("alice")
+        let carol = try await connect("carol")
+        let created = try await alice.send(GetOrCreateCallRequest(cid: standup, askToJoin: true))
+        let secret = try XCTUnwrap(created.call.linkSecret)
+        _ = try await mediaEndpoint(joining: alice, JoinCallRequest(cid: standup))
+
+        // The knock is refused before Janus is asked: no token is made for the room.
+        let knock = try await carol.sendExpectingError(JoinCallRequest(cid: standup, linkSecret: secret))
+        XCTAssertEqual(knock.code, .waitingForHost)
+        _ = try await alice.send(AdmitParticipantRequest(cid: standup, userId: "carol"))
+        let media = try await mediaEndpoint(joining: carol, JoinCallRequest(cid: standup, linkSecret: secret))
+
+        let janus = try await probe(media.janusURL)
+        let joined = try await janus.joinAsPublisher(room: media.room, token: media.token)
+        XCTAssertEqual(joined.kind, .joined)
+    }
+
     func test_participantLeaves_tokenIsRemovedFromRoom() async throws {
         let alice = try await connect("alice")
         let bob = try await connect("bob")

@@ -21,6 +21,7 @@ enum CallStoreContract {
         call.backstage = true
         call.broadcasting = true
         call.recording = true
+        call.askToJoin = true
         call.upsertMember("zoe", role: .host, at: when)
         call.upsertMember("bob", role: .admin, at: when.addingTimeInterval(1))
         call.upsertMember("alice", role: .user, at: when.addingTimeInterval(2))
@@ -57,6 +58,7 @@ enum CallStoreContract {
         call.upsertMember("alice", role: .admin, at: when)
         call.blockedUsers = ["bob"]
         call.broadcasting = false
+        call.askToJoin = false
         call.endedAt = nil
         call.updatedAt = when.addingTimeInterval(999)
         try store.save(call)
@@ -65,6 +67,7 @@ enum CallStoreContract {
         XCTAssertEqual(loaded.role(of: "alice"), .admin)
         XCTAssertEqual(loaded.blockedUsers, ["bob"])
         XCTAssertFalse(loaded.broadcasting)
+        XCTAssertFalse(loaded.askToJoin)
         XCTAssertNil(loaded.endedAt)
         XCTAssertEqual(loaded, call)
     }
@@ -101,5 +104,33 @@ enum CallStoreContract {
         XCTAssertEqual(try again.recordings(of: call.cid), [recording])
         XCTAssertEqual(try again.recordingErrors(of: call.cid), ["failed once"])
         XCTAssertTrue(again.isReachable())
+    }
+
+    static func chatMessages_readBackInOrder_perCall_pagedFromTheNewest_andSurviveReopening(_ open: Open) throws {
+        let one = fullCall("one")
+        let two = fullCall("two")
+        var sent: [ChatMessage] = []
+        do {
+            let store = try open()
+            try store.save(one)
+            try store.save(two)
+            for (index, text) in ["first", "Zürich \"A\" 👋", "", "fourth\nline"].enumerated() {
+                sent.append(try store.addChatMessage(
+                    to: one.cid, userId: index.isMultiple(of: 2) ? "zoe" : "bob", sessionId: index == 3 ? nil : "s\(index)",
+                    text: text, at: when.addingTimeInterval(Double(index) + 0.125)))
+            }
+            _ = try store.addChatMessage(to: two.cid, userId: "alice", sessionId: "t", text: "elsewhere", at: when)
+            // Saving the call again (members, flags) keeps its messages.
+            try store.save(one)
+            XCTAssertEqual(try store.chatMessages(of: one.cid, before: nil, limit: 10), sent)
+            store.close()
+        }
+        let store = try open()
+        XCTAssertEqual(zip(sent, sent.dropFirst()).allSatisfy { $0.id < $1.id }, true, "ids grow")
+        XCTAssertEqual(try store.chatMessages(of: one.cid, before: nil, limit: 10), sent, "kept across a reopen")
+        XCTAssertEqual(try store.chatMessages(of: one.cid, before: nil, limit: 2), Array(sent[2...3]), "the newest, oldest first")
+        XCTAssertEqual(try store.chatMessages(of: one.cid, before: sent[2].id, limit: 10), Array(sent[0...1]))
+        XCTAssertEqual(try store.chatMessages(of: two.cid, before: nil, limit: 10).map(\.text), ["elsewhere"])
+        XCTAssertEqual(try store.chatMessages(of: CallID(type: .default, id: "none"), before: nil, limit: 10), [])
     }
 }

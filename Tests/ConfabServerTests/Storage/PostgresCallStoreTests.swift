@@ -48,6 +48,9 @@ final class PostgresCallStoreTests: XCTestCase {
         try CallStoreContract.recordingsAndErrors_readBackInOrder_perCall_andSurviveSavingTheCall(open)
     }
     func test_reopened_keepsEverything() throws { try CallStoreContract.reopened_keepsEverything(open) }
+    func test_chatMessages_readBackInOrder_perCall_pagedFromTheNewest_andSurviveReopening() throws {
+        try CallStoreContract.chatMessages_readBackInOrder_perCall_pagedFromTheNewest_andSurviveReopening(open)
+    }
 
     func test_serversStartingAtOnceOnANewDatabase_migrateItOnce_andBothWork() throws {
         // Given four stores opened at the same moment on an empty database (replicas starting together)
@@ -60,7 +63,9 @@ final class PostgresCallStoreTests: XCTestCase {
         XCTAssertEqual(stores.count, 4)
 
         // Then each step was applied once, and every store reads what another wrote
-        XCTAssertEqual(try stores[0].appliedMigrations(), ["v1: calls, members, blocked users, recordings, recording errors, link secrets"])
+        XCTAssertEqual(
+            try stores[0].appliedMigrations(),
+            ["v1: calls, members, blocked users, recordings, recording errors, link secrets", "v2: ask to join, chat messages"])
         let call = CallStoreContract.fullCall()
         try stores[1].save(call)
         for store in stores { XCTAssertEqual(try store.call(call.cid), call) }

@@ -27,4 +27,7 @@ final class SQLiteCallStoreTests: XCTestCase {
         try CallStoreContract.recordingsAndErrors_readBackInOrder_perCall_andSurviveSavingTheCall(open)
     }
     func test_reopened_keepsEverything() throws { try CallStoreContract.reopened_keepsEverything(open) }
+    func test_chatMessages_readBackInOrder_perCall_pagedFromTheNewest_andSurviveReopening() throws {
+        try CallStoreContract.chatMessages_readBackInOrder_perCall_pagedFromTheNewest_andSurviveReopening(open)
+    }
 }

@@ -32,3 +32,23 @@ extension ServerEvent {
         }
     }
 }
+
+/// Issue 18's events.
+extension ServerEvent {
+    var chat: ChatMessage? { if case .chatMessage(let e) = self { e.message } else { nil } }
+    var reaction: ReactionEvent? { if case .reaction(let e) = self { e } else { nil } }
+    var hand: HandEvent? {
+        switch self {
+        case .handRaised(let e), .handLowered(let e): e
+        default: nil
+        }
+    }
+    var knocked: ParticipantKnockedEvent? { if case .participantKnocked(let e) = self { e } else { nil } }
+    var knockResolved: KnockResolvedEvent? { if case .knockResolved(let e) = self { e } else { nil } }
+    var joinAnswer: JoinAnswerEvent? {
+        switch self {
+        case .joinAdmitted(let e), .joinDenied(let e): e
+        default: nil
+        }
+    }
+}

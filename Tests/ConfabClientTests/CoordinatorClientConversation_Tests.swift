@@ -1,0 +1,114 @@
+import ConfabTestSupport
+import ConfabClient
+import ConfabCore
+import ConfabProtocol
+import Foundation
+import Logging
+import XCTest
+
+/// Issue 18's typed client methods against the real `confab-server` binary: a knock answered
+/// through `joinOrKnock`, chat with its history, a reaction and a hand, each event seen by the
+/// other client's server-event observer.
+final class CoordinatorClientConversation_Tests: XCTestCase {
+    private var servers: [ServerProcess] = []
+    private let call = CallID(type: .default, id: "client-conversation")
+
+    override func tearDown() async throws {
+        for server in servers { server.stop() }
+        servers.removeAll()
+    }
+
+    @MainActor
+    private func client(_ user: String, on server: ServerProcess) async throws -> (CoordinatorClient, ServerEventLog) {
+        var options = CoordinatorClient.Options()
+        options.clientName = "client-tests"
+        var logger = Logger(label: "client-tests")
+        logger.logLevel = .warning
+        let client = CoordinatorClient(serverURL: server.baseURL, userID: user, options: options, logger: logger)
+        let log = ServerEventLog(client)
+        try await client.connect()
+        return (client, log)
+    }
+
+    func test_knockAdmittedThenChatReactionAndHand_throughTheTypedMethods() async throws {
+        // With --open-calls a non-member may knock without the call's link.
+        let server = try await ServerProcess.start(["--open-calls"])
+        servers.append(server)
+        try await onMain { [self, call] in
+            let (alice, alicesEvents) = try await client("alice", on: server)
+            let (carol, carolsEvents) = try await client("carol", on: server)
+            let created = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false, askToJoin: true)
+            XCTAssertTrue(created.ownCapabilities.contains(.admitParticipants))
+            _ = try await alice.joinCall(call, create: false)
+
+            let knocked = try await carol.joinOrKnock(call, create: false)
+            XCTAssertEqual(knocked, .waitingForHost)
+            _ = try await alicesEvents.next("a knock") { if case .participantKnocked = $0 { true } else { false } }
+            _ = try await alice.admitParticipant("carol", to: call)
+            _ = try await carolsEvents.next("the admission") { if case .joinAdmitted = $0 { true } else { false } }
+            guard case .joined(let inCall) = try await carol.joinOrKnock(call, create: false) else {
+                return XCTFail("carol was let in but could not join")
+            }
+            XCTAssertEqual(inCall.participants.count, 2)
+
+            let sent = try await carol.sendChatMessage("thanks!", in: call)
+            let heard = try await alicesEvents.next("carol's message") { if case .chatMessage = $0 { true } else { false } }
+            XCTAssertEqual(heard, .chatMessage(ChatMessageEvent(message: sent)))
+            let history = try await alice.chatHistory(in: call)
+            XCTAssertEqual(history.messages, [sent])
+            try await carol.sendReaction(.clap, in: call)
+            _ = try await alicesEvents.next("carol's reaction") { if case .reaction(let r) = $0 { r.emoji == .clap } else { false } }
+            _ = try await carol.raiseHand(in: call)
+            _ = try await alice.lowerHand(in: call, of: "carol")
+            _ = try await carolsEvents.next("her hand lowered by alice") {
+                if case .handLowered(let hand) = $0 { hand.byUserId == "alice" } else { false }
+            }
+            await alice.disconnect()
+            await carol.disconnect()
+        }
+    }
+
+    func test_deniedKnock_thenJoiningAgain_isDenied() async throws {
+        let server = try await ServerProcess.start(["--open-calls"])
+        servers.append(server)
+        try await onMain { [self, call] in
+            let (alice, _) = try await client("alice", on: server)
+            let (dave, davesEvents) = try await client("dave", on: server)
+            _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false, askToJoin: true)
+            let knock = try await dave.joinOrKnock(call, create: false)
+            XCTAssertEqual(knock, .waitingForHost)
+
+            _ = try await alice.denyParticipant("dave", from: call)
+
+            _ = try await davesEvents.next("the denial") { if case .joinDenied = $0 { true } else { false } }
+            let again = try await dave.joinOrKnock(call, create: false)
+            XCTAssertEqual(again, .denied)
+            await alice.disconnect()
+            await dave.disconnect()
+        }
+    }
+}
+
+/// What a client's server-event observer saw, for awaiting one event with a deadline.
+@MainActor
+private final class ServerEventLog {
+    private(set) var events: [ServerEvent] = []
+    private var taken = 0
+
+    init(_ client: CoordinatorClient) {
+        client.setServerEventObserver { [weak self] event in self?.events.append(event) }
+    }
+
+    func next(_ description: String, timeout: Duration = .seconds(5), where matches: (ServerEvent) -> Bool) async throws -> ServerEvent {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let index = events.indices.dropFirst(taken).first(where: { matches(events[$0]) }) {
+                taken = index + 1
+                return events[index]
+            }
+            guard ContinuousClock.now < deadline else { throw TestFailure("no \(description) within \(timeout); got \(events)") }
+            // Events arrive on the main actor; polling lets them in between checks.
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
