@@ -36,6 +36,10 @@ final class Publisher {
     /// picture (stuck, or taken by another program) is noticed by `checkCamera`.
     private var cameraAttachedAt: ContinuousClock.Instant?
     private var lastCameraFrameAt: ContinuousClock.Instant?
+    /// Self-view frames counted at the sink when `checkCamera` last looked: counted as they
+    /// arrive, not as the main loop shows them — a loaded machine (the 30-minute soak, load 30
+    /// on two cores) once had a running camera judged stuck and taken out for the rest of the call.
+    private var cameraFramesSeen = 0
     /// How long a camera that is on may give no picture before it counts as failed.
     static let cameraSilenceLimit: Duration = .seconds(4)
     private var handle: JanusHandle?
@@ -115,7 +119,6 @@ final class Publisher {
         for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
         pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in
-            self?.lastCameraFrameAt = .now
             self?.onLocalFrame?(frame)
         }
         pipeline.watchBus { [weak self] message in
@@ -190,12 +193,18 @@ final class Publisher {
                                  sources: ["camera-source": source], to: "camera-tee")
         cameraAttachedAt = .now
         lastCameraFrameAt = nil
+        cameraFramesSeen = pipeline.framesArrived(atAppSink: "self-view") ?? 0
     }
 
     /// Called now and then (once a second): a camera that is on but has given no picture for
     /// `cameraSilenceLimit` is taken out and reported as failed, like one that errors.
     func checkCamera(now: ContinuousClock.Instant = .now) {
         guard isVideoOn, isCameraOpen, let camera, let attached = cameraAttachedAt else { return }
+        let arrived = pipeline.framesArrived(atAppSink: "self-view") ?? 0
+        if arrived != cameraFramesSeen {
+            cameraFramesSeen = arrived
+            lastCameraFrameAt = now
+        }
         guard now - (lastCameraFrameAt ?? attached) > Self.cameraSilenceLimit else { return }
         pipeline.detachInput(named: Self.cameraInput)
         cameraAttachedAt = nil

@@ -29,6 +29,7 @@ public final class MediaPipeline {
     let pipeline: UnsafeMutablePointer<GstElement>
     private var busWatchID: guint = 0
     private var mailboxes: [VideoFrameMailbox] = []
+    private var mailboxByAppSink: [String: VideoFrameMailbox] = [:]
     public private(set) var isPlaying = false
 
     /// Pipelines alive in this process; tests use it to prove owners release theirs.
@@ -173,7 +174,12 @@ public final class MediaPipeline {
         let mailbox = VideoFrameMailbox(deliver: handler)
         mailbox.attach(to: sink)
         mailboxes.append(mailbox)
+        mailboxByAppSink[name] = mailbox
     }
+
+    /// How many frames reached the appsink called `name` (see `receiveVideoFrames`), counted as
+    /// they arrive rather than as the main loop gets to them; nil without such a sink.
+    public func framesArrived(atAppSink name: String) -> Int? { mailboxByAppSink[name]?.framesArrived }
 
     // MARK: State
 
