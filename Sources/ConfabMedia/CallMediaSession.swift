@@ -58,10 +58,15 @@ public final class CallMediaSession {
     private var pathDownSince: ContinuousClock.Instant?
     /// A path down this long is not coming back by itself (a lost address, a failed ICE pair).
     static let newConnectionAfterPathDown: Duration = .seconds(6)
-    /// After a network change the path is given up as soon as it goes down.
-    static let networkChangeCounts: Duration = .seconds(10)
-    /// How long a new connection may carry nothing before a network change counts against it.
+    /// After a network change the path is given up as soon as it goes down (which the reports
+    /// tell ~3 s after the change).
+    static let networkChangeCounts: Duration = .seconds(5)
+    /// How long a new connection may carry nothing before a network change counts against it;
+    /// changes seen this early are ignored (GIO reports the network once as it starts watching).
     static let connectingGrace: Duration = .seconds(5)
+    /// A connection that carried nothing for this long will not: one made while the network
+    /// was away (its ICE checks gave up) stays dead after the network is back.
+    static let connectingLimit: Duration = .seconds(8)
     private var startedAt: ContinuousClock.Instant?
 
     public init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource,
@@ -323,6 +328,9 @@ public final class CallMediaSession {
             logger.info("media path", metadata: ["path": "\(path)"])
             mediaPath = path
         }
+        if path == .connecting, let startedAt, now - startedAt > Self.connectingLimit {
+            failed(tr("The network connection dropped"))
+        }
         pathDownSince = path == .down ? pathDownSince ?? now : nil
         guard let since = pathDownSince else { return }
         let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
@@ -334,13 +342,10 @@ public final class CallMediaSession {
     /// Addresses or routes changed. A path that is down (or never came up: the connection was
     /// made while the network was away) will not recover on the addresses it was made on.
     private func networkChanged() {
-        guard !stopped else { return }
+        guard !stopped, let startedAt, ContinuousClock.now - startedAt > Self.connectingGrace else { return }
         networkChangedAt = .now
         logger.info("the network changed", metadata: ["path": "\(mediaPath)"])
-        // (A connection still being made gets a few seconds: changes come in bursts, and one
-        // made a moment ago already uses the new addresses.)
-        let connectingTooLong = mediaPath == .connecting && startedAt.map { .now - $0 > Self.connectingGrace } ?? false
-        if mediaPath == .down || connectingTooLong {
+        if mediaPath != .up {
             failed(tr("The network changed"))
         }
     }

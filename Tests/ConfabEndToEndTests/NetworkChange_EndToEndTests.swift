@@ -34,10 +34,10 @@ final class NetworkChange_EndToEndTests: XCTestCase {
     }
 
     /// When `observer` received `sender`'s video again after `moment` (seconds after it), and
-    /// their audio (nil if never). Audio is printed, not asserted: after a new connection on the
-    /// same media server it plays for a second or two and then stalls (seen here, both ways, also
-    /// without echo cancellation; not after a media server restart, MediaRecovery_EndToEndTests)
-    /// — an open defect, noted on issue 14.
+    /// their audio (nil if never). Audio is printed, not asserted: after a new connection to the
+    /// same media server it comes back only ~7–8 s after the video, or not before the call ends
+    /// (seen here both ways, also without echo cancellation; not after a media server restart,
+    /// MediaRecovery_EndToEndTests) — an open defect, noted on issue 14.
     private func backAfter(_ moment: Date, observer: String, sender: String) throws -> (video: Double, audio: Double?) {
         let received = try XCTUnwrap(reports[observer]?.received(from: sender), "\(observer) received nothing from \(sender)")
         let frames = received.frames(at: moment) ?? 0, readings = received.audioReadings(at: moment) ?? 0
