@@ -224,5 +224,46 @@ class PausedFeeds(MediaCallTestCase):
         carol.stop()
 
 
+class MediaPathLost(MediaCallTestCase):
+    """The network under a call goes away and comes back (issue 14): every UDP packet is dropped
+    for 8 s (nftables, inside the test's network namespace; signalling is TCP and stays). The
+    call says it is reconnecting its audio and video while nothing gets through, makes a new
+    media connection by itself, and stops saying so once bob's video is received again."""
+
+    table = "confab_ui_udp_drop"
+
+    def drop_udp(self):
+        subprocess.run(["nft", "add", "table", "inet", self.table], check=True)
+        self.addCleanup(lambda: subprocess.run(["nft", "delete", "table", "inet", self.table], capture_output=True))
+        subprocess.run(["nft", f"add chain inet {self.table} input {{ type filter hook input priority 0; }}"], check=True)
+        subprocess.run(["nft", "add", "rule", "inet", self.table, "input", "meta", "l4proto", "udp", "drop"], check=True)
+
+    def restore_udp(self):
+        subprocess.run(["nft", "delete", "table", "inet", self.table], check=True)
+
+    def test_udpGone_callSaysReconnecting_thenBobsVideoIsBack_andItStopsSaying(self):
+        if subprocess.run(["which", "nft"], capture_output=True).returncode != 0:
+            self.skipTest("nft (Debian nftables) is not installed; `make test-deps` installs it")
+        bob, call_window = self.call_bob("path-lost", ["--duration", "60", "--pattern", "ball"], tile="bob, ")
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("kbps", 0)) > 50, timeout=20, what="bob's video received")
+        reconnecting = "Audio and video lost. Reconnecting…"
+        self.assertIsNone(find(call_window, name=reconnecting), "says reconnecting before anything was lost")
+
+        self.drop_udp()
+        dropped_at = time.time()
+        wait_for(lambda: find(call_window, name=reconnecting), timeout=8, what="the call to say it is reconnecting")
+        print(f"media path lost: 'Reconnecting' shown {time.time() - dropped_at:.1f} s after UDP was dropped")
+        screenshot(self.xvfb.display, "path-lost-reconnecting.png")
+        time.sleep(max(0, 8 - (time.time() - dropped_at)))
+        self.restore_udp()
+        restored_at = time.time()
+        _, seen = self.reception("bob")
+        wait_for(lambda: (lambda r: r if r and float(r["fps"]) > 5 else None)(self.reception("bob", seen)[0]),
+                 timeout=20, what="bob's video received again")
+        wait_for(lambda: find(call_window, name=reconnecting) is None, timeout=10, what="the reconnecting notice to go")
+        print(f"media path lost: bob's video and the call back to normal {time.time() - restored_at:.1f} s after UDP came back")
+        bob.stop()
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
