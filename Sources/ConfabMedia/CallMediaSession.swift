@@ -61,9 +61,10 @@ public final class CallMediaSession {
     /// After a network change the path is given up as soon as it goes down (which the reports
     /// tell ~3 s after the change).
     static let networkChangeCounts: Duration = .seconds(5)
-    /// How long a new connection may carry nothing before a network change counts against it;
-    /// changes seen this early are ignored (GIO reports the network once as it starts watching).
-    static let connectingGrace: Duration = .seconds(5)
+    /// No report for this long just after a network change gives the connection up.
+    static let silenceAfterNetworkChange: Duration = .milliseconds(1500)
+    /// Changes seen this early are ignored: GIO reports the network once as it starts watching.
+    static let connectingGrace: Duration = .seconds(1)
     /// A connection that carried nothing for this long will not: one made while the network
     /// was away (its ICE checks gave up) stays dead after the network is back.
     static let connectingLimit: Duration = .seconds(8)
@@ -306,7 +307,7 @@ public final class CallMediaSession {
             Task {
                 await publisher.adaptToThePath()
                 self.sentVideo = publisher.sent
-                self.follow(publisher.mediaPath)
+                self.follow(publisher.mediaPath, silence: publisher.reportSilence)
             }
         }
         onChange?()
@@ -322,7 +323,7 @@ public final class CallMediaSession {
 
     /// Gives up on a path that stays down: long enough that a short dropout (a busy Wi-Fi, a
     /// bandwidth cap's queue) recovers by itself, or at once when the network changed lately.
-    private func follow(_ path: MediaPath, now: ContinuousClock.Instant = .now) {
+    private func follow(_ path: MediaPath, silence: Duration?, now: ContinuousClock.Instant = .now) {
         guard !stopped else { return }
         if path != mediaPath {
             logger.info("media path", metadata: ["path": "\(path)"])
@@ -331,9 +332,14 @@ public final class CallMediaSession {
         if path == .connecting, let startedAt, now - startedAt > Self.connectingLimit {
             failed(tr("The network connection dropped"))
         }
+        let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
+        // Right after a network change, a report missing for 1.5 s (they come about once a
+        // second) is enough: the addresses under the connection may be gone.
+        if changedLately, let silence, silence > Self.silenceAfterNetworkChange {
+            failed(tr("The network changed"))
+        }
         pathDownSince = path == .down ? pathDownSince ?? now : nil
         guard let since = pathDownSince else { return }
-        let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
         if changedLately || now - since >= Self.newConnectionAfterPathDown {
             failed(tr("The network connection dropped"))
         }

@@ -60,6 +60,8 @@ final class Publisher {
     private var reportedSequences: [String: Double] = [:]
     /// Whether what we send reaches Janus (see `MediaPath`).
     private(set) var mediaPath = MediaPath.connecting
+    /// How long since Janus last reported on what we send; nil before its first report.
+    var reportSilence: Duration? { lastReportAt.map { .now - $0 } }
     private var isAudioOn = true
     private var lastVideoBytesSent: Double?
     /// What we sent, refreshed by `adaptToThePath`.

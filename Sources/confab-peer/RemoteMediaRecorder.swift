@@ -11,6 +11,8 @@ final class RemoteMediaRecorder {
     private(set) var remote: [String: MediaReport.Remote] = [:]
     /// Sessions in the order first seen, so the report lists them that way.
     private var order: [String] = []
+    /// Audio readings already counted, by Janus feed.
+    private var audioReadingsSeen: [UInt64: Int] = [:]
     private var audioLevelSums: [String: (total: Double, count: Int)] = [:]
     /// The level reported for digital silence, dBFS.
     static let silenceFloor = -100.0
@@ -141,8 +143,14 @@ final class RemoteMediaRecorder {
         for feed in feeds {
             var record = self.record(for: feed, at: now)
             record.goneAt = nil
-            if feed.audioReadings > record.audioReadings {
-                record.audioReadings = feed.audioReadings
+            // Counted per feed and added up: after a reconnection the participant's new feed
+            // (or our new receiver of the same feed) counts from zero again — taking the larger
+            // count hid seconds of audio after every reconnection.
+            let seen = audioReadingsSeen[feed.id].map { $0 <= feed.audioReadings ? $0 : 0 } ?? 0
+            let newReadings = feed.audioReadings - seen
+            if newReadings > 0 {
+                audioReadingsSeen[feed.id] = feed.audioReadings
+                record.audioReadings += newReadings
                 record.lastAudioAt = feed.lastAudioAt
                 // Digital silence reads −∞ dB (which JSON cannot hold): it counts as the floor.
                 let level = feed.audioLevel.isNaN ? nil : max(feed.audioLevel, Self.silenceFloor)
