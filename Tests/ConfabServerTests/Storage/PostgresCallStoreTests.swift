@@ -6,29 +6,11 @@ import XCTest
 /// `CallStoreContract` on a real PostgreSQL (one cluster for the class, a new database per
 /// test), and what only the PostgreSQL store has: migrations shared by servers starting at
 /// once, and clear errors when the database cannot be used.
-final class PostgresCallStoreTests: XCTestCase {
-    private nonisolated(unsafe) static var postgres: TestPostgres?
-    private nonisolated(unsafe) static var startFailure = ""
+final class PostgresCallStoreTests: PostgresTestCase {
     private var database: PostgresLocation!
 
-    override class func setUp() {
-        super.setUp()
-        do {
-            postgres = try TestPostgres.start()
-        } catch {
-            startFailure = "\(error)"
-        }
-    }
-
-    override class func tearDown() {
-        postgres?.stop()
-        postgres = nil
-        super.tearDown()
-    }
-
     override func setUp() async throws {
-        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: \(Self.startFailure)")
-        database = try postgres.makeDatabase()
+        database = try makeDatabase()
     }
 
     private static var quietLogger: Logger {
@@ -76,14 +58,14 @@ final class PostgresCallStoreTests: XCTestCase {
         let store = try open()
         let call = CallStoreContract.fullCall()
         try store.save(call)
-        try XCTUnwrap(Self.postgres).psql(database.database, "UPDATE call_members SET role = 'emperor' WHERE user_id = 'bob'")
+        try cluster().psql(database.database, "UPDATE call_members SET role = 'emperor' WHERE user_id = 'bob'")
         XCTAssertThrowsError(try store.call(call.cid)) { error in
             XCTAssertTrue("\(error)".contains("emperor"), "\(error)")
         }
     }
 
     func test_missingDatabase_failsAtOpen_namingDatabaseSocketAndFix() throws {
-        let missing = try XCTUnwrap(Self.postgres).location(database: "nosuchdb")
+        let missing = try cluster().location(database: "nosuchdb")
         XCTAssertThrowsError(try PostgresCallStore(location: missing, logger: Self.quietLogger)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("nosuchdb"), text)
@@ -109,7 +91,7 @@ final class PostgresCallStoreTests: XCTestCase {
         let store = try open()
         let call = CallStoreContract.fullCall()
         try store.save(call)
-        try XCTUnwrap(Self.postgres).psql(
+        try cluster().psql(
             "postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.database)'")
 
         // Then the next operation after the failed one works on a new connection

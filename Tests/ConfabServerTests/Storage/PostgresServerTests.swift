@@ -5,31 +5,13 @@ import XCTest
 
 /// The whole server on PostgreSQL: in process across a restart, and the built binary with
 /// `--db postgres://…`, including the start-up errors an operator meets.
-final class PostgresServerTests: XCTestCase {
-    private nonisolated(unsafe) static var postgres: TestPostgres?
-    private nonisolated(unsafe) static var startFailure = ""
+final class PostgresServerTests: PostgresTestCase {
     private var directory: URL!
     private var database: PostgresLocation!
     private var binaries: [ServerBinary] = []
 
-    override class func setUp() {
-        super.setUp()
-        do {
-            postgres = try TestPostgres.start()
-        } catch {
-            startFailure = "\(error)"
-        }
-    }
-
-    override class func tearDown() {
-        postgres?.stop()
-        postgres = nil
-        super.tearDown()
-    }
-
     override func setUp() async throws {
-        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: \(Self.startFailure)")
-        database = try postgres.makeDatabase()
+        database = try makeDatabase()
         directory = try TestServer.makeTemporaryDirectory()
     }
 
@@ -80,7 +62,7 @@ final class PostgresServerTests: XCTestCase {
         _ = try await client.send(JoinCallRequest(cid: CallID(type: .default, id: "cli"), create: true))
         await client.close()
 
-        let stored = try XCTUnwrap(Self.postgres).psql(database.database, "SELECT created_by FROM calls WHERE cid = 'default:cli'")
+        let stored = try cluster().psql(database.database, "SELECT created_by FROM calls WHERE cid = 'default:cli'")
         XCTAssertEqual(stored, "alice")
         XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("server.secret").path),
                       "secrets go to --data-dir")

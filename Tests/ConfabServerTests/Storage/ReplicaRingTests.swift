@@ -6,27 +6,10 @@ import XCTest
 
 /// Two coordinators on one PostgreSQL (issue 17, step 3, its first part): a ring started on
 /// one reaches the callee connected to the other, through LISTEN/NOTIFY.
-final class ReplicaRingTests: XCTestCase {
-    private nonisolated(unsafe) static var postgres: TestPostgres?
-    private nonisolated(unsafe) static var startFailure = ""
+final class ReplicaRingTests: PostgresTestCase {
     private var servers: [TestServer] = []
     private var clients: [TestClient] = []
     private var directories: [URL] = []
-
-    override class func setUp() {
-        super.setUp()
-        do {
-            postgres = try TestPostgres.start()
-        } catch {
-            startFailure = "\(error)"
-        }
-    }
-
-    override class func tearDown() {
-        postgres?.stop()
-        postgres = nil
-        super.tearDown()
-    }
 
     override func tearDown() async throws {
         for client in clients { await client.close() }
@@ -36,8 +19,7 @@ final class ReplicaRingTests: XCTestCase {
 
     /// Two servers (each its own data folder) on one new database.
     private func twoReplicas() async throws -> (TestServer, TestServer) {
-        let postgres = try XCTUnwrap(Self.postgres, "PostgreSQL did not start: \(Self.startFailure)")
-        let database = try postgres.makeDatabase()
+        let database = try makeDatabase()
         for _ in 0..<2 {
             let directory = try TestServer.makeTemporaryDirectory()
             directories.append(directory)
@@ -98,7 +80,7 @@ final class ReplicaRingTests: XCTestCase {
 
     func test_bus_deliversOtherReplicasEventsInOrder_andSkipsItsOwn() async throws {
         // Given two buses on one database
-        let database = try XCTUnwrap(Self.postgres).makeDatabase()
+        let database = try makeDatabase()
         var quiet = Logger(label: "replica-bus-test")
         quiet.logLevel = .critical
         let storeX = try PostgresCallStore(location: database, logger: quiet)

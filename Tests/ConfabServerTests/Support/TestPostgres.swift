@@ -143,3 +143,37 @@ struct TestPostgresError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A test class with a PostgreSQL cluster of its own, started once for the class (as nobody:
+/// PostgreSQL refuses root) and stopped after its last test; each test asks for a new database.
+class PostgresTestCase: XCTestCase {
+    /// By test class: XCTest runs one class's tests, then the next's.
+    private nonisolated(unsafe) static var clusters: [ObjectIdentifier: Result<TestPostgres, any Error>] = [:]
+
+    override class func setUp() {
+        super.setUp()
+        clusters[ObjectIdentifier(self)] = Result { try TestPostgres.start() }
+    }
+
+    override class func tearDown() {
+        if case .success(let postgres) = clusters.removeValue(forKey: ObjectIdentifier(self)) { postgres.stop() }
+        super.tearDown()
+    }
+
+    /// This class's cluster; fails the test when it did not start.
+    func cluster() throws -> TestPostgres {
+        switch Self.clusters[ObjectIdentifier(Self.self)] {
+        case .success(let postgres): return postgres
+        case .failure(let error): throw PostgresNotStarted(reason: "\(error)")
+        case nil: throw PostgresNotStarted(reason: "not started for this test class")
+        }
+    }
+
+    /// A new, empty database in this class's cluster.
+    func makeDatabase() throws -> PostgresLocation { try cluster().makeDatabase() }
+}
+
+private struct PostgresNotStarted: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "PostgreSQL did not start: \(reason)" }
+}
