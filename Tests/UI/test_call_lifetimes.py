@@ -3,6 +3,7 @@ person's video survives minimize and restore (pixels that move, not window title
 window shows their live picture, the call's duration keeps counting across windows, the
 participants sidebar opens and closes every time, and a message from one call never shows in the
 next call's lobby. Runs inside `meson-helpers/netns-run` (Janus ignores loopback)."""
+import os
 import re
 import subprocess
 import time
@@ -222,6 +223,47 @@ class PausedFeeds(MediaCallTestCase):
         self.assertGreater(changed, 200, f"{hidden}'s video is frozen after restoring ({changed} pixels changed)")
         bob.stop()
         carol.stop()
+
+
+class SpotlightStripOverflow(MediaCallTestCase):
+    """A spotlight strip with more people than fit (issue 14): in a 360 px window the strip
+    under the spotlight shows two thumbnails; the video of whoever is scrolled out of view is
+    paused at Janus, and received again once the window is wide enough to show everyone."""
+    server_args = ("--open-calls",)
+
+    def test_narrowSpotlight_theTileOutOfView_isNotReceived_untilTheWindowWidens(self):
+        # Silent peers: the spotlight follows the speaker, which would reorder the strip.
+        quiet = ["--pattern", "ball", "--volume", "0"]
+        bob, call_window = self.call_bob("strip", ["--duration", "180", *quiet], tile="bob, ")
+        others = ["carol", "dave", "erin"]
+        for user in others:
+            peer = Peer(self.server, user, ["join", "default:strip", "--duration", "170", "--media", "test", *quiet,
+                                            "--media-address", MEDIA_ADDRESS])
+            self.addCleanup(peer.stop)
+            wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=20, what=f"{user}'s tile")
+        press_keys(self.xvfb.display, "strip – Confab", "ctrl+l")
+        subprocess.run(["xdotool", "search", "--name", "^strip – Confab$", "windowsize", "360", "640"], check=True,
+                       env={**os.environ, "DISPLAY": self.xvfb.display})
+        _, seen = self.reception("bob")
+
+        def paused_users():
+            states = {user: self.reception(user, seen)[0] for user in ["bob", *others]}
+            if any(state is None for state in states.values()):
+                return None
+            return sorted(user for user, state in states.items() if state["paused"] == "1" and float(state["kbps"]) < 10)
+
+        paused = wait_for(lambda: paused_users() or None, timeout=10, what="a tile scrolled out of the strip to be paused")
+        print(f"spotlight strip: at 360 px, paused {paused}")
+        self.assertLess(len(paused), 4, "everyone is paused: the spotlight and the thumbnails in view must be received")
+        screenshot(self.xvfb.display, "strip-narrow.png")
+
+        subprocess.run(["xdotool", "search", "--name", "^strip – Confab$", "windowsize", "1400", "800"], check=True,
+                       env={**os.environ, "DISPLAY": self.xvfb.display})
+        _, seen = self.reception("bob")
+        wait_for(lambda: (lambda states: all(s and s["paused"] == "0" and float(s["fps"]) > 0 for s in states))(
+            [self.reception(user, seen)[0] for user in paused]), timeout=10, what=f"{paused} received again in a wide window")
+        screenshot(self.xvfb.display, "strip-wide.png")
+        bob.stop()
 
 
 class MediaPathLost(MediaCallTestCase):

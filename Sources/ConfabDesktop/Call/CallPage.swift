@@ -89,6 +89,8 @@ final class CallPage: MainWindowPage {
         column.setMargins(12)
         content.addShortcut("Escape") { [weak flap] in flap?.isRevealed = false }
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }
+        // Scrolling the spotlight's strip changes whose video is watched, between updates.
+        area.onShownSessionsChanged = { [weak self] in self?.watchShownVideo() }
         if let media {
             frameSubscriptions = [
                 media.localFrames.subscribe { [weak self] frame in self?.area.selfTile.show(frame) },

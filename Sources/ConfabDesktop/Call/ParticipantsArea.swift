@@ -27,6 +27,13 @@ final class ParticipantsArea {
     /// The participant sessions whose tiles the current layout shows (the full-screen layout
     /// shows one): only their video needs receiving.
     private(set) var shownSessions: Set<String> = []
+    /// Called when `shownSessions` changes without a new arrangement (the spotlight's strip
+    /// scrolled or was resized).
+    var onShownSessionsChanged: (@MainActor () -> Void)?
+    /// Every participant the arrangement places, whether or not its tile is in view.
+    private var placedSessions: Set<String> = []
+    /// The spotlight strip's tiles (their clamps), by participant session.
+    private var spotlightStripTiles: [String: Clamp] = [:]
     /// The clamps that hold tiles in a strip, emptied at every rearrangement.
     private var stripClamps: [Clamp] = []
     /// A strip's tiles are thumbnails: at most this wide, however wide the window or the video.
@@ -54,6 +61,9 @@ final class ParticipantsArea {
         fullScreenMain.expand()
         view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
         spotlightStripView = ScrolledWindow(strip: spotlightStrip, height: Self.stripHeight)
+        // A strip with more people than fit shows some of them only when scrolled to: the others'
+        // video is not received meanwhile (issue 14).
+        spotlightStripView.onHorizontalViewportChange { [weak self] in self?.updateShownSessions() }
         view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStripView]),
                      name: ParticipantsLayout.spotlight.rawValue)
         view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
@@ -105,8 +115,10 @@ final class ParticipantsArea {
         placed = []
         stripClamps.forEach { $0.removeChild() }
         stripClamps = []
+        spotlightStripTiles = [:]
         let others = order.compactMap { tiles[$0]?.view }
-        shownSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
+        placedSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
+        defer { updateShownSessions(notify: false) }
         if share {
             for tile in others + [selfTile.view] { placeThumbnail(tile, in: shareStrip) }
             view.visiblePageName = Self.sharePage
@@ -119,7 +131,9 @@ final class ParticipantsArea {
         case .spotlight:
             let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
             place(main, in: spotlightMain)
-            for id in order where id != spotlight { if let tile = tiles[id]?.view { placeThumbnail(tile, in: spotlightStrip) } }
+            for id in order where id != spotlight {
+                if let tile = tiles[id]?.view { spotlightStripTiles[id] = placeThumbnail(tile, in: spotlightStrip) }
+            }
             if main !== selfTile.view { placeThumbnail(selfTile.view, in: spotlightStrip) }
             spotlightStripView.isVisible = !order.filter { $0 != spotlight }.isEmpty || main !== selfTile.view
         case .fullScreen:
@@ -133,9 +147,33 @@ final class ParticipantsArea {
         placed.append((container, tile))
     }
 
-    private func placeThumbnail(_ tile: Widget, in strip: Box) {
+    @discardableResult
+    private func placeThumbnail(_ tile: Widget, in strip: Box) -> Clamp {
         let clamp = Clamp(maximumWidth: Self.thumbnailWidth, child: tile)
         stripClamps.append(clamp)
         place(clamp, in: strip)
+        return clamp
+    }
+
+    /// Everyone placed, less the spotlight strip's tiles scrolled out of view.
+    private func updateShownSessions(notify: Bool = true) {
+        let extents = spotlightStripTiles.compactMapValues { $0.horizontalExtent(in: spotlightStrip) }
+        let shown = placedSessions.subtracting(StripVisibility.outOfView(extents, viewport: spotlightStripView.horizontalViewport))
+        guard shown != shownSessions else { return }
+        shownSessions = shown
+        if notify { onShownSessionsChanged?() }
+    }
+}
+
+/// Which tiles of a scrolling strip are out of view.
+enum StripVisibility {
+    /// The sessions whose tile (its horizontal extent in the strip) does not overlap the part
+    /// of the strip shown; none while the strip is not laid out (nothing is known yet).
+    static func outOfView(_ extents: [String: ClosedRange<Double>], viewport: ClosedRange<Double>?) -> Set<String> {
+        guard let viewport else { return [] }
+        // A sliver of a tile at the edge is not watching someone.
+        return Set(extents.filter { _, extent in
+            min(extent.upperBound, viewport.upperBound) - max(extent.lowerBound, viewport.lowerBound) < 8
+        }.keys)
     }
 }

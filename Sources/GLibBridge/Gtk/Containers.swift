@@ -137,6 +137,30 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_child(c(), child.c())
         expand(horizontally: true, vertically: false)
     }
+
+    /// The part of the content shown, horizontally, in the content's coordinates; nil before
+    /// the view is laid out.
+    public var horizontalViewport: ClosedRange<Double>? {
+        guard let adjustment = gtk_scrolled_window_get_hadjustment(c()) else { return nil }
+        let start = gtk_adjustment_get_value(adjustment), size = gtk_adjustment_get_page_size(adjustment)
+        return size > 0 ? start...(start + size) : nil
+    }
+
+    /// Runs `body` when the view scrolls sideways or its size or content's size changes.
+    public func onHorizontalViewportChange(_ body: @escaping @MainActor () -> Void) {
+        guard let adjustment = gtk_scrolled_window_get_hadjustment(c()) else { return }
+        let reference = AdjustmentReference(adjustment)
+        reference.onSignal("value-changed", body)
+        reference.onSignal("changed", body)
+        adjustments.append(reference)
+    }
+
+    private var adjustments: [AdjustmentReference] = []
+}
+
+/// The scrolled window's adjustment, held while we listen to it.
+private final class AdjustmentReference: GObjectReference {
+    init(_ adjustment: UnsafeMutablePointer<GtkAdjustment>) { super.init(adopting: gpointer(adjustment)) }
 }
 
 /// AdwPreferencesGroup: a titled list of rows.

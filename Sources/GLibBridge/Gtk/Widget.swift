@@ -91,6 +91,15 @@ open class Widget: GObjectReference {
     public var allocatedSize: (width: Int, height: Int) {
         (Int(gtk_widget_get_width(widget)), Int(gtk_widget_get_height(widget)))
     }
+
+    /// Where the widget starts and ends horizontally in `ancestor`'s coordinates; nil when it
+    /// is not inside it or not laid out yet.
+    public func horizontalExtent(in ancestor: Widget) -> ClosedRange<Double>? {
+        var x = 0.0, y = 0.0
+        guard gtk_widget_translate_coordinates(widget, ancestor.widget, 0, 0, &x, &y) != 0 else { return nil }
+        let width = Double(gtk_widget_get_width(widget))
+        return width > 0 ? x...(x + width) : nil
+    }
 }
 
 extension Widget {
