@@ -516,6 +516,9 @@ public final class ActiveCall {
 
     public var canReact: Bool { can(.sendReaction) }
 
+    /// Our own reaction while it shows (over the self-view).
+    public var ownReaction: Reaction? { ownSessionID.flatMap { reactions[$0] } }
+
     public func react(_ reaction: Reaction) async {
         await request({ tr("Couldn’t send your reaction: %@", $0) }) { try await $0.sendReaction(reaction, in: $1) }
     }
