@@ -121,21 +121,17 @@ final class ChatPane {
 }
 
 /// A chat message as Pango markup: the text escaped (nothing a sender types is read as
-/// markup), with web links made clickable.
+/// markup), with web links (http and https only) made clickable.
+@MainActor
 enum ChatMarkup {
     static func markup(for text: String) -> String {
-        guard let detector = try? NSDataDetector(types: NSTextCheckingResult.CheckingType.link.rawValue) else {
-            return Label.escape(text)
-        }
-        let whole = NSRange(text.startIndex..., in: text)
         var markup = ""
         var cursor = text.startIndex
-        for match in detector.matches(in: text, range: whole) {
-            guard let url = match.url, ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                  let range = Range(match.range, in: text) else { continue }
-            markup += Label.escape(String(text[cursor..<range.lowerBound]))
-            markup += "<a href=\"\(Label.escape(url.absoluteString))\">\(Label.escape(String(text[range])))</a>"
-            cursor = range.upperBound
+        for match in text.matches(of: /https?:\/\/[^\s<>"]+/) {
+            markup += Label.escape(String(text[cursor..<match.range.lowerBound]))
+            let link = Label.escape(String(match.output))
+            markup += "<a href=\"\(link)\">\(link)</a>"
+            cursor = match.range.upperBound
         }
         return markup + Label.escape(String(text[cursor...]))
     }
