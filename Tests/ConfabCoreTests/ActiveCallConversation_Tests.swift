@@ -56,7 +56,7 @@ final class ActiveCallConversation_Tests: XCTestCase {
         service.send(.chatMessage(message(9, from: "bob", "seen")))
         XCTAssertEqual(call.unreadChatCount, 0, "read as it arrives while the pane is shown")
         XCTAssertEqual(call.chatMessages.map(\.id), [7, 8, 9])
-        XCTAssertEqual(call.senderName(of: call.chatMessages[0]), "Bob")
+        XCTAssertEqual(call.chatMessages.first.map(call.senderName(of:)), "Bob")
     } }
 
     func test_sendingChat_showsItOnce_evenWhenItsEventFollows() { onMain {
