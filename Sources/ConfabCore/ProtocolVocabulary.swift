@@ -7,3 +7,8 @@
 @_exported import enum ConfabProtocol.CallType
 @_exported import enum ConfabProtocol.OwnCapability
 @_exported import enum ConfabProtocol.RecordingState
+// Issue 18: what is said beside the video is the wire's too — the server stamps a chat message's
+// id, sender and time, and the reactions are a closed set, so the app shows exactly what was sent.
+@_exported import struct ConfabProtocol.ChatMessage
+@_exported import enum ConfabProtocol.Reaction
+@_exported import struct ConfabProtocol.RaisedHand

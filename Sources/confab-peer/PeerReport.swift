@@ -155,6 +155,10 @@ struct PeerReport: Encodable {
             let names = [(ModeratedTracks.microphone, "microphone"), (.camera, "camera"), (.screenshare, "screenshare")]
             let what = names.filter { tracks.contains($0.0) }.map(\.1).joined(separator: ",")
             events.append(Event(type: "mutedByModerator", at: now, call: cid.description, user: moderator, reason: what))
+        case .chatMessage, .reaction, .handChanged:
+            // Recorded as they came from the coordinator (`chat`, `reactions`, `hands`), through
+            // the server-event observer, with more detail than these carry.
+            break
         case .connectionLost:
             events.append(Event(type: "connectionLost", at: now))
         case .connectionRestored:

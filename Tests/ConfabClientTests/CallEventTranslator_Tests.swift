@@ -154,13 +154,17 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(subject.translate(muted), [.mutedByModerator(standup, byUserID: "alice", tracks: [.microphone, .camera])])
     }
 
+    func test_reaction_translated_namesTheSendersSessionAndTheEmoji() throws {
+        var subject = translator()
+        let reaction = try event(WireJSON.event("call.reaction", #"{"cid":"default:standup","userId":"carol","sessionId":"c1","emoji":"🎉"}"#))
+        XCTAssertEqual(subject.translate(reaction), [.reaction(standup, sessionID: "c1", .party)])
+    }
+
     func test_eventsTheAppHasNoUseFor_translated_giveNothing() throws {
         var subject = translator()
         let ignored = [
             WireJSON.event("health.check", #"{"connectionId":"bob-laptop","serverTime":"2026-01-01T10:00:00.000Z"}"#),
             WireJSON.event("call.poll_started", "{}"),
-            // Issue 18's events reach the app through the server-event observer, not as CallServiceEvents.
-            WireJSON.event("call.reaction", #"{"cid":"default:standup","userId":"carol","sessionId":"c1","emoji":"🎉"}"#),
             // Someone else muted: only their devices act.
             WireJSON.event("call.user_muted", #"{"cid":"default:standup","userIds":["carol"],"byUserId":"alice","audio":true,"video":false,"screenshare":false}"#),
             // Pinning in a call this device never saw: nothing to update.

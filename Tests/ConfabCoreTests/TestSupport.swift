@@ -133,10 +133,13 @@ final class FakeCallService: CallService {
         if let failure { throw failure }
         joined.append((call, settings))
         var snapshot = CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin,
-                                    ownCapabilities: capabilitiesOnJoin, media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? nil : "s-self")
+                                    ownCapabilities: capabilitiesOnJoin, media: mediaOnJoin, ownSessionID: mediaOnJoin == nil ? ownSessionOnJoin : "s-self")
         snapshot.linkSecret = linkSecret
         return snapshot
     }
+
+    /// Our session in a call joined without media (raised hands are per session).
+    var ownSessionOnJoin: String?
 
     var participantsOnJoin: [CallParticipant] = []
     var capabilitiesOnJoin: Set<OwnCapability> = []
@@ -165,6 +168,44 @@ final class FakeCallService: CallService {
     func kickUser(_ userID: String, in call: CallID) async throws { requests.append("kick \(userID)") }
     func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { requests.append("pin \(participant.sessionID)") }
     func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { requests.append("unpin \(participant.sessionID)") }
+
+    // Chat, reactions and hands: the coordinator stores messages and numbers them.
+    var chatStored: [ChatMessage] = []
+    func sendChatMessage(_ text: String, in call: CallID) async throws -> ChatMessage {
+        requests.append("chat \(text)")
+        if let failure { throw failure }
+        let message = ChatMessage(id: Int64(chatStored.count + 1), cid: call, userId: currentUserID, sessionId: ownSessionOnJoin,
+                                  text: text, createdAt: Date())
+        chatStored.append(message)
+        return message
+    }
+    func chatMessages(in call: CallID) async throws -> [ChatMessage] {
+        requests.append("chat history \(call)")
+        return chatStored.filter { $0.cid == call }
+    }
+    func sendReaction(_ reaction: Reaction, in call: CallID) async throws { requests.append("react \(reaction.rawValue)") }
+    /// Hands as the coordinator keeps them, by session id.
+    var handsRaised: [String: RaisedHand] = [:]
+    func raiseHand(in call: CallID) async throws -> CallSnapshot {
+        requests.append("raise hand")
+        if let session = ownSessionOnJoin { handsRaised[session] = RaisedHand(raisedAt: Date(), order: handsRaised.count + 1) }
+        return handSnapshot(call)
+    }
+    func lowerHand(in call: CallID, of userID: String?) async throws -> CallSnapshot {
+        requests.append("lower hand \(userID ?? "own")")
+        if let failure { throw failure }
+        let session = userID.map { "s-\($0)" } ?? ownSessionOnJoin
+        if let session { handsRaised[session] = nil }
+        return handSnapshot(call)
+    }
+    private func handSnapshot(_ call: CallID) -> CallSnapshot {
+        let participants = participantsOnJoin.map { participant in
+            var participant = participant
+            participant.raisedHand = handsRaised[participant.sessionID]
+            return participant
+        }
+        return CallSnapshot(id: call, createdBy: currentUserID, participants: participants, ownCapabilities: capabilitiesOnJoin)
+    }
 }
 
 enum Devices {

@@ -120,16 +120,33 @@ struct CallEventTranslator {
             // Health checks are only a heartbeat.
             return []
 
-        case .chatMessage, .reaction, .handRaised, .handLowered, .participantKnocked, .knockResolved, .joinAdmitted,
-             .joinDenied:
-            // Issue 18's events have no `CallServiceEvent` yet: whoever shows them (the app's
-            // chat and waiting room, confab-peer's report) reads them as they came, through
-            // `CoordinatorClient.setServerEventObserver`.
+        case .chatMessage(let chat):
+            return [.chatMessage(chat.message)]
+        case .reaction(let reaction):
+            return [.reaction(reaction.cid, sessionID: reaction.sessionId, reaction.emoji)]
+        case .handRaised(let hand):
+            return handChanged(hand, to: hand.raisedHand)
+        case .handLowered(let hand):
+            return handChanged(hand, to: nil)
+
+        case .participantKnocked, .knockResolved, .joinAdmitted, .joinDenied:
+            // The waiting room has no `CallServiceEvent` yet: confab-peer reads these as they
+            // came, through `CoordinatorClient.setServerEventObserver`.
             return []
         }
     }
 
     // MARK: Helpers
+
+    /// Remembers a hand going up or down, so that a later call update keeps it.
+    private mutating func handChanged(_ hand: HandEvent, to raised: RaisedHand?) -> [CallServiceEvent] {
+        update(hand.cid) { call in
+            for index in call.participants.indices where call.participants[index].sessionID == hand.sessionId {
+                call.participants[index].raisedHand = raised
+            }
+        }
+        return [.handChanged(hand.cid, sessionID: hand.sessionId, hand: raised, byUserID: hand.byUserId)]
+    }
 
     private func isThisDevice(_ connectionID: String?) -> Bool {
         guard let connectionID, let ours = self.connectionID else { return false }

@@ -15,6 +15,10 @@ extension CoordinatorClient {
         try await send(GetChatHistoryRequest(cid: call, before: before, limit: limit))
     }
 
+    public func chatMessages(in call: CallID) async throws -> [ChatMessage] {
+        try await chatHistory(in: call).messages
+    }
+
     public func sendReaction(_ reaction: Reaction, in call: CallID) async throws {
         _ = try await send(SendReactionRequest(cid: call, emoji: reaction))
     }

@@ -82,6 +82,27 @@ public final class ActiveCall {
     @ObservationIgnored private var isAwaitingMediaPath = false
     /// What to say when someone we removed or blocked leaves ("You removed dave"), by user id.
     @ObservationIgnored private var removedByUs: [String: String] = [:]
+    /// Our own session in the call (from the join answer): whose hand is ours.
+    @ObservationIgnored private var ownSessionID: String?
+
+    // MARK: Talking beside the video (issue 18)
+
+    /// The call's chat, oldest first: the stored history loaded on joining, then what arrives.
+    public private(set) var chatMessages: [ChatMessage] = []
+    /// Messages from others that arrived while the chat pane was hidden (the control bar's badge).
+    public private(set) var unreadChatCount = 0
+    /// The chat pane is on screen: what arrives meanwhile is read.
+    public var isChatShown = false {
+        didSet { if isChatShown, unreadChatCount != 0 { unreadChatCount = 0 } }
+    }
+    /// The reaction shown over each participant's tile now, by session id; each goes after
+    /// `reactionLifetime`.
+    public private(set) var reactions: [String: Reaction] = [:]
+    /// How long a reaction stays over a tile (tests shorten it).
+    @ObservationIgnored var reactionLifetime: Duration = .seconds(3)
+    @ObservationIgnored private var reactionExpiries: [String: Task<Void, Never>] = [:]
+    @ObservationIgnored private var chatHistoryLoad: Task<Void, Never>?
+
     /// Set by `end()`: late answers and callbacks for this call are ignored from then on.
     @ObservationIgnored public private(set) var isEnded = false
 
@@ -139,8 +160,10 @@ public final class ActiveCall {
         apply(snapshot)
         participants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
         for sessionID in participants.keys { participants[sessionID]?.media = mediaBySession[sessionID] ?? ParticipantMedia() }
+        if let session = snapshot.ownSessionID { ownSessionID = session }
         if joinedAt == nil { joinedAt = Date() }
         noteOthers()
+        loadChatHistory()
     }
 
     /// The call's state as the coordinator describes it now.
@@ -156,6 +179,10 @@ public final class ActiveCall {
         // Pins for everyone come with the call state; participants' media stays as measured.
         for participant in snapshot.participants where participants[participant.sessionID]?.isPinned != participant.isPinned {
             participants[participant.sessionID]?.isPinned = participant.isPinned
+        }
+        // So are raised hands (an answer to raising or lowering one carries the call).
+        for participant in snapshot.participants where participants[participant.sessionID]?.raisedHand != participant.raisedHand {
+            participants[participant.sessionID]?.raisedHand = participant.raisedHand
         }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
         ownCapabilities = snapshot.ownCapabilities
@@ -181,6 +208,8 @@ public final class ActiveCall {
     func participantLeft(_ participant: CallParticipant) -> String? {
         guard participants.removeValue(forKey: participant.sessionID) != nil else { return nil }
         locallyPinned.remove(participant.sessionID)
+        reactionExpiries.removeValue(forKey: participant.sessionID)?.cancel()
+        reactions.removeValue(forKey: participant.sessionID)
         updateDominantSpeaker()
         guard joinedAt != nil, participant.user.id != currentUserID else { return nil }
         // Someone we removed or blocked is announced as what we did, not as "dave left".
@@ -324,6 +353,11 @@ public final class ActiveCall {
         isEnded = true
         mediaRecovery?.cancel()
         mediaRecovery = nil
+        chatHistoryLoad?.cancel()
+        chatHistoryLoad = nil
+        reactionExpiries.values.forEach { $0.cancel() }
+        reactionExpiries = [:]
+        reactions = [:]
         isReconnectingMedia = false
         isMediaConnected = false
         isCurrentUserScreensharing = false
@@ -406,6 +440,138 @@ public final class ActiveCall {
             await request({ tr("Couldn’t unpin %@: %@", participant.name, $0) }) { try await $0.unpinForEveryone(participant, in: $1) }
         } else {
             await request({ tr("Couldn’t pin %@: %@", participant.name, $0) }) { try await $0.pinForEveryone(participant, in: $1) }
+        }
+    }
+
+    // MARK: Chat (capability `sendChat`)
+
+    public var canChat: Bool { can(.sendChat) }
+
+    /// The name to show for a message's sender: their name in the call if they are in it.
+    public func senderName(of message: ChatMessage) -> String {
+        participants.values.first { $0.user.id == message.userId }?.name ?? User(id: message.userId).name
+    }
+
+    public func isOwn(_ message: ChatMessage) -> Bool { message.userId == currentUserID }
+
+    /// Whether `text` can be sent: not blank and within the server's limit. The reason when not,
+    /// for the user; checked before sending so a long message is not lost to a refusal.
+    public static func chatRefusal(for text: String) -> String? {
+        let bytes = text.utf8.count
+        guard bytes <= ChatMessage.maxTextBytes else {
+            return tr("Your message is too long (%@ of at most %@ bytes). Shorten it or split it into several messages.",
+                      "\(bytes)", "\(ChatMessage.maxTextBytes)")
+        }
+        return nil
+    }
+
+    /// Sends a chat message; true once the server has stored it (the entry may be cleared).
+    /// A message over the limit is refused here with the reason, and stays in the entry.
+    @discardableResult
+    public func sendChat(_ text: String) async -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return false }
+        if let refusal = Self.chatRefusal(for: trimmed) {
+            report(refusal)
+            return false
+        }
+        var sent = false
+        await request({ tr("Couldn’t send your message: %@", $0) }) { service, call in
+            let message = try await service.sendChatMessage(trimmed, in: call)
+            receivedChat([message])
+            sent = true
+        }
+        return sent
+    }
+
+    /// A chat message arrived (ours from another device is already read).
+    func chatMessageArrived(_ message: ChatMessage) {
+        guard !isEnded, message.cid == id else { return }
+        receivedChat([message])
+    }
+
+    /// The stored history, fetched once on joining: a late joiner sees what was said before.
+    private func loadChatHistory() {
+        guard chatHistoryLoad == nil, let callService, !isEnded else { return }
+        chatHistoryLoad = Task { [weak self, id] in
+            guard let history = try? await callService.chatMessages(in: id), !Task.isCancelled else { return }
+            // History is already said: it does not count as unread.
+            self?.receivedChat(history, countsAsUnread: false)
+        }
+    }
+
+    /// Merges messages into the chat by their server id (the answer to our send and its event
+    /// both carry our message; history may arrive after the first live message).
+    private func receivedChat(_ messages: [ChatMessage], countsAsUnread: Bool = true) {
+        let known = Set(chatMessages.map(\.id))
+        let new = messages.filter { !known.contains($0.id) && $0.cid == id }
+        guard !new.isEmpty else { return }
+        chatMessages = (chatMessages + new).sorted { $0.id < $1.id }
+        if countsAsUnread, !isChatShown {
+            unreadChatCount += new.filter { $0.userId != currentUserID }.count
+        }
+    }
+
+    // MARK: Reactions (capability `sendReaction`)
+
+    public var canReact: Bool { can(.sendReaction) }
+
+    /// Our own reaction while it shows (over the self-view).
+    public var ownReaction: Reaction? { ownSessionID.flatMap { reactions[$0] } }
+
+    public func react(_ reaction: Reaction) async {
+        await request({ tr("Couldn’t send your reaction: %@", $0) }) { try await $0.sendReaction(reaction, in: $1) }
+    }
+
+    /// Shows a participant's reaction over their tile; a newer one replaces it and restarts the clock.
+    func reactionArrived(_ reaction: Reaction, from sessionID: String) {
+        guard !isEnded else { return }
+        reactions[sessionID] = reaction
+        reactionExpiries[sessionID]?.cancel()
+        let lifetime = reactionLifetime
+        reactionExpiries[sessionID] = Task { [weak self] in
+            try? await Task.sleep(for: lifetime)
+            guard !Task.isCancelled, let self else { return }
+            self.reactions.removeValue(forKey: sessionID)
+            self.reactionExpiries.removeValue(forKey: sessionID)
+        }
+    }
+
+    // MARK: Raised hands (capability `raiseHand`; hosts lower others' with `muteUsers`)
+
+    public var canRaiseHand: Bool { can(.raiseHand) }
+    public var canLowerOthersHands: Bool { can(.muteUsers) }
+
+    /// Everyone whose hand is up, in the order they raised it.
+    public var raisedHands: [CallParticipant] {
+        participants.values.filter(\.isHandRaised).sorted { ($0.raisedHand?.order ?? 0) < ($1.raisedHand?.order ?? 0) }
+    }
+
+    /// Our own hand is up (on this device's session).
+    public var isOwnHandRaised: Bool { ownSessionID.flatMap { participants[$0]?.isHandRaised } ?? false }
+
+    /// Raises our hand, or lowers it when it is up.
+    public func toggleOwnHand() async {
+        let lowering = isOwnHandRaised
+        await request({ lowering ? tr("Couldn’t lower your hand: %@", $0) : tr("Couldn’t raise your hand: %@", $0) }) { service, call in
+            apply(lowering ? try await service.lowerHand(in: call, of: nil) : try await service.raiseHand(in: call))
+        }
+    }
+
+    /// A host lowers someone else's hand.
+    public func lowerHand(of participant: CallParticipant) async {
+        await request({ tr("Couldn’t lower %@’s hand: %@", participant.name, $0) }) { service, call in
+            apply(try await service.lowerHand(in: call, of: participant.user.id))
+        }
+    }
+
+    /// A hand went up or down; a host lowering ours is said.
+    func handChanged(sessionID: String, hand: RaisedHand?, by userID: String) {
+        guard !isEnded, let participant = participants[sessionID], participant.raisedHand != hand else { return }
+        participants[sessionID]?.raisedHand = hand
+        if hand == nil, sessionID == ownSessionID, userID != currentUserID {
+            let host = participants.values.first { $0.user.id == userID }?.name ?? User(id: userID).name
+            report(tr("%@ lowered your hand", host))
         }
     }
 

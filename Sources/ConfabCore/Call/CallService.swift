@@ -48,6 +48,17 @@ public protocol CallService: AnyObject {
     /// Gives the call a new link secret (the old link stops working; needs `updateCall`) and
     /// returns the call with it.
     func resetCallLink(in call: CallID) async throws -> CallSnapshot
+
+    // Talking beside the video (issue 18; capabilities sendChat, sendReaction, raiseHand, and
+    // muteUsers to lower someone else's hand).
+    /// Sends a chat message (at most `ChatMessage.maxTextBytes` bytes) and returns it as stored.
+    func sendChatMessage(_ text: String, in call: CallID) async throws -> ChatMessage
+    /// The call's stored chat, oldest first (what a late joiner sees).
+    func chatMessages(in call: CallID) async throws -> [ChatMessage]
+    func sendReaction(_ reaction: Reaction, in call: CallID) async throws
+    func raiseHand(in call: CallID) async throws -> CallSnapshot
+    /// Lowers our own hand (`userID` nil) or, for hosts, someone else's.
+    func lowerHand(in call: CallID, of userID: String?) async throws -> CallSnapshot
 }
 
 extension CallService {
@@ -60,6 +71,13 @@ extension CallService {
     public func stopBroadcasting(in call: CallID) async throws { throw CallError(tr("This call service cannot broadcast.")) }
     public func renewMedia(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no media.")) }
     public func resetCallLink(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no call links.")) }
+    public func sendChatMessage(_ text: String, in call: CallID) async throws -> ChatMessage { throw CallError(tr("This call service has no chat.")) }
+    public func chatMessages(in call: CallID) async throws -> [ChatMessage] { [] }
+    public func sendReaction(_ reaction: Reaction, in call: CallID) async throws { throw CallError(tr("This call service has no reactions.")) }
+    public func raiseHand(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service cannot raise a hand.")) }
+    public func lowerHand(in call: CallID, of userID: String?) async throws -> CallSnapshot {
+        throw CallError(tr("This call service cannot raise a hand."))
+    }
 }
 
 /// Why a ring was rejected (the SDK's reasons).
@@ -93,6 +111,12 @@ public enum CallServiceEvent: Sendable, Equatable {
     /// A moderator (`byUserID`) turned off the current user's microphone, camera and/or screen
     /// share; this device must turn them off itself.
     case mutedByModerator(CallID, byUserID: String, tracks: ModeratedTracks)
+    /// Someone in the call (or we, from any of our devices) sent a chat message.
+    case chatMessage(ChatMessage)
+    /// A participant's device reacted (shown over its tile for a moment).
+    case reaction(CallID, sessionID: String, Reaction)
+    /// A participant's hand went up (`hand` set) or down (nil); `byUserID` is who did it.
+    case handChanged(CallID, sessionID: String, hand: RaisedHand?, byUserID: String)
     /// The connection to the coordinator dropped; the client is reconnecting.
     case connectionLost
     /// The connection is back (the client has signed in again).
@@ -184,6 +208,8 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var joinedAt: Date
     /// Pinned for everyone by a host.
     public var isPinned: Bool
+    /// Set while their hand is raised; `order` gives the raising order.
+    public var raisedHand: RaisedHand?
     /// What we receive from this participant (from the media engine).
     public var media: ParticipantMedia
 
@@ -199,8 +225,11 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     /// The size of their shared screen as received.
     public var screenshareTrackSize: VideoSize? { media.screenshareTrackSize }
 
+    public var isHandRaised: Bool { raisedHand != nil }
+
     public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false,
-                media: ParticipantMedia = ParticipantMedia()) {
+                raisedHand: RaisedHand? = nil, media: ParticipantMedia = ParticipantMedia()) {
+        self.raisedHand = raisedHand
         self.user = user
         self.sessionID = sessionID
         self.role = role

@@ -230,6 +230,12 @@ public final class CallViewModel {
             }
         case .mutedByModerator(let call, let moderator, let tracks):
             if let active = activeCall, active.id == call, isInCallSession { active.mutedByModerator(moderator, tracks: tracks) }
+        case .chatMessage(let message):
+            if let active = activeCall, active.id == message.cid, isInCallSession { active.chatMessageArrived(message) }
+        case .reaction(let call, let sessionID, let reaction):
+            if let active = activeCall, active.id == call, isInCallSession { active.reactionArrived(reaction, from: sessionID) }
+        case .handChanged(let call, let sessionID, let hand, let userID):
+            if let active = activeCall, active.id == call { active.handChanged(sessionID: sessionID, hand: hand, by: userID) }
         case .connectionLost:
             serverConnection = .unreachable
             if callingState == .inCall { callingState = .reconnecting }

@@ -14,6 +14,7 @@ enum AppShortcut: String, CaseIterable {
     case hangUp = "hang-up"
     case nextLayout = "next-layout"
     case participants
+    case raiseHand = "raise-hand"
     case toggleMinimized = "toggle-minimized"
     case fullScreen = "full-screen"
     case shortcuts
@@ -29,6 +30,7 @@ enum AppShortcut: String, CaseIterable {
         case .hangUp: "<Control><Shift>h"
         case .nextLayout: "<Control>l"
         case .participants: "<Control>p"
+        case .raiseHand: "<Control>h"
         case .toggleMinimized: "<Control>m"
         case .fullScreen: "F11"
         case .shortcuts: "<Control>question"
@@ -44,7 +46,8 @@ enum AppShortcut: String, CaseIterable {
         case .shareScreen: tr("Share your screen, or stop sharing")
         case .hangUp: tr("Hang up")
         case .nextLayout: tr("Next layout (grid, spotlight, full screen)")
-        case .participants: tr("Show or hide the participants")
+        case .participants: tr("Show or hide the participants and chat")
+        case .raiseHand: tr("Raise or lower your hand")
         case .toggleMinimized: tr("Minimize or restore the call")
         case .fullScreen: tr("Full screen")
         case .shortcuts: tr("Keyboard shortcuts")
@@ -57,7 +60,7 @@ enum AppShortcut: String, CaseIterable {
         switch self {
         case .toggleMicrophone, .toggleCamera, .shareScreen: .media
         case .hangUp: .calls
-        case .nextLayout, .participants, .toggleMinimized, .fullScreen: .callWindow
+        case .nextLayout, .participants, .raiseHand, .toggleMinimized, .fullScreen: .callWindow
         case .shortcuts, .preferences, .quit: .app
         }
     }

@@ -236,6 +236,8 @@ public final class ConfabApplication {
             vm.update(participantsLayout: all[((all.firstIndex(of: vm.participantsLayout) ?? 0) + 1) % all.count])
         case .participants:
             callPage?.toggleParticipants()
+        case .raiseHand:
+            if inCall, let call = vm.activeCall, call.canRaiseHand { Task { await call.toggleOwnHand() } }
         case .toggleMinimized:
             if inCall { vm.isMinimized.toggle() }
         case .fullScreen:

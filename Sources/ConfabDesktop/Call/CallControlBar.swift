@@ -19,6 +19,8 @@ final class CallControlBar {
         let hangUp: @MainActor () -> Void
         /// Starts sharing the screen, or stops it while we share.
         var toggleScreenshare: @MainActor () -> Void = {}
+        var react: @MainActor (Reaction) -> Void = { _ in }
+        var toggleHand: @MainActor () -> Void = {}
     }
 
     /// Controls that come from elsewhere: the devices popover's button (with the media group)
@@ -34,6 +36,11 @@ final class CallControlBar {
     private let camera: MediaToggle
     private let layoutButtons: [ParticipantsLayout: ToggleButton]
     private let participantsButton: Button
+    /// The People button with the chat's unread count over it.
+    private let participantsControl: Overlay
+    private let unreadBadge = Label("", cssClasses: ["unread-badge", "numeric"])
+    private let reactionsMenu: MenuButton
+    private let handButton: ToggleButton
     private let screenshareButton: Button
     private let layoutMenu: MenuButton
     private let minimizeButton: Button
@@ -62,6 +69,31 @@ final class CallControlBar {
 
         participantsButton = Button(iconName: "system-users-symbolic", accessibleLabel: tr("Participants"))
         participantsButton.onClicked(actions.showParticipants)
+        participantsControl = Overlay(child: participantsButton)
+        unreadBadge.align(horizontal: .end, vertical: .start)
+        unreadBadge.isVisible = false
+        participantsControl.addPassThroughOverlay(unreadBadge)
+
+        // The protocol's fixed set of reactions, one button each; a pick closes the popover.
+        let reactionChoices = Box(.horizontal, spacing: 2)
+        for reaction in Reaction.allCases {
+            let choice = Button(label: reaction.rawValue)
+            choice.addCSSClass("flat")
+            choice.addCSSClass("reaction-choice")
+            choice.setAccessibleLabel(reaction.spokenName)
+            choice.tooltip = reaction.spokenName
+            choice.onClickedClosingPopover { actions.react(reaction) }
+            reactionChoices.append(choice)
+        }
+        reactionsMenu = MenuButton(iconName: "emoji-people-symbolic", accessibleLabel: tr("Reactions"), content: reactionChoices)
+        reactionsMenu.tooltip = tr("Send a reaction")
+        reactionsMenu.opensUpward()
+        reactionsMenu.isVisible = false
+
+        handButton = ToggleButton(text: "✋", accessibleLabel: tr("Raise hand"))
+        handButton.tooltip = tr("Raise your hand (Ctrl+H)")
+        handButton.isVisible = false
+        handButton.onToggled { _ in actions.toggleHand() }
 
         // Shown only with the `screenshare` capability (see update).
         screenshareButton = Button(iconName: "screen-shared-symbolic", accessibleLabel: tr("Share screen"))
@@ -92,7 +124,7 @@ final class CallControlBar {
         layoutHeading.align(horizontal: .start)
         layoutHeading.setMargins(top: 6, bottom: 2, start: 8, end: 8)
         let overflowLayout = Box(.vertical, spacing: 2, children: [layoutHeading] + ParticipantsLayout.allCases.compactMap { overflowLayoutChoices[$0] })
-        overflow = [(screenshareButton, overflowScreenshare), (participantsButton, overflowParticipants),
+        overflow = [(screenshareButton, overflowScreenshare), (participantsControl, overflowParticipants),
                     (layoutMenu, overflowLayout), (minimizeButton, overflowMinimize)]
         for (_, entry) in overflow { overflowSection.append(entry) }
         let moreContent = Box(.vertical, spacing: 6, children: [overflowSection, moreSeparator] + [extras.more].compactMap { $0 })
@@ -101,15 +133,17 @@ final class CallControlBar {
         moreButton.tooltip = tr("More options")
         moreButton.opensUpward()
 
-        for control in [microphone.button, camera.button, extras.devices, screenshareButton, moreButton, participantsButton, layoutMenu, minimizeButton, hangUp] {
+        for control in [microphone.button, camera.button, extras.devices, screenshareButton, reactionsMenu, handButton, moreButton, participantsButton, layoutMenu, minimizeButton, hangUp] {
             control?.addCSSClass("circular")
         }
         row.append(microphone.button, caption: tr("Microphone"), group: 0)
         row.append(camera.button, caption: tr("Camera"), group: 0)
         if let devices = extras.devices { row.append(devices, caption: tr("Devices"), group: 0) }
         row.append(screenshareButton, caption: tr("Share"), group: 1, priority: 2)
+        row.append(reactionsMenu, caption: tr("React"), group: 1)
+        row.append(handButton, caption: tr("Hand"), group: 1)
         row.appendOverflow(moreButton, caption: tr("More"), group: 1)
-        row.append(participantsButton, caption: tr("People"), group: 2, priority: 4)
+        row.append(participantsControl, caption: tr("People"), group: 2, priority: 4)
         row.append(layoutMenu, caption: tr("Layout"), group: 2, priority: 3)
         row.append(minimizeButton, caption: tr("Minimize"), group: 2, priority: 1)
         row.append(hangUp, caption: tr("Hang up"), group: 3)
@@ -146,7 +180,15 @@ final class CallControlBar {
 
     /// - Parameter hasMore: the More menu has something of its own (recording, broadcast, links).
     func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int,
-                canScreenshare: Bool = false, isScreensharing: Bool = false, hasMore: Bool = false) {
+                canScreenshare: Bool = false, isScreensharing: Bool = false, hasMore: Bool = false,
+                conversation: Conversation = Conversation()) {
+        reactionsMenu.isVisible = conversation.canReact
+        handButton.isVisible = conversation.canRaiseHand
+        handButton.isActive = conversation.isHandRaised
+        handButton.setAccessibleLabel(conversation.isHandRaised ? tr("Lower hand") : tr("Raise hand"))
+        handButton.tooltip = conversation.isHandRaised ? tr("Lower your hand (Ctrl+H)") : tr("Raise your hand (Ctrl+H)")
+        unreadBadge.isVisible = conversation.unreadChatCount > 0
+        unreadBadge.text = conversation.unreadChatCount > 99 ? "99+" : "\(conversation.unreadChatCount)"
         screenshareButton.isVisible = canScreenshare || isScreensharing
         let shareName = isScreensharing ? tr("Stop sharing screen") : tr("Share screen")
         screenshareButton.setAccessibleLabel(shareName)
@@ -160,8 +202,19 @@ final class CallControlBar {
         for (candidate, button) in layoutButtons { button.isActive = candidate == layout }
         for (candidate, button) in overflowLayoutButtons { button.isActive = candidate == layout }
         let people = trn("%@ person", "%@ people", participantCount)
-        participantsButton.setAccessibleLabel(tr("Participants (%@)", "\(people)"))
-        participantsButton.tooltip = tr("Participants: %@ (Ctrl+P)", "\(people)")
+        let unread = conversation.unreadChatCount
+        let unreadText = unread > 0 ? trn("%@ unread message", "%@ unread messages", unread) : nil
+        participantsButton.setAccessibleLabel([tr("Participants (%@)", "\(people)"), unreadText].compactMap { $0 }.joined(separator: ", "))
+        participantsButton.tooltip = [tr("Participants: %@ (Ctrl+P)", "\(people)"), unreadText].compactMap { $0 }.joined(separator: " · ")
+    }
+
+    /// What the bar shows of talking beside the video: the chat's unread count and the
+    /// reaction and hand controls the user's capabilities allow.
+    struct Conversation {
+        var unreadChatCount = 0
+        var canReact = false
+        var canRaiseHand = false
+        var isHandRaised = false
     }
 }
 
@@ -171,6 +224,20 @@ extension ParticipantsLayout {
         case .grid: "view-grid-symbolic"
         case .spotlight: "view-dual-symbolic"
         case .fullScreen: "view-fullscreen-symbolic"
+        }
+    }
+}
+
+extension Reaction {
+    /// What a screen reader says for the emoji.
+    var spokenName: String {
+        switch self {
+        case .thumbsUp: tr("Thumbs up")
+        case .heart: tr("Heart")
+        case .laugh: tr("Laughing")
+        case .party: tr("Celebration")
+        case .clap: tr("Applause")
+        case .surprised: tr("Surprised")
         }
     }
 }

@@ -38,6 +38,7 @@ final class CallPage: MainWindowPage {
     private let call: ActiveCall
     private let sidebar: ParticipantsSidebar
     private let flap: Flap
+    private var revealConnection: SignalConnection?
     /// The main window, while the page is shown in it.
     private weak var window: Window?
     /// Push to talk, on the window while the page is shown.
@@ -70,7 +71,9 @@ final class CallPage: MainWindowPage {
         toasts = ToastOverlay(child: area.view)
         toasts.expand()
         var hideSidebar: @MainActor () -> Void = {}
-        sidebar = ParticipantsSidebar(callViewModel: callViewModel, call: call) { hideSidebar() }
+        var sidebarChanged: @MainActor () -> Void = {}
+        sidebar = ParticipantsSidebar(callViewModel: callViewModel, call: call, onClose: { hideSidebar() },
+                                      onPageChanged: { sidebarChanged() })
         flap = Flap(content: column, sidebar: sidebar.view)
         flap.expand()
         hideSidebar = { [weak flap] in flap?.isRevealed = false }
@@ -83,7 +86,9 @@ final class CallPage: MainWindowPage {
             showParticipants: { [weak self] in self?.toggleParticipants() },
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
-            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) }), extras: .init(devices: devices?.button, more: production.content))
+            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) },
+            react: { [weak call] reaction in Task { await call?.react(reaction) } },
+            toggleHand: { [weak call] in Task { await call?.toggleOwnHand() } }), extras: .init(devices: devices?.button, more: production.content))
         mutedHint.isVisible = false
         for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, toasts, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
@@ -103,6 +108,15 @@ final class CallPage: MainWindowPage {
         toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: call.id)
         production.onMessage = { [weak toasts] message in toasts?.showToast(message) }
         bindings = [ObservationBinding { [weak self] in self?.update() }]
+        sidebarChanged = { [weak self] in self?.noteChatShown() }
+        revealConnection = flap.onRevealChanged { [weak self] in self?.noteChatShown() }
+    }
+
+    /// The chat counts as read only while its pane is on screen.
+    private func noteChatShown() {
+        let shown = flap.isRevealed && sidebar.page == .chat
+        if call.isChatShown != shown { call.isChatShown = shown }
+        if shown { sidebar.chat.focusEntry() }
     }
 
     func shown(in window: Window) {
@@ -125,12 +139,18 @@ final class CallPage: MainWindowPage {
         bindings = []
         toastForwarder?.cancel()
         sidebar.close()
+        revealConnection?.disconnect()
+        revealConnection = nil
         spaceKey?.remove()
         spaceKey = nil
     }
 
-    /// Ctrl+P and the Participants button: show the sidebar, or hide it when it is shown.
-    func toggleParticipants() { flap.isRevealed.toggle() }
+    /// Ctrl+P and the People button: show the sidebar, or hide it when it is shown. With
+    /// unread messages it opens on the chat, where they are.
+    func toggleParticipants() {
+        if !flap.isRevealed, call.unreadChatCount > 0 { sidebar.page = .chat }
+        flap.isRevealed.toggle()
+    }
 
     /// Whether the participants sidebar is shown.
     var isShowingParticipants: Bool { flap.isRevealed }
@@ -175,14 +195,17 @@ final class CallPage: MainWindowPage {
         sharingBanner.isVisible = call.isCurrentUserScreensharing
         area.update(others: others, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
                     pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
-                    selfHasAudio: vm.callSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen)
+                    selfHasAudio: vm.callSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen,
+                    reactions: call.reactions, selfReaction: call.ownReaction, selfHandRaised: call.isOwnHandRaised)
         watchShownVideo()
         production.update(call)
         // The full-screen layout is the window full screen too, not a big tile in a window.
         if let window, (vm.participantsLayout == .fullScreen) != window.isFullscreen { window.toggleFullscreen() }
         controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
                         canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing,
-                        hasMore: production.hasContent)
+                        hasMore: production.hasContent,
+                        conversation: .init(unreadChatCount: call.unreadChatCount, canReact: call.canReact,
+                                            canRaiseHand: call.canRaiseHand, isHandRaised: call.isOwnHandRaised))
         updateStatus()
     }
 

@@ -14,6 +14,9 @@ final class ParticipantTile {
     private let microphoneOff = Image(iconName: "microphone-disabled-symbolic")
     private let quality = ConnectionQualityIndicator()
     private let pinIcon = Image(iconName: "view-pin-symbolic")
+    private let handIcon = Label("✋", cssClasses: ["tile-hand"])
+    /// The participant's reaction, floating over the tile while it lasts.
+    private let reactionLabel = Label("", cssClasses: ["tile-reaction"])
     private var pinButton: Button?
     private static let avatarSize = 64
     /// The space the name bar takes at the tile's bottom: its 8 px margin and a row as tall as
@@ -41,12 +44,15 @@ final class ParticipantTile {
         spacer.expand(horizontally: true, vertically: false)
         // The name sits in a small pill at the bottom left (a bar across the whole tile hid
         // the picture and read as heavy); the pin button floats at the right on its own.
-        let namePill = Box(.horizontal, spacing: 6, children: [pinIcon, microphoneOff, nameLabel])
+        let namePill = Box(.horizontal, spacing: 6, children: [handIcon, pinIcon, microphoneOff, nameLabel])
         namePill.addCSSClass("tile-bar")
         namePill.align(vertical: .center)
         quality.view.align(vertical: .center)
         let bar = Box(.horizontal, spacing: 6, children: [namePill, spacer, quality.view])
         pinIcon.isVisible = false
+        handIcon.isVisible = false
+        reactionLabel.isVisible = false
+        reactionLabel.align(horizontal: .end, vertical: .start)
         if let onTogglePin {
             let pin = Button(iconName: "view-pin-symbolic", accessibleLabel: tr("Pin %@", "\(name)"))
             pin.addCSSClass("osd")
@@ -59,6 +65,7 @@ final class ParticipantTile {
         bar.setMargins(8)
         view = Overlay(child: stack)
         view.addOverlay(bar)
+        view.addPassThroughOverlay(reactionLabel)
         view.addCSSClass("tile-frame")
     }
 
@@ -70,8 +77,12 @@ final class ParticipantTile {
     /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
     ///   shows your own initial).
     func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
-                quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false) {
+                quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false,
+                isHandRaised: Bool = false, reaction: Reaction? = nil) {
         pinIcon.isVisible = isPinned
+        handIcon.isVisible = isHandRaised
+        reactionLabel.isVisible = reaction != nil
+        reactionLabel.text = reaction?.rawValue ?? ""
         pinButton?.setAccessibleLabel(isPinned ? tr("Unpin %@", "\(name)") : tr("Pin %@", "\(name)"))
         pinButton?.tooltip = isPinned ? tr("Unpin") : tr("Pin (on this device)")
         nameLabel.text = name
@@ -88,6 +99,10 @@ final class ParticipantTile {
         var parts = [name]
         if isSpeaking { parts.append("speaking") }
         if isPinned { parts.append("pinned") }
+        if isHandRaised { parts.append(tr("hand raised")) }
+        // The reaction is part of what the tile says while it shows, so a screen reader
+        // following the tile hears it (the name change is an accessibility event).
+        if let reaction { parts.append(tr("reacted %@ %@", reaction.rawValue, reaction.spokenName)) }
         if !hasAudio { parts.append(tr("microphone off")) }
         if !hasVideo { parts.append(tr("camera off")) }
         if !isSelf { parts.append(tr("connection %@", "\(connection.rawValue)")) }

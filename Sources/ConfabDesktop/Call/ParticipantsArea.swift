@@ -81,7 +81,8 @@ final class ParticipantsArea {
     /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large; while
     /// `sharedScreen` is set, in the share layout instead.
     func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
-                selfHasVideo: Bool, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil) {
+                selfHasVideo: Bool, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil,
+                reactions: [String: Reaction] = [:], selfReaction: Reaction? = nil, selfHandRaised: Bool = false) {
         let order = others.map(\.sessionID)
         for participant in others where tiles[participant.sessionID] == nil {
             let sessionID = participant.sessionID
@@ -104,9 +105,11 @@ final class ParticipantsArea {
         for participant in others {
             tiles[participant.sessionID]?.update(name: participant.name, hasVideo: participant.hasVideo, hasAudio: participant.hasAudio,
                                                  isSpeaking: participant.isSpeaking, quality: participant.connectionQuality,
-                                                 isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned)
+                                                 isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned,
+                                                 isHandRaised: participant.isHandRaised, reaction: reactions[participant.sessionID])
         }
-        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: selfQuality, isSelf: true)
+        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: selfQuality,
+                        isSelf: true, isHandRaised: selfHandRaised, reaction: selfReaction)
     }
 
     private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?, share: Bool) {

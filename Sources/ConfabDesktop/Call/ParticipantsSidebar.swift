@@ -1,61 +1,89 @@
 import ConfabCore
 import GLibBridge
 
-/// Everyone in the call, in the call page's sidebar, with the host actions the user's
-/// capabilities allow (mute, pin for everyone, block, remove) in a menu per person, and the
-/// blocked users with Unblock. Remove and Block ask first, and the toast says what you did.
+/// The call page's sidebar, "People | Chat". People: everyone in the call (raised hands first,
+/// in raising order), with the host actions the user's capabilities allow (mute, lower hand,
+/// pin for everyone, block, remove) in a menu per person, and the blocked users with Unblock.
+/// Remove and Block ask first, and the toast says what you did. Chat: `ChatPane`.
 @MainActor
 final class ParticipantsSidebar {
+    /// The sidebar's pages.
+    enum Page: String {
+        case people, chat
+    }
+
     let view: Widget
     private let callViewModel: CallViewModel
     private weak var call: ActiveCall?
     private let list = Box(.vertical, spacing: 12)
+    private let pages = Stack()
+    let chat: ChatPane
     private var binding: ObservationBinding?
     private var shownRows: [String] = []
 
-    init(callViewModel: CallViewModel, call: ActiveCall, onClose: @escaping @MainActor () -> Void) {
+    /// - Parameter onPageChanged: People or Chat was chosen (the chat's unread count depends on it).
+    init(callViewModel: CallViewModel, call: ActiveCall, onClose: @escaping @MainActor () -> Void,
+         onPageChanged: @escaping @MainActor () -> Void) {
         self.callViewModel = callViewModel
         self.call = call
+        chat = ChatPane(call: call)
         list.setMargins(12)
         let scroller = ScrolledWindow(child: list)
         // Tall, not wide: a sidebar that asked for the spare width took half the window.
         scroller.expand(horizontally: false, vertically: true)
-        let header = HeaderBar(title: tr("Participants"))
+        pages.addPage(scroller, name: Page.people.rawValue, title: tr("People"))
+        pages.addPage(chat.view, name: Page.chat.rawValue, title: tr("Chat"))
+        pages.expand(horizontally: false, vertically: true)
+        pages.onPageChanged(onPageChanged)
+        let header = HeaderBar(title: "")
         header.showWindowButtons(false)
-        let close = Button(iconName: "window-close-symbolic", accessibleLabel: tr("Hide participants"))
-        close.tooltip = tr("Hide participants (Ctrl+P)")
+        header.packStart(StackSwitcher(stack: pages))
+        let close = Button(iconName: "window-close-symbolic", accessibleLabel: tr("Hide sidebar"))
+        close.tooltip = tr("Hide people and chat (Ctrl+P)")
         close.addCSSClass("flat")
         close.onClicked(onClose)
         header.packEnd(close)
-        let column = Box(.vertical, children: [header, scroller])
+        let column = Box(.vertical, children: [header, pages])
         column.addCSSClass("background")
         column.setSizeRequest(width: 300, height: -1)
-        column.setAccessibleLabel(tr("Participants"))
+        column.setAccessibleLabel(tr("People and chat"))
         view = column
         binding = ObservationBinding { [weak self] in self?.update() }
     }
 
-    /// Ends the list's binding (the call page closes).
+    /// The page shown (People or Chat).
+    var page: Page {
+        get { pages.visiblePageName.flatMap(Page.init) ?? .people }
+        set { pages.visiblePageName = newValue.rawValue }
+    }
+
+    /// Ends the sidebar's bindings (the call page closes).
     func close() {
         binding?.cancel()
         binding = nil
+        chat.close()
     }
 
     private func update() {
         guard let call else { return }
         let vm = callViewModel
-        let participants = call.others
+        // Raised hands first, in the order they went up; then everyone else in join order.
+        let raised = call.raisedHands.filter { $0.user.id != vm.currentUser.id }
+        let participants = raised + call.others.filter { !$0.isHandRaised }
+        let ownHand = call.isOwnHandRaised
         let blocked = call.blockedUsers
         // Rebuild only when what is listed (or allowed) changes; not on every speaking update.
-        let signature = participants.map { "\($0.sessionID):\($0.isPinned):\($0.hasAudio)" } + blocked.map(\.id)
-            + call.ownCapabilities.sorted().map(\.rawValue) + ["self-audio:\(vm.callSettings.audioOn)"]
+        let signature = participants.map { "\($0.sessionID):\($0.isPinned):\($0.hasAudio):\($0.raisedHand?.order ?? 0)" }
+            + blocked.map(\.id) + call.ownCapabilities.sorted().map(\.rawValue)
+            + ["self-audio:\(vm.callSettings.audioOn)", "self-hand:\(ownHand)"]
         guard signature != shownRows else { return }
         shownRows = signature
         list.removeAll()
 
         let people = PreferencesGroup(title: tr("In the call (%@)", "\(participants.count + 1)"))
-        people.add(row(name: "\(vm.currentUser.name) (you)", avatarName: vm.currentUser.name,
-                       detail: vm.callSettings.audioOn ? nil : tr("microphone off"), actions: []))
+        let ownDetail = [ownHand ? tr("✋ hand raised") : nil, vm.callSettings.audioOn ? nil : tr("microphone off")].compactMap { $0 }
+        people.add(row(name: tr("%@ (you)", vm.currentUser.name), avatarName: vm.currentUser.name,
+                       detail: ownDetail.isEmpty ? nil : ownDetail.joined(separator: ", "), actions: []))
         for participant in participants {
             people.add(row(name: participant.name, detail: describe(participant), actions: actions(for: participant, in: call)))
         }
@@ -74,6 +102,7 @@ final class ParticipantsSidebar {
 
     private func describe(_ participant: CallParticipant) -> String? {
         var parts: [String] = []
+        if participant.isHandRaised { parts.append(tr("✋ hand raised")) }
         if !participant.hasAudio { parts.append(tr("microphone off")) }
         if participant.isPinned { parts.append(tr("pinned for everyone")) }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
@@ -90,6 +119,11 @@ final class ParticipantsSidebar {
         var actions: [HostAction] = []
         if call.can(.muteUsers), participant.hasAudio {
             actions.append(HostAction(title: tr("Mute"), isDestructive: false) { [weak call] in Task { await call?.mute(participant) } })
+        }
+        if call.canLowerOthersHands, participant.isHandRaised {
+            actions.append(HostAction(title: tr("Lower hand"), isDestructive: false) { [weak call] in
+                Task { await call?.lowerHand(of: participant) }
+            })
         }
         if call.can(.pinForEveryone) {
             actions.append(HostAction(title: participant.isPinned ? tr("Unpin for everyone") : tr("Pin for everyone"), isDestructive: false) {

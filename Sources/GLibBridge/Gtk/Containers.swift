@@ -53,6 +53,22 @@ public final class Stack: Widget {
         markHiddenPages()
     }
 
+    /// A page with a title, for a `StackSwitcher` to show.
+    public func addPage(_ child: Widget, name: String, title: String) {
+        gtk_stack_add_titled(c(), child.c(), name, title)
+        pages.append((name, child))
+        markHiddenPages()
+    }
+
+    /// Runs `body` when another page is shown (a switcher was clicked, or `visiblePageName` set).
+    @discardableResult
+    public func onPageChanged(_ body: @escaping @MainActor () -> Void) -> SignalConnection {
+        onPropertyChange("visible-child-name") { [weak self] in
+            self?.markHiddenPages()
+            body()
+        }
+    }
+
     /// Whether the stack is as big as its biggest page (GTK's default). Off, it takes the size
     /// of the page shown, so a large hidden page doesn't keep the window from shrinking.
     public var sizesToEveryPage: Bool {
@@ -87,6 +103,15 @@ public final class Stack: Widget {
     }
 }
 
+/// GtkStackSwitcher: a linked row of buttons, one per titled page of a stack.
+@MainActor
+public final class StackSwitcher: Widget {
+    public init(stack: Stack) {
+        super.init(gtk_stack_switcher_new())
+        gtk_stack_switcher_set_stack(c(), stack.c())
+    }
+}
+
 /// GtkOverlay: a main child with widgets floating above it.
 @MainActor
 public final class Overlay: Widget {
@@ -95,6 +120,11 @@ public final class Overlay: Widget {
         gtk_overlay_set_child(c(), child.c())
     }
     public func addOverlay(_ child: Widget) { gtk_overlay_add_overlay(c(), child.c()) }
+    /// An overlay that lets clicks through to what is under it (a badge on a button).
+    public func addPassThroughOverlay(_ child: Widget) {
+        gtk_overlay_add_overlay(c(), child.c())
+        gtk_widget_set_can_target(child.widget, 0)
+    }
 }
 
 /// AdwClamp: keeps content at a readable width on wide windows.
@@ -117,6 +147,19 @@ public final class ScrolledWindow: Widget {
         super.init(gtk_scrolled_window_new())
         gtk_scrolled_window_set_policy(c(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(c(), child.c())
+    }
+
+    /// Keeps the view scrolled to the end whenever its content grows (a chat: the newest
+    /// message stays in view). The adjustment learns the new size only after layout, hence
+    /// the signal rather than scrolling when content is added.
+    public func followEnd() {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(c()) else { return }
+        let thunk: @convention(c) (gpointer?, gpointer?) -> Void = { adjustment, _ in
+            guard let adjustment = adjustment?.assumingMemoryBound(to: GtkAdjustment.self) else { return }
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+        }
+        // The adjustment lives and dies with this scrolled window: the handler needs no removal.
+        g_signal_connect_data(gpointer(adjustment), "changed", unsafeBitCast(thunk, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
     }
 
     /// A view that scrolls both ways when its content is bigger than it, else gives the content

@@ -22,6 +22,24 @@ public final class Label: Widget {
     /// on a phone-sized window), instead of widening what holds it.
     public func ellipsizeAtEnd() { gtk_label_set_ellipsize(c(), PANGO_ELLIPSIZE_END) }
 
+    /// Shows Pango markup (links as `<a href>` are clickable); build it with `Label.escape`.
+    public func setMarkup(_ markup: String) { gtk_label_set_markup(c(), markup) }
+
+    /// `text` made safe to put into markup (what a user typed must never be read as markup).
+    public static func escape(_ text: String) -> String {
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
+    }
+
+    /// Wrapped text aligned to the start, as wide as its container lets it be (a chat message).
+    public func wrapAtStart() {
+        gtk_label_set_wrap(c(), 1)
+        gtk_label_set_wrap_mode(c(), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_justify(c(), GTK_JUSTIFY_LEFT)
+        gtk_label_set_xalign(c(), 0)
+    }
+
     /// Lets the user select and copy the text (links).
     public func makeSelectable() { gtk_label_set_selectable(c(), 1) }
 
@@ -105,6 +123,13 @@ public final class ToggleButton: Button {
     public override init(iconName: String, accessibleLabel: String) {
         super.init(existing: gtk_toggle_button_new())
         setIconName(iconName)
+        setAccessibleLabel(accessibleLabel)
+    }
+
+    /// A toggle that shows a short text (an emoji where no icon exists) and is named for
+    /// assistive technologies by `accessibleLabel`.
+    public init(text: String, accessibleLabel: String) {
+        super.init(existing: gtk_toggle_button_new_with_label(text))
         setAccessibleLabel(accessibleLabel)
     }
 

@@ -1,0 +1,68 @@
+"""Issue 18 in the app: chat both ways with a confab-peer, and a peer's reaction on its tile."""
+
+import os
+import subprocess
+import unittest
+
+from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, screenshot, top_level_window, wait_for, MEDIA_ADDRESS)
+
+
+class ChatAndReactions(MediaCallTestCase):
+    """ada (the app) calls bob; dave (a confab-peer) joins by the call's id, chats and reacts."""
+    # dave joins by the call's id without being rung.
+    server_args = ("--open-calls",)
+
+    def type_into_window(self, title, text):
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        subprocess.run(["xdotool", "search", "--sync", "--limit", "1", "--name", f"^{title}$", "windowfocus", "--sync"],
+                       env=env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+        subprocess.run(["xdotool", "type", "--delay", "20", text], env=env, check=True, timeout=20)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], env=env, check=True, timeout=10)
+
+    def daves_tile_says(self, call_window, words):
+        # The tile's name reads "dave, speaking, hand raised, …": speaking comes and goes; the
+        # participants pane's row for dave also starts "dave, ".
+        return any(words in (node.name or "") for node in find_all(call_window, name_contains="dave, "))
+
+    def test_appAndPeer_exchangeChatMessages_andThePeersReactionShowsOnItsTile(self):
+        bob, call_window = self.call_bob("chat-ui", ["--duration", "90"], tile="bob, ")
+        dave = Peer(self.server, "dave", ["join", "default:chat-ui", "--duration", "45", "--media", "test",
+                                          "--media-address", MEDIA_ADDRESS, "--chat", "hello from dave https://example.org/x",
+                                          "--chat-after", "3", "--react", "🎉", "--raise-hand"])
+        self.addCleanup(dave.stop)
+        wait_for(lambda: find(call_window, name_contains="dave, "), timeout=20, what="dave's tile")
+
+        # The reaction floats over dave's tile (~3 s) and is part of what the tile says.
+        saw_reaction = False
+        try:
+            wait_for(lambda: self.daves_tile_says(call_window, "reacted 🎉"), timeout=6, what="dave's reaction on his tile")
+            saw_reaction = True
+        except AssertionError:
+            pass
+        # The raised hand stays: on the tile and in the participants pane.
+        saw_hand = True
+        try:
+            wait_for(lambda: self.daves_tile_says(call_window, "hand raised"), timeout=10, what="dave's raised hand on his tile")
+        except AssertionError:
+            saw_hand = False
+
+        # dave's message arrives while the chat is hidden: the People button counts it.
+        wait_for(lambda: find(call_window, role="push button", name_contains="1 unread message"), timeout=15,
+                 what="the unread badge on the People button")
+        click(find(call_window, role="push button", name_contains="Participants ("))
+        wait_for(lambda: find(call_window, name_contains="hello from dave"), what="dave's message in the chat pane")
+
+        self.type_into_window("chat-ui – Confab", "hi dave from ada")
+        wait_for(lambda: find(call_window, name_contains="You at"), what="ada's own message in the chat pane")
+        screenshot(self.xvfb.display, "chat-pane.png")
+
+        report = dave.report(timeout=60)
+        self.assertTrue(saw_hand, f"no raised hand on dave's tile; dave's report: {report}")
+        texts = [entry["text"] for entry in report.get("chat", [])]
+        self.assertIn("hi dave from ada", texts, f"dave's report: {report}")
+        self.assertTrue(saw_reaction, f"no reaction on dave's tile; dave's reactions: {report.get('reactions')}")
+        bob.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()
