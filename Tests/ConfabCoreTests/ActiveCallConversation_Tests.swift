@@ -22,6 +22,10 @@ final class ActiveCallConversation_Tests: XCTestCase {
         ChatMessage(id: id, cid: standup, userId: userID, sessionId: "s-\(userID)", text: text, createdAt: Date(timeIntervalSince1970: 2000))
     }
 
+    /// The view model routes the service's events to the call and is held only weakly by the
+    /// service: kept here for the test's length, or events sent to a discarded one go nowhere.
+    private nonisolated(unsafe) var viewModel: CallViewModel?
+
     @MainActor private func inCall(_ prepare: (FakeCallService) -> Void = { _ in }) -> (CallViewModel, FakeCallService, ActiveCall) {
         let service = FakeCallService()
         service.participantsOnJoin = [participant(User(id: "ada")), participant(bob), participant(cy)]
@@ -33,6 +37,7 @@ final class ActiveCallConversation_Tests: XCTestCase {
         run { await subject.startCall(self.standup, members: [], ring: false) }
         waitUntil { subject.callingState == .inCall }
         guard let call = subject.activeCall else { fatalError("joined without a call") }
+        viewModel = subject
         return (subject, service, call)
     }
 
