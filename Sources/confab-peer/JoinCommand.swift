@@ -31,7 +31,7 @@ struct JoinCommand: AsyncParsableCommand {
     @Option(name: .customLong("deny"), help: "As a host, turn this user away when they knock (repeatable).") var deny: [String] = []
     @Option(name: .customLong("chat"), help: "A chat message to send once in the call (repeatable, sent in order).")
     var chat: [String] = []
-    @Option(name: .customLong("chat-after"), help: "Seconds in the call before sending the --chat messages.") var chatAfter: Double = 0
+    @Option(name: .customLong("chat-after"), help: "Seconds in the call before sending the --chat messages and the --react reactions.") var chatAfter: Double = 0
     @Option(name: .customLong("react"), help: "A reaction to send once in the call: 👍 ❤️ 😂 🎉 👏 😮 or its name (repeatable).")
     var react: [String] = []
     @Flag(name: .customLong("raise-hand"), help: "Raise the hand once in the call.") var raiseHand = false
@@ -115,14 +115,14 @@ private struct JoinPlan: Sendable {
         if raiseHand {
             do { _ = try await client.raiseHand(in: call) } catch { session.noteActivityError(error) }
         }
-        for reaction in reactions {
-            do { try await client.sendReaction(reaction, in: call) } catch { session.noteActivityError(error) }
-        }
-        guard !chat.isEmpty else { return }
+        guard !chat.isEmpty || !reactions.isEmpty else { return }
         do {
             try await Task.sleep(for: chatAfter)
         } catch {
             return  // left before it was time
+        }
+        for reaction in reactions {
+            do { try await client.sendReaction(reaction, in: call) } catch { session.noteActivityError(error) }
         }
         for text in chat {
             do { session.recordSent(try await client.sendChatMessage(text, in: call)) } catch { session.noteActivityError(error) }

@@ -25,17 +25,22 @@ class ChatAndReactions(MediaCallTestCase):
         return any(words in (node.name or "") for node in find_all(call_window, name_contains="dave, "))
 
     def test_appAndPeer_exchangeChatMessages_andThePeersReactionShowsOnItsTile(self):
-        bob, call_window = self.call_bob("chat-ui", ["--duration", "90"], tile="bob, ")
-        dave = Peer(self.server, "dave", ["join", "default:chat-ui", "--duration", "45", "--media", "test",
+        bob, call_window = self.call_bob("chat-ui", ["--duration", "120"], tile="bob, ")
+        # dave reacts and chats 8 s in, once his tile is surely shown (a reaction lasts 3 s), and
+        # stays long enough for ada's answer on a loaded machine.
+        dave = Peer(self.server, "dave", ["join", "default:chat-ui", "--duration", "80", "--media", "test",
                                           "--media-address", MEDIA_ADDRESS, "--chat", "hello from dave https://example.org/x",
-                                          "--chat-after", "3", "--react", "🎉", "--raise-hand"])
+                                          "--chat-after", "8", "--react", "🎉", "--raise-hand"])
         self.addCleanup(dave.stop)
         wait_for(lambda: find(call_window, name_contains="dave, "), timeout=20, what="dave's tile")
 
-        # The reaction floats over dave's tile (~3 s) and is part of what the tile says.
+        # The reaction floats over dave's tile (~3 s) and is part of what the tile says. Walking
+        # the whole tree takes seconds on a loaded machine, so the nodes named for dave are found
+        # once and only their names are read again.
+        daves = find_all(call_window, name_contains="dave, ")
         saw_reaction = False
         try:
-            wait_for(lambda: self.daves_tile_says(call_window, "reacted 🎉"), timeout=6, what="dave's reaction on his tile")
+            wait_for(lambda: any("reacted 🎉" in (node.name or "") for node in daves), timeout=15, what="dave's reaction on his tile")
             saw_reaction = True
         except AssertionError:
             pass
@@ -56,7 +61,7 @@ class ChatAndReactions(MediaCallTestCase):
         wait_for(lambda: find(call_window, name_contains="You at"), what="ada's own message in the chat pane")
         screenshot(self.xvfb.display, "chat-pane.png")
 
-        report = dave.report(timeout=60)
+        report = dave.report(timeout=100)
         self.assertTrue(saw_hand, f"no raised hand on dave's tile; dave's report: {report}")
         texts = [entry["text"] for entry in report.get("chat", [])]
         self.assertIn("hi dave from ada", texts, f"dave's report: {report}")
