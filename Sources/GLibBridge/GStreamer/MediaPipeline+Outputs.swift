@@ -44,6 +44,11 @@ extension MediaPipeline {
             }
             gst_object_unref(gpointer(input))
         }
+        // Locked first: the pipeline may still be on its way to PLAYING (a live pipeline's
+        // state change finishes in the background), and would take the element back up with it
+        // after we stopped it — then it is freed while running (seen in CI: "Trying to dispose
+        // element capsfilter7, but it is in PLAYING", and the peer crashed).
+        gst_element_set_locked_state(element, 1)
         gst_element_set_state(element, GST_STATE_NULL)
         gst_bin_remove(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
     }

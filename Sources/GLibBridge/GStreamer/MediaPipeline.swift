@@ -248,6 +248,11 @@ public final class MediaPipeline {
         guard let element = elementPointer(named: name) else { return }
         defer { gst_object_unref(gpointer(element)) }
         // A source stops its own streaming thread on the way to NULL; then it can go.
+        // Locked first: the pipeline may still be on its way to PLAYING (a live pipeline's
+        // state change finishes in the background), and would take the element back up with it
+        // after we stopped it — then it is freed while running (seen in CI: "Trying to dispose
+        // element capsfilter7, but it is in PLAYING", and the peer crashed).
+        gst_element_set_locked_state(element, 1)
         gst_element_set_state(element, GST_STATE_NULL)
         if let output = gst_element_get_static_pad(element, "src") {
             if let peer = gst_pad_get_peer(output) {
