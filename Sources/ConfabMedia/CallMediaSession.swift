@@ -351,7 +351,11 @@ public final class CallMediaSession {
         guard !stopped, let startedAt, ContinuousClock.now - startedAt > Self.connectingGrace else { return }
         networkChangedAt = .now
         logger.info("the network changed", metadata: ["path": "\(mediaPath)"])
-        if mediaPath != .up {
+        // Only a path that was up and went down: one still being made is given its time (a
+        // change while it connects is often the very network it is being made on — the interop
+        // test's browser starting up was one), and `connectingLimit` replaces it if it never
+        // comes up.
+        if mediaPath == .down {
             failed(tr("The network changed"))
         }
     }

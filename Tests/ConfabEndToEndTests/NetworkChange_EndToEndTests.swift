@@ -10,7 +10,7 @@ import XCTest
 final class NetworkChange_EndToEndTests: XCTestCase {
     private static let call = "default:network-change"
     private static let first = "10.98.0.2", second = "10.98.0.3"
-    private static let dropAfter = 9.0, dropLasts = 4.0, moveAfter = 24.0, callLasts = 40.0
+    private static let dropAfter = 9.0, dropLasts = 4.0, moveAfter = 30.0, callLasts = 46.0
     private static let peers = [
         // alice joins a second after the controller gave the namespace her first address.
         MediaCall.Peer(user: "alice", joinsAfter: 1, arguments: [
