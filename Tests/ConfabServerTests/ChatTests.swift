@@ -6,17 +6,6 @@ import XCTest
 /// Chat in a call (issue 18): who may send, what is refused, who hears it, and the history a
 /// late joiner reads.
 final class ChatTests: ServerTestCase {
-    /// alice (host) and bob (member) both in `default:standup`.
-    private func callWithAliceAndBobIn() async throws -> (TestClient, TestClient, CallID) {
-        let alice = try await connect("alice")
-        let bob = try await connect("bob")
-        let call = cid("default:standup")
-        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "bob")]))
-        _ = try await alice.send(JoinCallRequest(cid: call))
-        _ = try await bob.send(JoinCallRequest(cid: call))
-        return (alice, bob, call)
-    }
-
     func test_chatMessage_fromParticipant_reachesEveryoneInTheCall_withServerIdSenderAndTime() async throws {
         let (alice, bob, call) = try await callWithAliceAndBobIn()
         let before = Date()

@@ -6,17 +6,6 @@ import XCTest
 /// Reactions (relayed, rate-limited, never kept) and raised hands (in the live session, in
 /// raising order; a host lowers anyone's) — issue 18.
 final class ReactionAndHandTests: ServerTestCase {
-    /// alice (host) and bob (member) both in `default:standup`.
-    private func callWithAliceAndBobIn() async throws -> (TestClient, TestClient, CallID) {
-        let alice = try await connect("alice")
-        let bob = try await connect("bob")
-        let call = cid("default:standup")
-        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "bob")]))
-        _ = try await alice.send(JoinCallRequest(cid: call))
-        _ = try await bob.send(JoinCallRequest(cid: call))
-        return (alice, bob, call)
-    }
-
     // MARK: Reactions
 
     func test_reaction_reachesEveryoneInTheCall_withSenderAndSession() async throws {

@@ -94,6 +94,17 @@ class ServerTestCase: XCTestCase {
     }
 
     /// A client that has not said hello yet, closed at tear-down.
+    /// alice (host) and bob (member) both in `default:standup`.
+    func callWithAliceAndBobIn() async throws -> (TestClient, TestClient, CallID) {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let call = cid("default:standup")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: call, members: [MemberRequest(userId: "bob")]))
+        _ = try await alice.send(JoinCallRequest(cid: call))
+        _ = try await bob.send(JoinCallRequest(cid: call))
+        return (alice, bob, call)
+    }
+
     func connectAnonymously() async throws -> TestClient {
         let client = try await TestClient.connect(to: server.url)
         clients.append(client)
