@@ -12,3 +12,6 @@
 @_exported import struct ConfabProtocol.ChatMessage
 @_exported import enum ConfabProtocol.Reaction
 @_exported import struct ConfabProtocol.RaisedHand
+// The waiting room's knocks and how they ended are the server's record, shown as they are.
+@_exported import struct ConfabProtocol.CallKnock
+@_exported import enum ConfabProtocol.KnockOutcome

@@ -29,6 +29,7 @@ struct JoinCommand: AsyncParsableCommand {
     var knockTimeout: Double = 60
     @Option(name: .customLong("admit"), help: "As a host, let this user in when they knock (repeatable).") var admit: [String] = []
     @Option(name: .customLong("deny"), help: "As a host, turn this user away when they knock (repeatable).") var deny: [String] = []
+    @Option(name: .customLong("answer-after"), help: "Seconds between a knock and the --admit or --deny answer.") var answerAfter: Double = 0
     @Option(name: .customLong("chat"), help: "A chat message to send once in the call (repeatable, sent in order).")
     var chat: [String] = []
     @Option(name: .customLong("chat-after"), help: "Seconds in the call before sending the --chat messages and the --react reactions.") var chatAfter: Double = 0
@@ -42,6 +43,7 @@ struct JoinCommand: AsyncParsableCommand {
             throw ValidationError("--react '\(text)' is not one of \(Reaction.allCases.map { "\($0.rawValue) (\($0))" }.joined(separator: ", "))")
         }
         if knockTimeout <= 0 { throw ValidationError("--knock-timeout needs a number of seconds above 0") }
+        if answerAfter < 0 { throw ValidationError("--answer-after needs a number of seconds, 0 or more") }
     }
 
     /// An emoji of the fixed set, by itself or by name ("thumbsUp"); a heart without its
@@ -54,7 +56,7 @@ struct JoinCommand: AsyncParsableCommand {
         let plan = JoinPlan(
             call: try parseCallID(call), create: create, members: parseMembers(members), ring: ring, video: !audioOnly,
             duration: seconds(duration), linkSecret: linkSecret, askToJoin: askToJoin, knockTimeout: seconds(knockTimeout),
-            admit: Set(admit), deny: Set(deny), chat: chat, chatAfter: seconds(chatAfter),
+            admit: Set(admit), deny: Set(deny), answerAfter: seconds(answerAfter), chat: chat, chatAfter: seconds(chatAfter),
             reactions: react.compactMap(Self.reaction), raiseHand: raiseHand)
         try await runPeer(try options.settings(), command: "join", call: plan.call) { session in
             try await plan.perform(in: session)
@@ -75,6 +77,7 @@ private struct JoinPlan: Sendable {
     let knockTimeout: Duration
     let admit: Set<String>
     let deny: Set<String>
+    let answerAfter: Duration
     let chat: [String]
     let chatAfter: Duration
     let reactions: [Reaction]
@@ -86,6 +89,7 @@ private struct JoinPlan: Sendable {
         session.knockTimeout = knockTimeout
         session.usersToAdmit = admit
         session.usersToDeny = deny
+        session.answerDelay = answerAfter
         if create || ring || !members.isEmpty || askToJoin {
             session.record(try await session.client.getOrCreateCall(
                 call, memberIDs: members, ring: ring, video: video, askToJoin: askToJoin))

@@ -155,9 +155,9 @@ struct PeerReport: Encodable {
             let names = [(ModeratedTracks.microphone, "microphone"), (.camera, "camera"), (.screenshare, "screenshare")]
             let what = names.filter { tracks.contains($0.0) }.map(\.1).joined(separator: ",")
             events.append(Event(type: "mutedByModerator", at: now, call: cid.description, user: moderator, reason: what))
-        case .chatMessage, .reaction, .handChanged:
-            // Recorded as they came from the coordinator (`chat`, `reactions`, `hands`), through
-            // the server-event observer, with more detail than these carry.
+        case .chatMessage, .reaction, .handChanged, .knocked, .knockResolved, .joinAnswered:
+            // Recorded as they came from the coordinator (`chat`, `reactions`, `hands`, `knocks`,
+            // `admission`), through the server-event observer, with more detail than these carry.
             break
         case .connectionLost:
             events.append(Event(type: "connectionLost", at: now))
@@ -166,7 +166,7 @@ struct PeerReport: Encodable {
         }
     }
 
-    /// Issue 18's events, which have no `CallServiceEvent`.
+    /// Issue 18's events, as the coordinator sent them.
     mutating func record(_ event: ServerEvent, at now: Date = Date()) {
         switch event {
         case .chatMessage(let e):

@@ -27,6 +27,8 @@ final class PeerSession {
     /// Users this peer, as a host, lets in (or turns away) when they knock.
     var usersToAdmit: Set<String> = []
     var usersToDeny: Set<String> = []
+    /// How long a knock waits for that answer (a test watches the knocker wait).
+    var answerDelay: Duration = .zero
     /// Hosts' answers to our knocks (true: admitted), until a join takes them.
     private var admissionAnswers: [CallID: Bool] = [:]
     private var admissionWaiter: (id: Int, call: CallID, continuation: CheckedContinuation<Bool?, Never>)?
@@ -197,12 +199,13 @@ final class PeerSession {
         }
     }
 
-    /// `--admit` / `--deny`: answers a knock as soon as it comes.
+    /// `--admit` / `--deny`: answers a knock `answerDelay` after it comes.
     private func answerKnock(of userId: String, at call: CallID) {
         let admit = usersToAdmit.contains(userId)
         guard admit || usersToDeny.contains(userId) else { return }
-        Task {
+        Task { [answerDelay] in
             do {
+                if answerDelay > .zero { try await Task.sleep(for: answerDelay) }
                 if admit {
                     _ = try await client.admitParticipant(userId, to: call)
                 } else {

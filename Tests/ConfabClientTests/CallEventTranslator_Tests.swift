@@ -160,6 +160,27 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(subject.translate(reaction), [.reaction(standup, sessionID: "c1", .party)])
     }
 
+    func test_waitingRoomEvents_translated_listAndUnlistKnocks_andAnswerOurs() throws {
+        var subject = translator()
+        _ = subject.translate(try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState())}"#)))
+        let knocked = try event(WireJSON.event(
+            "call.participant_knocked", #"{"cid":"default:standup","knock":{"userId":"eve","knockedAt":"2026-01-01T10:00:05.000Z"}}"#))
+        guard case .knocked(let cid, let knock) = subject.translate(knocked).first else { return XCTFail("no knock") }
+        XCTAssertEqual(cid, standup)
+        XCTAssertEqual(knock.userId, "eve")
+        XCTAssertEqual(subject.knownCalls[standup]?.knocks.map(\.userId), ["eve"], "a later call update would forget eve")
+
+        let resolved = try event(WireJSON.event(
+            "call.knock_resolved", #"{"cid":"default:standup","userId":"eve","outcome":"admitted","byUserId":"alice"}"#))
+        XCTAssertEqual(subject.translate(resolved), [.knockResolved(standup, userID: "eve", outcome: .admitted, byUserID: "alice")])
+        XCTAssertEqual(subject.knownCalls[standup]?.knocks, [])
+
+        XCTAssertEqual(subject.translate(try event(WireJSON.event("call.join_admitted", #"{"cid":"default:standup"}"#))),
+                       [.joinAnswered(standup, admitted: true)])
+        XCTAssertEqual(subject.translate(try event(WireJSON.event("call.join_denied", #"{"cid":"default:standup"}"#))),
+                       [.joinAnswered(standup, admitted: false)])
+    }
+
     func test_eventsTheAppHasNoUseFor_translated_giveNothing() throws {
         var subject = translator()
         let ignored = [

@@ -198,6 +198,39 @@ final class FakeCallService: CallService {
         if let session { handsRaised[session] = nil }
         return handSnapshot(call)
     }
+    // The waiting room: answers to joins, in order, before any join gets in.
+    var knockAnswers: [JoinAttempt] = []
+    func joinOrKnock(_ call: CallID, settings: CallSettings) async throws -> JoinAttempt {
+        guard knockAnswers.isEmpty else {
+            requests.append("knock \(call)")
+            return knockAnswers.removeFirst()
+        }
+        return .joined(try await joinCall(call, settings: settings))
+    }
+    /// Who waits, as the coordinator lists them to hosts (an answer takes one off).
+    var knocksWaiting: [CallKnock] = []
+    func admitParticipant(_ userID: String, to call: CallID) async throws -> CallSnapshot {
+        requests.append("admit \(userID)")
+        return try answered(userID, in: call)
+    }
+    func denyParticipant(_ userID: String, from call: CallID) async throws -> CallSnapshot {
+        requests.append("deny \(userID)")
+        return try answered(userID, in: call)
+    }
+    private func answered(_ userID: String, in call: CallID) throws -> CallSnapshot {
+        if let failure { throw failure }
+        knocksWaiting.removeAll { $0.userId == userID }
+        var snapshot = CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin, ownCapabilities: capabilitiesOnJoin)
+        snapshot.knocks = knocksWaiting
+        return snapshot
+    }
+    func setAskToJoin(_ askToJoin: Bool, in call: CallID) async throws -> CallSnapshot {
+        requests.append("ask to join \(askToJoin)")
+        var snapshot = CallSnapshot(id: call, createdBy: currentUserID, participants: participantsOnJoin, ownCapabilities: capabilitiesOnJoin)
+        snapshot.askToJoin = askToJoin
+        return snapshot
+    }
+
     private func handSnapshot(_ call: CallID) -> CallSnapshot {
         let participants = participantsOnJoin.map { participant in
             var participant = participant

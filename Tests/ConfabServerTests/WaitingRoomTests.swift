@@ -163,6 +163,28 @@ final class WaitingRoomTests: ServerTestCase {
         XCTAssertEqual(admit.code, .participantNotFound)
     }
 
+    func test_knockerWhoLeaves_leavesTheWaitingList_andLearnsNothing() async throws {
+        let alice = try await connect("alice")
+        let carol = try await connect("carol")
+        let (call, secret) = try await askToJoinCall(host: alice)
+        _ = try await carol.sendExpectingError(JoinCallRequest(cid: call, linkSecret: secret))
+        _ = try await alice.nextEvent(.participantKnocked)
+
+        // The app's lobby leaves the call when its user stops waiting.
+        let left = try await carol.sendExpectingError(LeaveCallRequest(cid: call))
+
+        XCTAssertEqual(left.code, .waitingForHost, "a knocker's leave answered with something of the call")
+        let withdrawn = try await alice.nextEvent(.knockResolved).knockResolved
+        XCTAssertEqual(withdrawn?.userId, "carol")
+        XCTAssertEqual(withdrawn?.outcome, .withdrawn)
+        let afterwards = try await alice.send(GetCallRequest(cid: call)).call
+        XCTAssertEqual(afterwards.knocks, [])
+        // Knocking again puts her back on the list.
+        _ = try await carol.sendExpectingError(JoinCallRequest(cid: call, linkSecret: secret))
+        let again = try await alice.nextEvent(.participantKnocked).knocked
+        XCTAssertEqual(again?.knock.userId, "carol")
+    }
+
     func test_hostTurnsTheWaitingRoomOn_whoIsInStays_andNewLinkHoldersKnock() async throws {
         let alice = try await connect("alice")
         let carol = try await connect("carol")

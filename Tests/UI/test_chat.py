@@ -1,4 +1,5 @@
-"""Issue 18 in the app: chat both ways with a confab-peer, and a peer's reaction on its tile."""
+"""Issue 18 in the app: chat both ways with a confab-peer, a peer's reaction on its tile, a raised
+hand the host (the app) lowers, and the chat's history for a late joiner."""
 
 import os
 import time
@@ -62,12 +63,33 @@ class ChatAndReactions(MediaCallTestCase):
         wait_for(lambda: find(call_window, name_contains="You at"), what="ada's own message in the chat pane")
         screenshot(self.xvfb.display, "chat-pane.png")
 
+        # ada hosts the call: she lowers dave's hand from his menu in the People list.
+        lowered = False
+        if saw_hand:
+            click(find(call_window, role="push button", name="People"))
+            click(wait_for(lambda: find(call_window, name="Actions for dave"), what="the menu of dave's row"))
+            click(wait_for(lambda: find(self.accessible, role="push button", name="Lower hand dave"), what="Lower hand in dave's menu"))
+            wait_for(lambda: not self.daves_tile_says(call_window, "hand raised"), timeout=10, what="dave's hand down on his tile")
+            lowered = True
+
+        # erin joins late: the call's stored chat is hers from the start.
+        erin = Peer(self.server, "erin", ["join", "default:chat-ui", "--duration", "5"])
+        self.addCleanup(erin.stop)
+        erin_report = erin.report(timeout=40)
+        history = [entry["text"] for entry in erin_report.get("chatHistory") or []]
+
         # dave leaves now (SIGTERM: he leaves the call and writes his report), not at the end of
         # his 120 s: a few seconds for ada's message to reach him.
-        time.sleep(3)
+        time.sleep(1)
         dave.process.terminate()
         report = dave.report(timeout=30)
         self.assertTrue(saw_hand, f"no raised hand on dave's tile; dave's report: {report}")
+        self.assertTrue(lowered)
+        self.assertIn({"type": "lowered", "user": "dave", "by": "ada"},
+                      [{key: hand[key] for key in ("type", "user", "by")} for hand in report.get("hands", [])],
+                      f"dave's report does not say ada lowered his hand: {report.get('hands')}")
+        self.assertIn("hello from dave https://example.org/x", history, f"erin's report: {erin_report}")
+        self.assertIn("hi dave from ada", history, f"erin's report: {erin_report}")
         texts = [entry["text"] for entry in report.get("chat", [])]
         self.assertIn("hi dave from ada", texts, f"dave's report: {report}")
         # The reaction shows for 3 s; reading it through AT-SPI under load missed it in one of

@@ -129,10 +129,18 @@ struct CallEventTranslator {
         case .handLowered(let hand):
             return handChanged(hand, to: nil)
 
-        case .participantKnocked, .knockResolved, .joinAdmitted, .joinDenied:
-            // The waiting room has no `CallServiceEvent` yet: confab-peer reads these as they
-            // came, through `CoordinatorClient.setServerEventObserver`.
-            return []
+        case .participantKnocked(let knocked):
+            update(knocked.cid) { call in
+                if !call.knocks.contains(where: { $0.userId == knocked.knock.userId }) { call.knocks.append(knocked.knock) }
+            }
+            return [.knocked(knocked.cid, knocked.knock)]
+        case .knockResolved(let resolved):
+            update(resolved.cid) { call in call.knocks.removeAll { $0.userId == resolved.userId } }
+            return [.knockResolved(resolved.cid, userID: resolved.userId, outcome: resolved.outcome, byUserID: resolved.byUserId)]
+        case .joinAdmitted(let answer):
+            return [.joinAnswered(answer.cid, admitted: true)]
+        case .joinDenied(let answer):
+            return [.joinAnswered(answer.cid, admitted: false)]
         }
     }
 

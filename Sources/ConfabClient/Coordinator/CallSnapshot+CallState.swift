@@ -25,6 +25,8 @@ extension CallSnapshot {
         broadcasting = state.broadcasting
         hlsPlaylistUrl = state.hlsPlaylistUrl
         linkSecret = state.linkSecret
+        askToJoin = state.askToJoin
+        knocks = state.knocks
     }
 }
 

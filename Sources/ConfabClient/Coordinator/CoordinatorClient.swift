@@ -411,6 +411,11 @@ public final class CoordinatorClient: CallService {
         return joined(call, response)
     }
 
+    /// The app's join from the lobby: knocks when the call asks to join (`CallService`).
+    public func joinOrKnock(_ call: CallID, settings: CallSettings) async throws -> JoinAttempt {
+        try await joinOrKnock(call, create: true)
+    }
+
     /// Joins, or knocks when the call asks to join and a host has not let this user in yet:
     /// then wait for `.joinAdmitted` (and join again) or `.joinDenied` through
     /// `setServerEventObserver`. Other refusals throw `CallError` as `joinCall` does.

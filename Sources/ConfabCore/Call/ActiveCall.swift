@@ -102,6 +102,13 @@ public final class ActiveCall {
     @ObservationIgnored var reactionLifetime: Duration = .seconds(3)
     @ObservationIgnored private var reactionExpiries: [String: Task<Void, Never>] = [:]
     @ObservationIgnored private var chatHistoryLoad: Task<Void, Never>?
+    /// The call has a waiting room: people who are not members knock.
+    public private(set) var asksToJoin = false
+    /// Who waits to be let in, first knock first (we hear of them only if we may admit).
+    public private(set) var knocks: [CallKnock] = []
+    /// A new knock while the window is not looked at (the app turns it into a notification);
+    /// a new chat message from someone else, likewise.
+    @ObservationIgnored public var onAttentionNeeded: (@MainActor (AttentionNeeded) -> Void)?
 
     /// Set by `end()`: late answers and callbacks for this call are ignored from then on.
     @ObservationIgnored public private(set) var isEnded = false
@@ -187,6 +194,8 @@ public final class ActiveCall {
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
         ownCapabilities = snapshot.ownCapabilities
         linkSecret = snapshot.linkSecret
+        asksToJoin = snapshot.askToJoin
+        if knocks != snapshot.knocks { knocks = snapshot.knocks }
     }
 
     /// Adds a participant, and once we are in the call tells the user who joined (not in big
@@ -487,7 +496,11 @@ public final class ActiveCall {
     /// A chat message arrived (ours from another device is already read).
     func chatMessageArrived(_ message: ChatMessage) {
         guard !isEnded, message.cid == id else { return }
+        let isNew = !chatMessages.contains { $0.id == message.id }
         receivedChat([message])
+        if isNew, message.userId != currentUserID {
+            onAttentionNeeded?(.chatMessage(from: senderName(of: message), text: message.text))
+        }
     }
 
     /// The stored history, fetched once on joining: a late joiner sees what was said before.
@@ -575,6 +588,61 @@ public final class ActiveCall {
         }
     }
 
+    // MARK: The waiting room (capability `admitParticipants`; `updateCall` switches it)
+
+    public var canAdmit: Bool { can(.admitParticipants) }
+    public var canSwitchWaitingRoom: Bool { can(.updateCall) }
+
+    /// Someone knocked: listed until a host answers or they stop waiting, and said once.
+    func knocked(_ knock: CallKnock) {
+        guard !isEnded, !knocks.contains(where: { $0.userId == knock.userId }) else { return }
+        knocks.append(knock)
+        let name = User(id: knock.userId).name
+        report(tr("%@ asks to join", name))
+        onAttentionNeeded?(.knock(name: name))
+    }
+
+    /// A knock is no longer waiting; another host's answer is said (ours was said already).
+    func knockResolved(userID: String, outcome: KnockOutcome, by hostID: String?) {
+        guard !isEnded, knocks.contains(where: { $0.userId == userID }) else { return }
+        knocks.removeAll { $0.userId == userID }
+        guard let hostID, hostID != currentUserID else { return }
+        let host = User(id: hostID).name, name = User(id: userID).name
+        switch outcome {
+        case .admitted: report(tr("%@ let %@ in", host, name))
+        case .denied: report(tr("%@ turned %@ away", host, name))
+        case .withdrawn: break
+        }
+    }
+
+    /// Lets a knocker in; they join by themselves (and the call says so then).
+    public func admit(_ knock: CallKnock) async {
+        let name = User(id: knock.userId).name
+        await request({ tr("Couldn’t let %@ in: %@", name, $0) }) { service, call in
+            apply(try await service.admitParticipant(knock.userId, to: call))
+            knocks.removeAll { $0.userId == knock.userId }
+        }
+    }
+
+    /// Turns a knocker away: they are told, and can't knock on this call again.
+    public func deny(_ knock: CallKnock) async {
+        let name = User(id: knock.userId).name
+        var denied = false
+        await request({ tr("Couldn’t turn %@ away: %@", name, $0) }) { service, call in
+            apply(try await service.denyParticipant(knock.userId, from: call))
+            knocks.removeAll { $0.userId == knock.userId }
+            denied = true
+        }
+        if denied { report(tr("You didn’t let %@ in", name)) }
+    }
+
+    /// Switches the waiting room on (people who are not members knock) or off.
+    public func setAsksToJoin(_ on: Bool) async {
+        await request({ on ? tr("Couldn’t turn on Ask to join: %@", $0) : tr("Couldn’t turn off Ask to join: %@", $0) }) { service, call in
+            apply(try await service.setAskToJoin(on, in: call))
+        }
+    }
+
     // MARK: Recording, going live, broadcasting
 
     public var canRecord: Bool { can(.startRecording) }
@@ -624,4 +692,12 @@ public final class ActiveCall {
             report(CallViewModel.explain(error, failure))
         }
     }
+}
+
+/// Something in the call the user should hear of even when the call window is not in front
+/// (the app turns it into a desktop notification then).
+public enum AttentionNeeded: Equatable, Sendable {
+    case chatMessage(from: String, text: String)
+    /// Someone asks to join (heard by those who may let them in).
+    case knock(name: String)
 }

@@ -20,6 +20,9 @@ public protocol CallService: AnyObject {
     func getCall(_ call: CallID) async throws -> CallSnapshot
     /// Joins the call's session with the given media settings.
     func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot
+    /// Joins, or knocks when the call asks to join and a host has not let us in yet (then
+    /// `.joinAnswered` tells the answer); a refusal of another kind throws as `joinCall` does.
+    func joinOrKnock(_ call: CallID, settings: CallSettings) async throws -> JoinAttempt
     func leaveCall(_ call: CallID) async throws
     /// A new media endpoint for our session in `call`, whose endpoint stopped working (the
     /// media server restarted); the session stays the same.
@@ -59,6 +62,10 @@ public protocol CallService: AnyObject {
     func raiseHand(in call: CallID) async throws -> CallSnapshot
     /// Lowers our own hand (`userID` nil) or, for hosts, someone else's.
     func lowerHand(in call: CallID, of userID: String?) async throws -> CallSnapshot
+    // The waiting room (capabilities admitParticipants, and updateCall to switch it on or off).
+    func admitParticipant(_ userID: String, to call: CallID) async throws -> CallSnapshot
+    func denyParticipant(_ userID: String, from call: CallID) async throws -> CallSnapshot
+    func setAskToJoin(_ askToJoin: Bool, in call: CallID) async throws -> CallSnapshot
 }
 
 extension CallService {
@@ -78,6 +85,28 @@ extension CallService {
     public func lowerHand(in call: CallID, of userID: String?) async throws -> CallSnapshot {
         throw CallError(tr("This call service cannot raise a hand."))
     }
+    /// A service without a waiting room only joins.
+    public func joinOrKnock(_ call: CallID, settings: CallSettings) async throws -> JoinAttempt {
+        .joined(try await joinCall(call, settings: settings))
+    }
+    public func admitParticipant(_ userID: String, to call: CallID) async throws -> CallSnapshot {
+        throw CallError(tr("This call service has no waiting room."))
+    }
+    public func denyParticipant(_ userID: String, from call: CallID) async throws -> CallSnapshot {
+        throw CallError(tr("This call service has no waiting room."))
+    }
+    public func setAskToJoin(_ askToJoin: Bool, in call: CallID) async throws -> CallSnapshot {
+        throw CallError(tr("This call service has no waiting room."))
+    }
+}
+
+/// What a join that may knock came to (`CallService.joinOrKnock`).
+public enum JoinAttempt: Sendable, Equatable {
+    case joined(CallSnapshot)
+    /// The call asks to join: we knocked and wait for a host's answer.
+    case waitingForHost
+    /// A host turned us away before; the call stays closed to us.
+    case denied
 }
 
 /// Why a ring was rejected (the SDK's reasons).
@@ -117,6 +146,12 @@ public enum CallServiceEvent: Sendable, Equatable {
     case reaction(CallID, sessionID: String, Reaction)
     /// A participant's hand went up (`hand` set) or down (nil); `byUserID` is who did it.
     case handChanged(CallID, sessionID: String, hand: RaisedHand?, byUserID: String)
+    /// Someone who is not a member asks to join (heard by those who may let them in).
+    case knocked(CallID, CallKnock)
+    /// A knock was answered (`byUserID`: the host who did) or withdrawn.
+    case knockResolved(CallID, userID: String, outcome: KnockOutcome, byUserID: String?)
+    /// A host answered our knock.
+    case joinAnswered(CallID, admitted: Bool)
     /// The connection to the coordinator dropped; the client is reconnecting.
     case connectionLost
     /// The connection is back (the client has signed in again).
@@ -164,6 +199,10 @@ public struct CallSnapshot: Sendable, Equatable {
     /// The secret of the call's link (calls are private: it lets someone who is not a member
     /// in); given to those who may read the call, for sharing it.
     public var linkSecret: String?
+    /// The call has a waiting room: people who are not members knock and wait for a host.
+    public var askToJoin = false
+    /// Who waits to be let in, first knock first (only for those who may admit them).
+    public var knocks: [CallKnock] = []
 
     public init(id: CallID, createdBy: String, members: [Member] = [], participants: [CallParticipant] = [],
                 blockedUserIDs: [String] = [], ownCapabilities: Set<OwnCapability> = [], ringingMemberIDs: [String] = [],

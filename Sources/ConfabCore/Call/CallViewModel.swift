@@ -82,10 +82,36 @@ public final class CallViewModel {
         callingState = .lobby(info)
     }
 
-    /// Leaves the lobby without joining.
+    /// Leaves the lobby without joining (a knock still waiting is withdrawn).
     public func closeLobby() {
-        guard case .lobby = callingState else { return }
+        guard case .lobby(let info) = callingState else { return }
         callingState = .idle
+        if info.admission == .waitingForHost { withdrawKnock(on: info.call) }
+    }
+
+    /// Stops waiting for a host to let us in, staying in the lobby.
+    public func stopWaitingForHost() {
+        guard case .lobby(var info) = callingState, info.admission == .waitingForHost else { return }
+        info.admission = .notAsked
+        callingState = .lobby(info)
+        withdrawKnock(on: info.call)
+    }
+
+    /// Takes our knock off the hosts' list (leaving a call we only knocked on withdraws it).
+    private func withdrawKnock(on call: CallID) {
+        Task { try? await callService?.leaveCall(call) }
+    }
+
+    /// A host answered our knock: admitted, we join at once; denied, the lobby says so.
+    private func joinAnswered(_ call: CallID, admitted: Bool) {
+        guard case .lobby(var info) = callingState, info.call == call, info.admission == .waitingForHost else { return }
+        info.admission = admitted ? .notAsked : .denied
+        callingState = .lobby(info)
+        if admitted {
+            Task { await joinCall(call) }
+        } else {
+            show(tr("The host didn’t let you in."), in: call)
+        }
     }
 
     /// Joins a call directly (from the lobby), carrying the lobby's settings into it.
@@ -236,6 +262,12 @@ public final class CallViewModel {
             if let active = activeCall, active.id == call, isInCallSession { active.reactionArrived(reaction, from: sessionID) }
         case .handChanged(let call, let sessionID, let hand, let userID):
             if let active = activeCall, active.id == call { active.handChanged(sessionID: sessionID, hand: hand, by: userID) }
+        case .knocked(let call, let knock):
+            if let active = activeCall, active.id == call, isInCallSession { active.knocked(knock) }
+        case .knockResolved(let call, let userID, let outcome, let hostID):
+            if let active = activeCall, active.id == call { active.knockResolved(userID: userID, outcome: outcome, by: hostID) }
+        case .joinAnswered(let call, let admitted):
+            joinAnswered(call, admitted: admitted)
         case .connectionLost:
             serverConnection = .unreachable
             if callingState == .inCall { callingState = .reconnecting }
@@ -309,23 +341,40 @@ public final class CallViewModel {
         guard let callService else { return }
         if !rejoining { callingState = .joining }
         do {
-            let snapshot = try await callService.joinCall(call.id, settings: localMedia.effectiveSettings)
+            let attempt = try await callService.joinOrKnock(call.id, settings: localMedia.effectiveSettings)
             guard activeCall === call, callingState == .joining || callingState == .reconnecting else { return }
-            call.joined(snapshot)
-            callingState = .inCall
-            call.startMedia(snapshot)
+            switch attempt {
+            case .joined(let snapshot):
+                call.joined(snapshot)
+                callingState = .inCall
+                call.startMedia(snapshot)
+            case .waitingForHost, .denied:
+                let denied = attempt == .denied
+                // Only a join from the lobby can knock: the lobby shows the wait (or the answer).
+                guard case .lobby(var info) = fallback else {
+                    return finishCall(reason: denied ? tr("The host didn’t let you in.") : tr("A host has to let you in."))
+                }
+                info.admission = denied ? .denied : .waitingForHost
+                backToLobby(info, dropping: call)
+                if denied { show(tr("The host didn’t let you in."), in: info.call) }
+            }
         } catch {
             guard activeCall === call else { return }
-            if case .lobby = fallback {
-                call.end()
-                activeCall = nil
-                localMedia.callEnded()
-                callingState = fallback
+            if case .lobby(let info) = fallback {
+                backToLobby(info, dropping: call)
                 show(Self.explain(error) { tr("Couldn’t join the call: %@", $0) })
             } else {
                 finishCall(reason: Self.explain(error) { tr("Couldn’t join the call: %@", $0) })
             }
         }
+    }
+
+    /// A join from the lobby did not get in: the call object goes, the lobby stays.
+    private func backToLobby(_ info: LobbyInfo, dropping call: ActiveCall) {
+        call.end()
+        activeCall = nil
+        localMedia.callEnded()
+        callingState = .lobby(info)
     }
 
     /// Back to idle, dropping the call and everything it owned; `reason` is shown to the user.

@@ -50,16 +50,30 @@ public struct LobbyInfo: Equatable, Sendable {
     /// The secret of the call's link, once the coordinator has shown it to us (those who may
     /// read the call can copy the link from the lobby).
     public var linkSecret: String?
+    /// Whether a host still has to let us in (the call asks to join and we are not a member).
+    public var admission: LobbyAdmission = .notAsked
 
-    public init(callId: String, callType: CallType, participants: [Member], linkSecret: String? = nil) {
+    public init(callId: String, callType: CallType, participants: [Member], linkSecret: String? = nil,
+                admission: LobbyAdmission = .notAsked) {
         self.callId = callId
         self.callType = callType
         self.participants = participants
         self.linkSecret = linkSecret
+        self.admission = admission
     }
 
     /// The call's id as the server knows it.
     public var call: CallID { CallID(type: callType, id: callId) }
+}
+
+/// Where a lobby stands with a call that asks to join (the waiting room, issue 18).
+public enum LobbyAdmission: Equatable, Sendable {
+    /// Nothing asked yet: Join joins (or knocks, if the call turns out to ask to join).
+    case notAsked
+    /// We knocked; a host has not answered yet.
+    case waitingForHost
+    /// A host turned us away: the call stays closed to us.
+    case denied
 }
 
 /// A call that is ringing us.

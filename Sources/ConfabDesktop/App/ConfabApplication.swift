@@ -94,6 +94,7 @@ public final class ConfabApplication {
             ObservationBinding { [weak self] in self?.rememberLayout() },
             ObservationBinding { [weak self] in self?.updateSessionInhibitor() },
             ObservationBinding { [weak self] in self?.closePreferencesDeviceCheck() },
+            ObservationBinding { [weak self] in self?.followCallAttention() },
         ]
         if let saved = preferences.layout { callViewModel.update(participantsLayout: saved) }
         // Started by D-Bus activation or the background autostart entry: no window until the
@@ -193,6 +194,22 @@ public final class ConfabApplication {
         } else if ringNotificationShown {
             ringNotificationShown = false
             application.withdrawNotification(id: Self.ringNotificationID)
+        }
+    }
+
+    /// A chat message or a knock while none of our windows has the focus becomes a desktop
+    /// notification (one per kind, replaced by the next); clicking it shows the call.
+    private func followCallAttention() {
+        guard let call = callViewModel.activeCall else { return }
+        call.onAttentionNeeded = { [weak self] attention in
+            guard let self, !self.application.hasActiveWindow else { return }
+            switch attention {
+            case .chatMessage(let sender, let text):
+                self.application.sendNotification(id: "call-chat", title: sender, body: text, urgent: false, buttons: [])
+            case .knock(let name):
+                self.application.sendNotification(id: "call-knock", title: tr("%@ asks to join", name),
+                                                  body: tr("Let them in from the call’s People list."), urgent: false, buttons: [])
+            }
         }
     }
 

@@ -73,12 +73,31 @@ final class ParticipantsSidebar {
         let ownHand = call.isOwnHandRaised
         let blocked = call.blockedUsers
         // Rebuild only when what is listed (or allowed) changes; not on every speaking update.
+        let knocks = call.canAdmit ? call.knocks : []
         let signature = participants.map { "\($0.sessionID):\($0.isPinned):\($0.hasAudio):\($0.raisedHand?.order ?? 0)" }
             + blocked.map(\.id) + call.ownCapabilities.sorted().map(\.rawValue)
-            + ["self-audio:\(vm.callSettings.audioOn)", "self-hand:\(ownHand)"]
+            + ["self-audio:\(vm.callSettings.audioOn)", "self-hand:\(ownHand)", "asks-to-join:\(call.asksToJoin)"]
+            + knocks.map { "knock:\($0.userId)" }
         guard signature != shownRows else { return }
         shownRows = signature
         list.removeAll()
+
+        // Who waits to be let in comes first: they are waiting on us.
+        if !knocks.isEmpty {
+            let waiting = PreferencesGroup(title: tr("Waiting to join (%@)", "\(knocks.count)"))
+            for knock in knocks { waiting.add(knockRow(knock, in: call)) }
+            list.append(waiting)
+        }
+        if call.canSwitchWaitingRoom {
+            let askToJoin = Switch()
+            askToJoin.isOn = call.asksToJoin
+            askToJoin.setAccessibleLabel(tr("Ask to join"))
+            askToJoin.onChange { [weak call] on in Task { await call?.setAsksToJoin(on) } }
+            let group = PreferencesGroup(title: "")
+            group.add(ActionRow(title: tr("Ask to join"), subtitle: tr("People who aren’t invited wait until a host lets them in"),
+                                control: askToJoin))
+            list.append(group)
+        }
 
         let people = PreferencesGroup(title: tr("In the call (%@)", "\(participants.count + 1)"))
         let ownDetail = [ownHand ? tr("✋ hand raised") : nil, vm.callSettings.audioOn ? nil : tr("microphone off")].compactMap { $0 }
@@ -98,6 +117,23 @@ final class ParticipantsSidebar {
             }
             list.append(group)
         }
+    }
+
+    /// Someone waiting to be let in, with Admit and Deny at hand (no menu: they are waiting).
+    private func knockRow(_ knock: CallKnock, in call: ActiveCall) -> Box {
+        let name = User(id: knock.userId).name
+        let admit = Button(label: tr("Admit"))
+        admit.addCSSClass("suggested-action")
+        admit.setAccessibleLabel(tr("Admit %@", name))
+        admit.onClicked { [weak call] in Task { await call?.admit(knock) } }
+        let deny = Button(label: tr("Deny"))
+        deny.setAccessibleLabel(tr("Deny %@", name))
+        deny.onClicked { [weak call] in Task { await call?.deny(knock) } }
+        let buttons = Box(.horizontal, spacing: 6, children: [deny, admit])
+        buttons.align(vertical: .center)
+        let row = row(name: name, detail: tr("asks to join"), actions: [])
+        row.append(buttons)
+        return row
     }
 
     private func describe(_ participant: CallParticipant) -> String? {

@@ -22,6 +22,10 @@ final class LobbyPage: MainWindowPage {
     private let connectionWarning = Label(tr("Please check your internet connection."), cssClasses: ["warning", "caption"])
     private let participantsLabel = Label("", cssClasses: ["dim-label"])
     private let joinButton = Button(label: tr("Join call"))
+    /// The call asks to join: we knocked and wait for a host (or were turned away).
+    private let admissionLabel = Label("", cssClasses: ["title-4"])
+    private let admissionSpinner = Spinner()
+    private let admissionRow: Box
     /// For those who may read the call: its link, to invite people who are not members.
     private let copyLink = Button(iconName: "edit-copy-symbolic", label: tr("Copy link"))
     private let toasts: ToastOverlay
@@ -64,8 +68,12 @@ final class LobbyPage: MainWindowPage {
         ])
         column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
         toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
+        admissionLabel.wrap()
+        admissionRow = Box(.horizontal, spacing: 12, children: [admissionSpinner, admissionLabel])
+        admissionRow.align(horizontal: .center)
+        admissionRow.isVisible = false
         // Join stays at the bottom, outside the scrolling part and below where toasts float.
-        let footer = Box(.vertical, children: [joinButton])
+        let footer = Box(.vertical, spacing: 12, children: [admissionRow, joinButton])
         footer.setMargins(top: 12, bottom: 18, start: 12, end: 12)
         content = Box(.vertical, children: [header, PermissionsPrompt.banner(in: .lobby(lobby), toasts: toasts), toasts, footer].compactMap { $0 })
         toasts.expand()
@@ -103,9 +111,14 @@ final class LobbyPage: MainWindowPage {
     /// Frames shown so far (the benchmark and tests read it).
     var framesShown: Int { preview.framesShown }
 
+    /// Join, or while a host has not answered our knock, stop waiting (the button says Cancel).
     private func join() {
-        guard case .lobby = callViewModel.callingState else { return }
-        Task { await lobby.join() }
+        guard case .lobby(let info) = callViewModel.callingState else { return }
+        switch info.admission {
+        case .notAsked: Task { await lobby.join() }
+        case .waitingForHost: callViewModel.stopWaitingForHost()
+        case .denied: break
+        }
     }
 
     private func copyCallLink() {
@@ -161,9 +174,26 @@ final class LobbyPage: MainWindowPage {
         let settings = callViewModel.callSettings
         microphoneToggle.update(isOn: settings.audioOn)
         cameraToggle.update(isOn: settings.videoOn)
-        let joining = callViewModel.callingState == .joining
-        joinButton.isSensitive = !joining
-        joinButton.label = joining ? tr("Joining…") : tr("Join call")
+        let state = callViewModel.callingState
+        let joining = state == .joining
+        let admission = if case .lobby(let info) = state { info.admission } else { LobbyAdmission.notAsked }
+        joinButton.isSensitive = !joining && admission != .denied
+        switch admission {
+        case .notAsked:
+            joinButton.label = joining ? tr("Joining…") : tr("Join call")
+            joinButton.tooltip = tr("Join the call (Enter)")
+        case .waitingForHost:
+            admissionLabel.text = tr("Waiting for the host to let you in…")
+            joinButton.label = tr("Cancel")
+            joinButton.tooltip = tr("Stop waiting to join")
+        case .denied:
+            admissionLabel.text = tr("The host didn’t let you in.")
+            joinButton.label = tr("Join call")
+        }
+        // Waiting is not the call's suggested next step: the button only takes the knock back.
+        if admission == .waitingForHost { joinButton.removeCSSClass("suggested-action") } else { joinButton.addCSSClass("suggested-action") }
+        admissionRow.isVisible = admission != .notAsked
+        admissionSpinner.isVisible = admission == .waitingForHost
         participantsLabel.text = Self.describe(lobby.participants)
         copyLink.isVisible = lobby.linkSecret != nil
     }

@@ -199,6 +199,11 @@ extension CallCoordinator {
 
     func leaveCall(_ request: LeaveCallRequest, by user: RequestSender) throws -> CallResponse {
         let call = try loadCall(request.cid)
+        // A knocker who stops waiting (leaves the lobby) is taken off the hosts' list; the
+        // refusal below still tells them nothing of the call.
+        if waitingRoom.withdraw(user.userId, connection: user.connection.id, at: call.cid) {
+            knockResolved(call.cid, userId: user.userId, outcome: .withdrawn, by: nil)
+        }
         // The answer carries the call: not for a blocked user (blocking already took them out).
         try require(.readCall, of: user.userId, in: call)
         if let participant = sessions[call.cid]?.participant(onConnection: user.connection.id) {

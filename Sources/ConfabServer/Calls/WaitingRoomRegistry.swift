@@ -83,16 +83,23 @@ struct WaitingRoomRegistry {
     mutating func withdraw(connection connectionId: String) -> [(cid: CallID, userId: String)] {
         var withdrawn: [(CallID, String)] = []
         for (cid, room) in rooms {
-            for (userId, knocker) in room.knockers where knocker.connections.contains(connectionId) {
-                if knocker.connections.count == 1 {
-                    rooms[cid]?.knockers[userId] = nil
-                    withdrawn.append((cid, userId))
-                } else {
-                    rooms[cid]?.knockers[userId]?.connections.remove(connectionId)
-                }
+            for userId in room.knockers.keys where withdraw(userId, connection: connectionId, at: cid) {
+                withdrawn.append((cid, userId))
             }
         }
         return withdrawn
+    }
+
+    /// `userId` stopped waiting on `connectionId` (left the lobby, or went away); true when
+    /// that was their last device waiting, so the knock is gone.
+    mutating func withdraw(_ userId: String, connection connectionId: String, at cid: CallID) -> Bool {
+        guard let knocker = rooms[cid]?.knockers[userId], knocker.connections.contains(connectionId) else { return false }
+        if knocker.connections.count == 1 {
+            rooms[cid]?.knockers[userId] = nil
+            return true
+        }
+        rooms[cid]?.knockers[userId]?.connections.remove(connectionId)
+        return false
     }
 
     /// Forgets who was let in (the call's link changed: what the old link let in is void).

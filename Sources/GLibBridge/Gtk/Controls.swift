@@ -168,6 +168,15 @@ public final class Separator: Widget {
     }
 }
 
+/// GtkSpinner: something is under way with no progress to show (waiting for a host).
+@MainActor
+public final class Spinner: Widget {
+    public init() {
+        super.init(gtk_spinner_new())
+        gtk_spinner_start(c())
+    }
+}
+
 /// GtkLevelBar showing a 0…1 value (the microphone meter).
 @MainActor
 public final class LevelBar: Widget {

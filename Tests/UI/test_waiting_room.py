@@ -1,0 +1,92 @@
+"""Issue 18's waiting room in the app, with confab-peers over a real server and Janus:
+ada (the app) hosts a call that asks to join, lets one knocker in (whose video then arrives) and
+turns another away (who is told); and ada knocks on a peer's call, waits in the lobby, is let in
+and finds the chat said before she came."""
+
+import time
+import unittest
+
+from confab_ui import (MediaCallTestCase, Peer, click, find, is_checked, screenshot, top_level_window, wait_for,
+                       MEDIA_ADDRESS)
+
+
+class WaitingRoom(MediaCallTestCase):
+    # Without a call's link only open calls let a stranger knock at all.
+    server_args = ("--open-calls",)
+
+    def test_hostAdmitsAKnocker_whoseVideoArrives_andDeniesAnother_whoIsTold(self):
+        bob, call_window = self.call_bob("waiting-ui", ["--duration", "120"])
+        # ada made the call: she may switch its waiting room on, from the People list.
+        click(find(call_window, role="push button", name_contains="Participants ("))
+        ask = wait_for(lambda: find(call_window, role="switch", name="Ask to join"), what="the Ask to join switch")
+        self.assertFalse(is_checked(ask), "the call asked to join before ada switched it on")
+        click(ask)
+        # The list is rebuilt from the server's answer: the switch found again is on.
+        wait_for(lambda: (lambda node: node is not None and is_checked(node))(find(call_window, role="switch", name="Ask to join")),
+                 what="Ask to join on, as the server has it")
+
+        eve = Peer(self.server, "eve", ["join", "default:waiting-ui", "--duration", "40", "--media", "test",
+                                        "--media-address", MEDIA_ADDRESS, "--knock-timeout", "60"])
+        self.addCleanup(eve.stop)
+        admit = wait_for(lambda: find(call_window, role="push button", name="Admit eve"), timeout=20,
+                         what="eve waiting to join, with Admit, in the People list")
+        self.assertIsNotNone(find(call_window, role="push button", name="Deny eve"))
+        self.assertIsNone(find(call_window, name_contains="eve, "), "eve had a tile before ada let her in")
+        screenshot(self.xvfb.display, "waiting-room-knock.png")
+        click(admit)
+        wait_for(lambda: find(call_window, name_contains="eve, "), timeout=30, what="eve's tile once let in")
+        wait_for(lambda: float((self.reception("eve")[0] or {}).get("fps", 0)) > 0, timeout=30, what="eve's video received")
+        self.assertIsNone(find(call_window, role="push button", name="Admit eve"), "eve still listed as waiting")
+
+        mallory = Peer(self.server, "mallory", ["join", "default:waiting-ui", "--duration", "30", "--knock-timeout", "60"])
+        self.addCleanup(mallory.stop)
+        deny = wait_for(lambda: find(call_window, role="push button", name="Deny mallory"), timeout=20,
+                        what="mallory waiting to join, with Deny")
+        click(deny)
+        mallory_report = mallory.report(timeout=40)
+        self.assertEqual(mallory_report.get("admission"), "denied", f"mallory's report: {mallory_report}")
+        self.assertIsNone(find(call_window, name_contains="mallory, "), "mallory got a tile after being turned away")
+
+        eve.process.terminate()
+        eve_report = eve.report(timeout=30)
+        self.assertEqual(eve_report.get("admission"), "admitted", f"eve's report: {eve_report}")
+        bob.stop()
+
+
+class KnockingOnAPeersCall(MediaCallTestCase):
+    server_args = ("--open-calls",)
+
+    def test_appWaitsInTheLobby_isLetIn_andSeesTheChatFromBefore(self):
+        # bob makes the call with a waiting room, says something, and lets ada in 6 s after
+        # she knocks (long enough to see her wait).
+        bob = Peer(self.server, "bob", ["join", "default:knock-ui", "--create", "--ask-to-join", "--duration", "90",
+                                        "--media", "test", "--media-address", MEDIA_ADDRESS,
+                                        "--chat", "notes from before you came", "--admit", "ada", "--answer-after", "6"])
+        self.addCleanup(bob.stop)
+        wait_for(lambda: self.server.health().get("sessionsInMemory", 0) >= 1, timeout=20, what="bob in his call")
+
+        find(self.home, role="text", name="Call name").queryEditableText().setTextContents("knock-ui")
+        click(find(self.home, role="push button", name="Join…"))
+        window = wait_for(lambda: top_level_window(self.accessible, name="knock-ui – Confab"), what="the lobby")
+        click(wait_for(lambda: find(window, role="push button", name="Join call"), what="the Join button"))
+        wait_for(lambda: find(window, name="Waiting for the host to let you in…"), timeout=15, what="ada waiting in the lobby")
+        self.assertIsNotNone(find(window, role="push button", name="Cancel"), "no way to stop waiting")
+        screenshot(self.xvfb.display, "waiting-in-lobby.png")
+        waited_from = time.time()
+
+        call_window = wait_for(lambda: (lambda w: w if w and find(w, name_contains="bob, ") else None)(
+            top_level_window(self.accessible, name="knock-ui – Confab")), timeout=30, what="ada in the call with bob")
+        print(f"waiting room: ada was let in {time.time() - waited_from:.1f} s after the lobby said she waits")
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) > 0, timeout=30, what="bob's video received")
+        # What bob said before ada came is in the chat.
+        click(find(call_window, role="push button", name_contains="Participants ("))
+        click(wait_for(lambda: find(call_window, name="Chat", role="toggle button") or find(call_window, name="Chat", role="radio button"),
+                       what="the Chat tab"))
+        wait_for(lambda: find(call_window, name_contains="notes from before you came"), what="bob's earlier message in ada's chat")
+        bob.process.terminate()
+        report = bob.report(timeout=30)
+        self.assertEqual(report.get("knocks", {}).get("ada"), "admitted", f"bob's report: {report}")
+
+
+if __name__ == "__main__":
+    unittest.main()
