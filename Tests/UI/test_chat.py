@@ -66,7 +66,7 @@ class ChatAndReactions(MediaCallTestCase):
         # ada hosts the call: she lowers dave's hand from his menu in the People list.
         lowered = False
         if saw_hand:
-            click(find(call_window, role="push button", name="People"))
+            click(find(call_window, role="page tab", name="People"))
             click(wait_for(lambda: find(call_window, name="Actions for dave"), what="the menu of dave's row"))
             click(wait_for(lambda: find(self.accessible, role="push button", name="Lower hand dave"), what="Lower hand in dave's menu"))
             wait_for(lambda: not self.daves_tile_says(call_window, "hand raised"), timeout=10, what="dave's hand down on his tile")

@@ -6,8 +6,13 @@ and finds the chat said before she came."""
 import time
 import unittest
 
-from confab_ui import (MediaCallTestCase, Peer, click, find, is_checked, screenshot, top_level_window, wait_for,
+from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, is_checked, screenshot, top_level_window, wait_for,
                        MEDIA_ADDRESS)
+
+
+def tile_of(window, user):
+    """`user`'s tile (named "eve, speaking, …"); the waiting list's row reads "eve, asks to join"."""
+    return next((node for node in find_all(window, name_contains=f"{user}, ") if "asks to join" not in node.name), None)
 
 
 class WaitingRoom(MediaCallTestCase):
@@ -18,11 +23,11 @@ class WaitingRoom(MediaCallTestCase):
         bob, call_window = self.call_bob("waiting-ui", ["--duration", "120"])
         # ada made the call: she may switch its waiting room on, from the People list.
         click(find(call_window, role="push button", name_contains="Participants ("))
-        ask = wait_for(lambda: find(call_window, role="switch", name="Ask to join"), what="the Ask to join switch")
+        ask = wait_for(lambda: find(call_window, role="check box", name_contains="Ask to join"), what="the Ask to join switch")
         self.assertFalse(is_checked(ask), "the call asked to join before ada switched it on")
         click(ask)
         # The list is rebuilt from the server's answer: the switch found again is on.
-        wait_for(lambda: (lambda node: node is not None and is_checked(node))(find(call_window, role="switch", name="Ask to join")),
+        wait_for(lambda: (lambda node: node is not None and is_checked(node))(find(call_window, role="check box", name_contains="Ask to join")),
                  what="Ask to join on, as the server has it")
 
         eve = Peer(self.server, "eve", ["join", "default:waiting-ui", "--duration", "40", "--media", "test",
@@ -31,10 +36,10 @@ class WaitingRoom(MediaCallTestCase):
         admit = wait_for(lambda: find(call_window, role="push button", name="Admit eve"), timeout=20,
                          what="eve waiting to join, with Admit, in the People list")
         self.assertIsNotNone(find(call_window, role="push button", name="Deny eve"))
-        self.assertIsNone(find(call_window, name_contains="eve, "), "eve had a tile before ada let her in")
+        self.assertIsNone(tile_of(call_window, "eve"), "eve had a tile before ada let her in")
         screenshot(self.xvfb.display, "waiting-room-knock.png")
         click(admit)
-        wait_for(lambda: find(call_window, name_contains="eve, "), timeout=30, what="eve's tile once let in")
+        wait_for(lambda: tile_of(call_window, "eve"), timeout=30, what="eve's tile once let in")
         wait_for(lambda: float((self.reception("eve")[0] or {}).get("fps", 0)) > 0, timeout=30, what="eve's video received")
         self.assertIsNone(find(call_window, role="push button", name="Admit eve"), "eve still listed as waiting")
 
@@ -45,7 +50,7 @@ class WaitingRoom(MediaCallTestCase):
         click(deny)
         mallory_report = mallory.report(timeout=40)
         self.assertEqual(mallory_report.get("admission"), "denied", f"mallory's report: {mallory_report}")
-        self.assertIsNone(find(call_window, name_contains="mallory, "), "mallory got a tile after being turned away")
+        self.assertIsNone(tile_of(call_window, "mallory"), "mallory got a tile after being turned away")
 
         eve.process.terminate()
         eve_report = eve.report(timeout=30)
@@ -80,8 +85,7 @@ class KnockingOnAPeersCall(MediaCallTestCase):
         wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) > 0, timeout=30, what="bob's video received")
         # What bob said before ada came is in the chat.
         click(find(call_window, role="push button", name_contains="Participants ("))
-        click(wait_for(lambda: find(call_window, name="Chat", role="toggle button") or find(call_window, name="Chat", role="radio button"),
-                       what="the Chat tab"))
+        click(wait_for(lambda: find(call_window, role="page tab", name="Chat"), what="the Chat tab"))
         wait_for(lambda: find(call_window, name_contains="notes from before you came"), what="bob's earlier message in ada's chat")
         bob.process.terminate()
         report = bob.report(timeout=30)

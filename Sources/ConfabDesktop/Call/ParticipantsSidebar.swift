@@ -20,6 +20,8 @@ final class ParticipantsSidebar {
     let chat: ChatPane
     private var binding: ObservationBinding?
     private var shownRows: [String] = []
+    /// The host's "Ask to join" switch, while the list shows one.
+    private var askToJoinSwitch: Switch?
 
     /// - Parameter onPageChanged: People or Chat was chosen (the chat's unread count depends on it).
     init(callViewModel: CallViewModel, call: ActiveCall, onClose: @escaping @MainActor () -> Void,
@@ -81,6 +83,7 @@ final class ParticipantsSidebar {
         guard signature != shownRows else { return }
         shownRows = signature
         list.removeAll()
+        askToJoinSwitch = nil
 
         // Who waits to be let in comes first: they are waiting on us.
         if !knocks.isEmpty {
@@ -91,8 +94,9 @@ final class ParticipantsSidebar {
         if call.canSwitchWaitingRoom {
             let askToJoin = Switch()
             askToJoin.isOn = call.asksToJoin
-            askToJoin.setAccessibleLabel(tr("Ask to join"))
             askToJoin.onChange { [weak call] on in Task { await call?.setAsksToJoin(on) } }
+            // Kept: the switch reports its changes only while its wrapper lives.
+            askToJoinSwitch = askToJoin
             let group = PreferencesGroup(title: "")
             group.add(ActionRow(title: tr("Ask to join"), subtitle: tr("People who aren’t invited wait until a host lets them in"),
                                 control: askToJoin))

@@ -193,6 +193,8 @@ final class LobbyPage: MainWindowPage {
         // Waiting is not the call's suggested next step: the button only takes the knock back.
         if admission == .waitingForHost { joinButton.removeCSSClass("suggested-action") } else { joinButton.addCSSClass("suggested-action") }
         admissionRow.isVisible = admission != .notAsked
+        // Who is in is not ours to know before a host lets us in ("Nobody else is here yet" would be wrong).
+        participantsLabel.isVisible = admission == .notAsked
         admissionSpinner.isVisible = admission == .waitingForHost
         participantsLabel.text = Self.describe(lobby.participants)
         copyLink.isVisible = lobby.linkSecret != nil
