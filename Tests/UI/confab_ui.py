@@ -430,8 +430,9 @@ class MediaCallTestCase(XvfbTestCase):
             raise unittest.SkipTest("needs a network namespace: run the UI suites through meson-helpers/netns-run")
         super().setUpClass()
 
-    # More confab-server arguments, for subclasses.
+    # More confab-server arguments, and more of the app's environment, for subclasses.
     server_args = ()
+    app_env = {}
 
     def setUp(self):
         self.server = Server(["--media-address", MEDIA_ADDRESS, *self.server_args], media=True)
@@ -439,7 +440,7 @@ class MediaCallTestCase(XvfbTestCase):
         # The app sends 360p at most here (up to five video pipelines share two cores; 720p
         # costs ~4x to encode) and prints what it receives each second (CONFAB_STATS).
         self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS,
-                                   "--max-video-size", "640x360"], extra_env={"CONFAB_STATS": "1"})
+                                   "--max-video-size", "640x360"], extra_env={"CONFAB_STATS": "1", **self.app_env})
         self.addCleanup(self.app.stop)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")

@@ -60,6 +60,8 @@ class WaitingRoom(MediaCallTestCase):
 
 class KnockingOnAPeersCall(MediaCallTestCase):
     server_args = ("--open-calls",)
+    # Its screenshots are the dark ones of the waiting room and the chat.
+    app_env = {"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"}
 
     def test_appWaitsInTheLobby_isLetIn_andSeesTheChatFromBefore(self):
         # bob makes the call with a waiting room, says something, and lets ada in 6 s after
@@ -76,7 +78,7 @@ class KnockingOnAPeersCall(MediaCallTestCase):
         click(wait_for(lambda: find(window, role="push button", name="Join call"), what="the Join button"))
         wait_for(lambda: find(window, name="Waiting for the host to let you in…"), timeout=15, what="ada waiting in the lobby")
         self.assertIsNotNone(find(window, role="push button", name="Cancel"), "no way to stop waiting")
-        screenshot(self.xvfb.display, "waiting-in-lobby.png")
+        screenshot(self.xvfb.display, "waiting-in-lobby-dark.png")
         waited_from = time.time()
 
         call_window = wait_for(lambda: (lambda w: w if w and find(w, name_contains="bob, ") else None)(
@@ -87,6 +89,7 @@ class KnockingOnAPeersCall(MediaCallTestCase):
         click(find(call_window, role="push button", name_contains="Participants ("))
         click(wait_for(lambda: find(call_window, role="page tab", name="Chat"), what="the Chat tab"))
         wait_for(lambda: find(call_window, name_contains="notes from before you came"), what="bob's earlier message in ada's chat")
+        screenshot(self.xvfb.display, "chat-history-dark.png")
         bob.process.terminate()
         report = bob.report(timeout=30)
         self.assertEqual(report.get("knocks", {}).get("ada"), "admitted", f"bob's report: {report}")
