@@ -416,6 +416,35 @@ def top_level_window(app, name=None, name_contains=None):
     return None
 
 
+class NotificationStandIn:
+    """Tests/UI/notification_server.py on the session bus, and what it recorded."""
+
+    def __init__(self):
+        self.record_path = tempfile.mktemp(prefix="confab-notifications-", suffix=".jsonl")
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notification_server.py")
+        self.process = subprocess.Popen(["/usr/bin/python3", script, self.record_path], stdout=subprocess.PIPE, text=True)
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError("the notification stand-in did not start")
+
+    def calls(self, name):
+        if not os.path.exists(self.record_path):
+            return []
+        with open(self.record_path) as file:
+            return [entry for entry in map(json.loads, file) if entry["call"] == name]
+
+    def invoke(self, notification_id, action_key):
+        subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+                        "/org/freedesktop/Notifications", "--method", "org.confab.TestHooks.InvokeAction",
+                        str(notification_id), action_key], check=True, capture_output=True, timeout=30)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(5)
+        self.process.stdout.close()
+        if os.path.exists(self.record_path):
+            os.remove(self.record_path)
+
+
 MEDIA_ADDRESS = os.environ.get("CONFAB_MEDIA_ADDRESS")
 
 

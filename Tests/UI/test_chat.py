@@ -6,7 +6,8 @@ import time
 import subprocess
 import unittest
 
-from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, screenshot, top_level_window, wait_for, MEDIA_ADDRESS)
+from confab_ui import (MediaCallTestCase, NotificationStandIn, Peer, click, find, find_all, screenshot, top_level_window, wait_for,
+                       MEDIA_ADDRESS)
 
 
 class ChatAndReactions(MediaCallTestCase):
@@ -97,6 +98,35 @@ class ChatAndReactions(MediaCallTestCase):
         # that a reaction shows over its sender's session and goes; Conversation_EndToEndTests
         # that it reaches the others).
         print(f"chat UI: dave's reaction {'seen' if saw_reaction else 'NOT seen'} on his tile; sent: {report.get('reactions')}")
+        bob.stop()
+
+    def test_aMessageWhileAnotherAppHasTheFocus_isADesktopNotification(self):
+        stand_in = NotificationStandIn()
+        self.addCleanup(stand_in.stop)
+        bob, call_window = self.call_bob("notify-ui", ["--duration", "90"])
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        subprocess.run(["xdotool", "search", "--sync", "--limit", "1", "--name", "^notify-ui – Confab$", "windowfocus", "--sync"],
+                       env=env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+        # While ada looks at the call, a message is only counted on the People button.
+        dave = Peer(self.server, "dave", ["join", "default:notify-ui", "--duration", "6", "--chat", "seen in the window"])
+        self.addCleanup(dave.stop)
+        wait_for(lambda: find(call_window, role="push button", name_contains="1 unread message"), timeout=20,
+                 what="dave's message counted while the window has the focus")
+        self.assertEqual([n for n in stand_in.calls("Notify") if n["summary"] == "dave"], [],
+                         "a notification for a message ada could see in the window")
+
+        # Another application takes the focus (there is no window manager: xdotool gives it).
+        other = subprocess.Popen(["xmessage", "-name", "elsewhere", "another application"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: (other.kill(), other.wait()))
+        subprocess.run(["xdotool", "search", "--sync", "--limit", "1", "--classname", "elsewhere", "windowfocus", "--sync"],
+                       env=env, check=True, timeout=10, stdout=subprocess.DEVNULL)
+        erin = Peer(self.server, "erin", ["join", "default:notify-ui", "--duration", "6", "--chat", "are you still there?"])
+        self.addCleanup(erin.stop)
+        notification = wait_for(lambda: next((n for n in stand_in.calls("Notify") if n["summary"] == "erin"), None), timeout=20,
+                                what="a desktop notification of erin's message")
+        self.assertEqual(notification["body"], "are you still there?")
+        self.assertEqual([n for n in stand_in.calls("Notify") if n["summary"] == "dave"], [])
         bob.stop()
 
 

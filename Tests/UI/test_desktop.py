@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from confab_ui import (ROOT, ConfabProcess, Peer, Server, XvfbTestCase, app_environment, application, click, confab_binary,
+from confab_ui import (ROOT, ConfabProcess, NotificationStandIn, Peer, Server, XvfbTestCase, app_environment, application, click, confab_binary,
                        find, is_checked, top_level_window, type_text, wait_for)
 
 APP_ID = "org.confab.Confab"
@@ -98,35 +98,6 @@ class InstalledFiles(unittest.TestCase):
             self.assertTrue(os.path.exists(installed("share", "confab", "ui", layout)), layout)
 
 
-class StandIn:
-    """Tests/UI/notification_server.py on the session bus, and what it recorded."""
-
-    def __init__(self):
-        self.record_path = tempfile.mktemp(prefix="confab-notifications-", suffix=".jsonl")
-        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notification_server.py")
-        self.process = subprocess.Popen([sys.executable, script, self.record_path], stdout=subprocess.PIPE, text=True)
-        if self.process.stdout.readline().strip() != "ready":
-            raise RuntimeError("the notification stand-in did not start")
-
-    def calls(self, name):
-        if not os.path.exists(self.record_path):
-            return []
-        with open(self.record_path) as file:
-            return [entry for entry in map(json.loads, file) if entry["call"] == name]
-
-    def invoke(self, notification_id, action_key):
-        run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
-             "/org/freedesktop/Notifications", "--method", "org.confab.TestHooks.InvokeAction",
-             str(notification_id), action_key])
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(5)
-        self.process.stdout.close()
-        if os.path.exists(self.record_path):
-            os.remove(self.record_path)
-
-
 class InstalledApp(ConfabProcess):
     """The installed `confab`, with its settings in a keyfile under a temporary config home."""
 
@@ -147,7 +118,7 @@ class InstalledApp(ConfabProcess):
 
 class DesktopTestCase(XvfbTestCase):
     def setUp(self):
-        self.stand_in = StandIn()
+        self.stand_in = NotificationStandIn()
         self.server = Server()
         self.config_home = tempfile.mkdtemp(prefix="confab-desktop-")
         self.apps, self.peers = [], []
