@@ -192,8 +192,8 @@ def walk(node, depth=0, max_depth=40):
         yield from walk(child, depth + 1, max_depth)
 
 
-def find_all(root, role=None, name=None, name_contains=None, showing=None):
-    found = []
+def matching(root, role=None, name=None, name_contains=None, showing=None):
+    """The nodes under `root` that match, in tree order, as they are found."""
     for node in walk(root):
         try:
             if role is not None and node.getRoleName() != role:
@@ -206,13 +206,16 @@ def find_all(root, role=None, name=None, name_contains=None, showing=None):
                 continue
         except Exception:
             continue
-        found.append(node)
-    return found
+        yield node
+
+
+def find_all(root, **criteria):
+    return list(matching(root, **criteria))
 
 
 def find(root, **criteria):
-    matches = find_all(root, **criteria)
-    return matches[0] if matches else None
+    """The first match; the walk stops there (a call window's whole tree takes seconds)."""
+    return next(matching(root, **criteria), None)
 
 
 def is_showing(node):
