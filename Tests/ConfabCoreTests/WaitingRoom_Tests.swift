@@ -91,6 +91,17 @@ final class WaitingRoom_Tests: XCTestCase {
         XCTAssertTrue(closingService.requests.contains("leave default:standup"))
     } }
 
+    func test_connectionBack_whileWaiting_knocksAgain() { onMain {
+        let (subject, service) = knockingFromLobby()
+        service.knockAnswers = [.waitingForHost]
+        service.send(.connectionLost)
+        service.send(.connectionRestored)
+        waitUntil { service.requests.filter { $0 == "knock default:standup" }.count == 2 }
+        XCTAssertEqual(service.requests.filter { $0 == "knock default:standup" }.count, 2, "the knock died with the old connection")
+        waitUntil { self.admission(of: subject) == .waitingForHost }
+        XCTAssertEqual(admission(of: subject), .waitingForHost)
+    } }
+
     // MARK: Hosting (the call)
 
     @MainActor private func hosting() -> (CallViewModel, FakeCallService, ActiveCall) {

@@ -112,7 +112,7 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
         window_box = box(call_window)
 
         def sidebar_shown():
-            return on_screen(call_window, role="push button", name="Hide participants") is not None
+            return on_screen(call_window, role="push button", name="Hide sidebar") is not None
 
         for round_, how in ((1, "Escape"), (2, "close button"), (3, "Ctrl+P")):
             press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
@@ -125,7 +125,7 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
                 if how == "Escape":
                     press_keys(self.xvfb.display, "panel-ui – Confab", "Escape")
                 elif how == "close button":
-                    click(wait_for(lambda: find(call_window, role="push button", name="Hide participants"),
+                    click(wait_for(lambda: find(call_window, role="push button", name="Hide sidebar"),
                                    what="the sidebar's close button"))
                 else:
                     press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+p")
@@ -146,7 +146,7 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
         # The Shortcuts window lists every shortcut the app has, Preferences and Quit included.
         press_keys(self.xvfb.display, "panel-ui – Confab", "ctrl+question")
         shortcuts = wait_for(lambda: top_level_window(self.accessible, name_contains="Shortcuts"), what="the Shortcuts window")
-        for title in ("Show or hide the participants", "Minimize or restore the call", "Preferences", "Quit"):
+        for title in ("Show or hide the participants and chat", "Raise or lower your hand", "Minimize or restore the call", "Preferences", "Quit"):
             wait_for(lambda: find(shortcuts, role="label", name=title), what=f"“{title}” in the Shortcuts window")
         screenshot(self.xvfb.display, "shortcuts.png")
         click(wait_for(lambda: find(shortcuts, role="push button", name="Close"), what="the Shortcuts window's close button"))

@@ -170,7 +170,7 @@ class ControlBarAtPhoneSize(MainWindowTestCase):
         # An action from the menu works: Participants opens the sidebar.
         if "Participants" in left_out:
             click(find(more, name_contains="Participants"))
-            wait_for(lambda: on_screen(call, role="push button", name="Hide participants"), what="the sidebar from the More menu")
+            wait_for(lambda: on_screen(call, role="push button", name="Hide sidebar"), what="the sidebar from the More menu")
 
 
 class CallLinkLetsAStrangerIn(MainWindowTestCase):
@@ -368,11 +368,11 @@ class PagesLight(MainWindowTestCase):
         time.sleep(1)
         screenshot(self.xvfb.display, f"{artifacts}-call.png")
         press_keys(self.xvfb.display, "pages – Confab", "ctrl+p")
-        wait_for(lambda: on_screen(call, role="push button", name="Hide participants"), what="the sidebar")
+        wait_for(lambda: on_screen(call, role="push button", name="Hide sidebar"), what="the sidebar")
         time.sleep(0.5)
         screenshot(self.xvfb.display, f"{artifacts}-call-sidebar.png")
         press_keys(self.xvfb.display, "pages – Confab", "ctrl+p")
-        wait_for(lambda: on_screen(call, role="push button", name="Hide participants") is None, what="the sidebar closed")
+        wait_for(lambda: on_screen(call, role="push button", name="Hide sidebar") is None, what="the sidebar closed")
         click(wait_for(lambda: on_screen(call, name="More"), what="the More menu"))
         wait_for(lambda: find(call, role="push button", name="Copy link"), what="the More menu open")
         screenshot(self.xvfb.display, f"{artifacts}-call-more.png")

@@ -276,6 +276,12 @@ public final class CallViewModel {
             if callingState == .reconnecting, let call = activeCall {
                 Task { await self.join(call, fallback: .idle, rejoining: true) }
             }
+            // A knock lives as long as the connection it came from: knock again on the new one.
+            if case .lobby(var info) = callingState, info.admission == .waitingForHost {
+                info.admission = .notAsked
+                callingState = .lobby(info)
+                Task { await joinCall(info.call) }
+            }
         }
     }
 

@@ -52,6 +52,7 @@ final class CallControlBar {
     private let overflowLayoutButtons: [ParticipantsLayout: ToggleButton]
     private let overflowParticipants: Button
     private let overflowScreenshare: Button
+    private let overflowHand: Button
     private let moreSeparator = Separator()
     /// The More menu has content of its own now (the last `update`).
     private var hasMoreContent = false
@@ -74,18 +75,8 @@ final class CallControlBar {
         unreadBadge.isVisible = false
         participantsControl.addPassThroughOverlay(unreadBadge)
 
-        // The protocol's fixed set of reactions, one button each; a pick closes the popover.
-        let reactionChoices = Box(.horizontal, spacing: 2)
-        for reaction in Reaction.allCases {
-            let choice = Button(label: reaction.rawValue)
-            choice.addCSSClass("flat")
-            choice.addCSSClass("reaction-choice")
-            choice.setAccessibleLabel(reaction.spokenName)
-            choice.tooltip = reaction.spokenName
-            choice.onClickedClosingPopover { actions.react(reaction) }
-            reactionChoices.append(choice)
-        }
-        reactionsMenu = MenuButton(iconName: "emoji-people-symbolic", accessibleLabel: tr("Reactions"), content: reactionChoices)
+        reactionsMenu = MenuButton(iconName: "emoji-people-symbolic", accessibleLabel: tr("Reactions"),
+                                   content: Self.reactionChoices(actions.react))
         reactionsMenu.tooltip = tr("Send a reaction")
         reactionsMenu.opensUpward()
         reactionsMenu.isVisible = false
@@ -116,6 +107,15 @@ final class CallControlBar {
         overflowScreenshare.onClickedClosingPopover(actions.toggleScreenshare)
         overflowParticipants = Button(iconName: "system-users-symbolic", label: tr("Participants"))
         overflowParticipants.onClickedClosingPopover(actions.showParticipants)
+        // In a narrow bar, reactions and the hand wait in the More menu too.
+        let reactHeading = Label(tr("React"), cssClasses: ["heading"])
+        reactHeading.align(horizontal: .start)
+        reactHeading.setMargins(top: 6, bottom: 2, start: 8, end: 8)
+        // Three to a row: the More menu must fit a 360 px window.
+        let overflowReactions = Box(.vertical, spacing: 2, children: [reactHeading, Self.reactionChoices(perRow: 3, actions.react)])
+        overflowHand = Button(label: tr("Raise hand"))
+        overflowHand.addCSSClass("flat")
+        overflowHand.onClickedClosingPopover(actions.toggleHand)
         let overflowMinimize = Button(iconName: "focus-windows-symbolic", label: tr("Minimize call"))
         overflowMinimize.onClickedClosingPopover(actions.minimize)
         let overflowLayoutChoices = Self.layoutChoices(actions.chooseLayout)
@@ -125,6 +125,7 @@ final class CallControlBar {
         layoutHeading.setMargins(top: 6, bottom: 2, start: 8, end: 8)
         let overflowLayout = Box(.vertical, spacing: 2, children: [layoutHeading] + ParticipantsLayout.allCases.compactMap { overflowLayoutChoices[$0] })
         overflow = [(screenshareButton, overflowScreenshare), (participantsControl, overflowParticipants),
+                    (handButton, overflowHand), (reactionsMenu, overflowReactions),
                     (layoutMenu, overflowLayout), (minimizeButton, overflowMinimize)]
         for (_, entry) in overflow { overflowSection.append(entry) }
         let moreContent = Box(.vertical, spacing: 6, children: [overflowSection, moreSeparator] + [extras.more].compactMap { $0 })
@@ -139,12 +140,14 @@ final class CallControlBar {
         row.append(microphone.button, caption: tr("Microphone"), group: 0)
         row.append(camera.button, caption: tr("Camera"), group: 0)
         if let devices = extras.devices { row.append(devices, caption: tr("Devices"), group: 0) }
-        row.append(screenshareButton, caption: tr("Share"), group: 1, priority: 2)
-        row.append(reactionsMenu, caption: tr("React"), group: 1)
-        row.append(handButton, caption: tr("Hand"), group: 1)
+        // Lower priorities leave a narrow bar first, for the More menu: Minimize, Layout, then
+        // the reactions and the hand, then Share; People (with the chat's badge) stays longest.
+        row.append(screenshareButton, caption: tr("Share"), group: 1, priority: 5)
+        row.append(reactionsMenu, caption: tr("React"), group: 1, priority: 3)
+        row.append(handButton, caption: tr("Hand"), group: 1, priority: 4)
         row.appendOverflow(moreButton, caption: tr("More"), group: 1)
-        row.append(participantsControl, caption: tr("People"), group: 2, priority: 4)
-        row.append(layoutMenu, caption: tr("Layout"), group: 2, priority: 3)
+        row.append(participantsControl, caption: tr("People"), group: 2, priority: 6)
+        row.append(layoutMenu, caption: tr("Layout"), group: 2, priority: 2)
         row.append(minimizeButton, caption: tr("Minimize"), group: 2, priority: 1)
         row.append(hangUp, caption: tr("Hang up"), group: 3)
         row.addCSSClass("call-controls")
@@ -154,6 +157,28 @@ final class CallControlBar {
         // Which controls are left out is known only at layout time; the menu shows it as it
         // is when it opens.
         moreButton.onOpen { [weak self] in self?.showLeftOutControls() }
+    }
+
+    /// The protocol's fixed set of reactions, one button each, `perRow` to a row; a pick closes
+    /// the popover.
+    private static func reactionChoices(perRow: Int = Reaction.allCases.count, _ react: @escaping @MainActor (Reaction) -> Void) -> Box {
+        let rows = Box(.vertical, spacing: 2)
+        var choices = Box(.horizontal, spacing: 2)
+        for (index, reaction) in Reaction.allCases.enumerated() {
+            if index > 0, index % perRow == 0 {
+                rows.append(choices)
+                choices = Box(.horizontal, spacing: 2)
+            }
+            let choice = Button(label: reaction.rawValue)
+            choice.addCSSClass("flat")
+            choice.addCSSClass("reaction-choice")
+            choice.setAccessibleLabel(reaction.spokenName)
+            choice.tooltip = reaction.spokenName
+            choice.onClickedClosingPopover { react(reaction) }
+            choices.append(choice)
+        }
+        rows.append(choices)
+        return rows
     }
 
     private static func layoutChoices(_ choose: @escaping @MainActor (ParticipantsLayout) -> Void) -> [ParticipantsLayout: ToggleButton] {
@@ -186,6 +211,7 @@ final class CallControlBar {
         handButton.isVisible = conversation.canRaiseHand
         handButton.isActive = conversation.isHandRaised
         handButton.setAccessibleLabel(conversation.isHandRaised ? tr("Lower hand") : tr("Raise hand"))
+        overflowHand.label = conversation.isHandRaised ? tr("Lower hand") : tr("Raise hand")
         handButton.tooltip = conversation.isHandRaised ? tr("Lower your hand (Ctrl+H)") : tr("Raise your hand (Ctrl+H)")
         unreadBadge.isVisible = conversation.unreadChatCount > 0
         unreadBadge.text = conversation.unreadChatCount > 99 ? "99+" : "\(conversation.unreadChatCount)"

@@ -39,7 +39,10 @@ final class ParticipantsSidebar {
         pages.onPageChanged(onPageChanged)
         let header = HeaderBar(title: "")
         header.showWindowButtons(false)
-        header.packStart(StackSwitcher(stack: pages))
+        // The switcher is the header's title: packed at the start, the header kept room for a
+        // centred title as wide on the other side, and the sidebar — so the narrowest call
+        // window — was 394 px instead of fitting a 360 px phone.
+        header.setTitleWidget(StackSwitcher(stack: pages))
         let close = Button(iconName: "window-close-symbolic", accessibleLabel: tr("Hide sidebar"))
         close.tooltip = tr("Hide people and chat (Ctrl+P)")
         close.addCSSClass("flat")
@@ -97,10 +100,14 @@ final class ParticipantsSidebar {
             askToJoin.onChange { [weak call] on in Task { await call?.setAsksToJoin(on) } }
             // Kept: the switch reports its changes only while its wrapper lives.
             askToJoinSwitch = askToJoin
-            let group = PreferencesGroup(title: "")
-            group.add(ActionRow(title: tr("Ask to join"), subtitle: tr("People who aren’t invited wait until a host lets them in"),
-                                control: askToJoin))
+            // The explanation is a wrapping label of our own under the row: a row's subtitle (and
+            // a group's description) does not wrap in libadwaita 1.2 and widened the sidebar — and
+            // so the narrowest the call window could be — to the sentence's length.
+            let explanation = Label(tr("People who aren’t invited wait until a host lets them in"), cssClasses: ["dim-label", "caption"])
+            explanation.wrapAtStart()
+            let group = PreferencesGroup(title: "", rows: [ActionRow(title: tr("Ask to join"), control: askToJoin)])
             list.append(group)
+            list.append(explanation)
         }
 
         let people = PreferencesGroup(title: tr("In the call (%@)", "\(participants.count + 1)"))
