@@ -269,6 +269,7 @@ public final class CallMediaSession {
         let hadVideo = remoteFeeds[feedID]?.hasVideo(at: now) ?? false
         remoteFeeds[feedID]?.framesReceived += 1
         remoteFeeds[feedID]?.lastFrameAt = now
+        if remoteFeeds[feedID]?.firstFrameAt == nil { remoteFeeds[feedID]?.firstFrameAt = now }
         remoteFeeds[feedID]?.videoSize = VideoSize(width: frame.width, height: frame.height)
         onRemoteFrame?(feedID, frame)
         if !hadVideo { onChange?() }
