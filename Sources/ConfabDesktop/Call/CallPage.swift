@@ -99,6 +99,7 @@ final class CallPage: MainWindowPage {
         if let media {
             frameSubscriptions = [
                 media.localFrames.subscribe { [weak self] frame in self?.area.selfTile.show(frame) },
+                media.showSelfView(in: area.selfTile.viewport),
                 media.remoteScreenshareFrames.subscribe { [weak self] received in
                     guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
                     view.show(received.frame)
@@ -215,7 +216,9 @@ final class CallPage: MainWindowPage {
         let shown = area.shownSessions
         for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }
         for session in shown where videoWatches[session] == nil {
-            videoWatches[session] = media.watchVideo(of: session) { [weak self] frame in self?.area.tiles[session]?.show(frame) }
+            videoWatches[session] = media.watchVideo(of: session, viewport: area.tiles[session]?.viewport) { [weak self] frame in
+                self?.area.tiles[session]?.show(frame)
+            }
         }
     }
 
