@@ -49,10 +49,9 @@ public final class CallMediaSession {
     private var statisticsTimer: RepeatingTimer?
     /// The participant sessions whose camera video is received; nil for everyone's.
     private var wantedVideo: Set<String>?
-    /// The pixel size each participant session's camera is shown at (their tile), and our
-    /// self-view's: frames are scaled to it in GStreamer (`DisplaySizedVideo`).
+    /// The pixel size each participant session's camera is shown at (their tile): frames are
+    /// scaled to it in GStreamer (`DisplaySizedVideo`).
     private var displaySizes: [String: VideoSize] = [:]
-    private var selfViewSize: VideoSize?
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
@@ -96,7 +95,6 @@ public final class CallMediaSession {
         let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource,
                                       echoProbeName: speaker.echoProbeName, logger: logger)
         self.publisher = publisher
-        publisher.setSelfViewDisplaySize(selfViewSize)
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
@@ -141,12 +139,6 @@ public final class CallMediaSession {
             guard let remote = remoteFeeds[feedID], remote.sessionID == session, !remote.isScreenshare else { continue }
             subscriber.setDisplaySize(size)
         }
-    }
-
-    /// Scales our self-view to `size` (its tile) from the next frame on.
-    public func setSelfViewSize(_ size: VideoSize?) {
-        selfViewSize = size
-        publisher?.setSelfViewDisplaySize(size)
     }
 
     /// Whether our camera device is open now.

@@ -65,21 +65,6 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session?.setDisplaySize(sizes.max { $0.width * $0.height < $1.width * $1.height }, forSession: sessionID)
     }
 
-    /// Our self-view's tile, while one shows it: the self-view is scaled to it.
-    public func showSelfView(in viewport: VideoViewport) -> Subscription {
-        selfViewport = viewport
-        session?.setSelfViewSize(viewport.pixelSize)
-        let resized = viewport.changes.subscribe { [weak self] size in self?.session?.setSelfViewSize(size) }
-        return Subscription { [weak self, weak viewport] in
-            resized.cancel()
-            guard let self, self.selfViewport === viewport else { return }
-            self.selfViewport = nil
-            self.session?.setSelfViewSize(nil)
-        }
-    }
-
-    private weak var selfViewport: VideoViewport?
-
     /// Shows every participant's camera frames (confab-peer's report): everyone is received.
     public func watchAllVideo(_ handler: @escaping @MainActor (RemoteVideoFrame) -> Void) -> Subscription {
         let watch = everyonesVideoWatchers.subscribe(handler)
@@ -165,7 +150,6 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session.setSpeakerEnabled(settings.speakerOn)
         session.receiveVideo(of: watchedSessions)
         for sessionID in viewports.keys { updateDisplaySize(of: sessionID) }
-        session.setSelfViewSize(selfViewport?.pixelSize)
         do {
             try await session.start(settings: settings)
         } catch {

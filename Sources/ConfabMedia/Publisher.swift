@@ -69,9 +69,6 @@ final class Publisher {
     /// What we sent, refreshed by `adaptToThePath`.
     private(set) var sent: SentVideo?
 
-    /// Scales the self-view to its tile.
-    private var selfView: DisplaySizedVideo?
-
     private static let cameraInput = "camera-input"
     private static let microphoneInput = "microphone-input"
 
@@ -92,11 +89,12 @@ final class Publisher {
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
             + "tee name=camera-tee "
             // The self-view is mirrored, as in the lobby; what is sent is not. It is scaled
-            // down first, to its tile once the tile says how big it is (DisplaySizedVideo):
-            // converting a 720p camera to BGRA for a small tile is wasted work.
-            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! "
-            + DisplaySizedVideo.description(filterName: "self-view-size", format: nil, defaultSize: Self.selfViewSize(configuration))
-            + " ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
+            // down first: converting a 720p camera to BGRA for a small tile is wasted work.
+            // (Not to its tile's size: renegotiating this branch while the camera input was
+            // being swapped in made the camera stop with "not-negotiated" in 2 of 4 bench runs;
+            // the remote videos follow their tiles, see DisplaySizedVideo.)
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoscale ! video/x-raw,width=\(Self.selfViewSize(configuration).width),"
+            + "height=\(Self.selfViewSize(configuration).height) ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
             // CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
@@ -127,10 +125,6 @@ final class Publisher {
         // Transceivers exist once the payloaders are linked: video, then audio.
         for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
-        // Every camera is scaled to the largest size we send (cameraInputDescription).
-        let cameraSize = rate.largestStep.size
-        selfView = DisplaySizedVideo(pipeline: pipeline, filterName: "self-view-size", format: nil,
-                                     defaultSize: Self.selfViewSize(configuration)) { cameraSize }
         pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in
             self?.onLocalFrame?(frame)
         }
@@ -410,9 +404,6 @@ final class Publisher {
         guard let lastReportAt else { return }
         mediaPath = now - lastReportAt > Self.pathDownAfter ? .down : .up
     }
-
-    /// Scales the self-view to `size` (its tile's pixels; nil: the default 360p at most).
-    func setSelfViewDisplaySize(_ size: VideoSize?) { selfView?.displaySize = size }
 
     /// Whether the camera device is open (false while video is off, or without a camera).
     var isCameraOpen: Bool { pipeline.hasElement(named: "camera-source") }

@@ -1,8 +1,8 @@
 import ConfabCore
+import ConfabTestSupport
 import XCTest
 
 /// The size frames are scaled to so that they cover a tile at one frame pixel per screen pixel.
-@MainActor
 final class VideoViewport_Tests: XCTestCase {
     func test_coverSize_tileTallerThanTheVideo_fillsTheHeight_andCropsTheSides() {
         let size = VideoViewport.coverSize(of: VideoSize(width: 640, height: 360), in: VideoSize(width: 400, height: 300))
@@ -26,7 +26,7 @@ final class VideoViewport_Tests: XCTestCase {
         XCTAssertEqual(size, VideoSize(width: 1920, height: 1080))
     }
 
-    func test_update_sameSizeTwice_tellsOnce() {
+    func test_update_sameSizeTwice_tellsOnce() { onMain {
         let viewport = VideoViewport()
         var told: [VideoSize] = []
         let watch = viewport.changes.subscribe { told.append($0) }
@@ -36,5 +36,5 @@ final class VideoViewport_Tests: XCTestCase {
         viewport.update(VideoSize(width: 500, height: 300))
         XCTAssertEqual(told, [VideoSize(width: 400, height: 300), VideoSize(width: 500, height: 300)])
         watch.cancel()
-    }
+    } }
 }

@@ -23,7 +23,7 @@ public final class VideoViewport {
     /// clips and copies. The side that overflows keeps the tile's parity, so the picture is
     /// centred on a whole pixel (a half-pixel offset makes cairo resample every frame).
     /// Never larger than `limit` (a huge window gains nothing over the source's detail).
-    public static func coverSize(of source: VideoSize, in tile: VideoSize, limit: VideoSize = VideoSize(width: 1920, height: 1080)) -> VideoSize {
+    nonisolated public static func coverSize(of source: VideoSize, in tile: VideoSize, limit: VideoSize = VideoSize(width: 1920, height: 1080)) -> VideoSize {
         guard source.width > 0, source.height > 0, tile.width > 0, tile.height > 0 else { return source }
         let sourceAspect = Double(source.width) / Double(source.height)
         var width = tile.width, height = tile.height
@@ -41,7 +41,7 @@ public final class VideoViewport {
     }
 
     /// `value` rounded up to a whole number of `reference`'s parity, and at least `reference`.
-    private static func sameParity(_ value: Double, as reference: Int) -> Int {
+    nonisolated private static func sameParity(_ value: Double, as reference: Int) -> Int {
         var rounded = max(reference, Int(value.rounded(.up)))
         if (rounded - reference) % 2 != 0 { rounded += 1 }
         return rounded

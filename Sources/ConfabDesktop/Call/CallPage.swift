@@ -99,7 +99,6 @@ final class CallPage: MainWindowPage {
         if let media {
             frameSubscriptions = [
                 media.localFrames.subscribe { [weak self] frame in self?.area.selfTile.show(frame) },
-                media.showSelfView(in: area.selfTile.viewport),
                 media.remoteScreenshareFrames.subscribe { [weak self] received in
                     guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
                     view.show(received.frame)
