@@ -36,7 +36,7 @@ public final class VideoPicture: Widget {
 
     public init(fit: Fit = .cover) {
         self.fit = fit
-        super.init(gtk_drawing_area_new())
+        super.init(Self.newDrawingAreaShownAsImage())
         let box = CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void> { [weak self] cr, width, height in
             self?.draw(cr, width: width, height: height)
         }
@@ -45,6 +45,19 @@ public final class VideoPicture: Widget {
             let box = CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void>.borrow(data)
             MainActor.assumeIsolated { box.body(cr, Int(width), Int(height)) }
         }, box.retainedPointer(), { data in CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void>.release(data) })
+    }
+
+    /// A GtkDrawingArea whose accessible role is an image, as GtkPicture's is (screen readers
+    /// and the UI tests find "Camera preview" as one). The role can only be given at construction.
+    private static func newDrawingAreaShownAsImage() -> UnsafeMutablePointer<GtkWidget> {
+        var role = GValue()
+        g_value_init(&role, gtk_accessible_role_get_type())
+        g_value_set_enum(&role, gint(GTK_ACCESSIBLE_ROLE_IMG.rawValue))
+        defer { g_value_unset(&role) }
+        var names: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("accessible-role"))]
+        defer { free(UnsafeMutableRawPointer(mutating: names[0])) }
+        let object = g_object_new_with_properties(gtk_drawing_area_get_type(), 1, &names, &role)
+        return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
     }
 
     isolated deinit {
