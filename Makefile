@@ -10,7 +10,7 @@ SERVER      ?= ws://127.0.0.1:8630
 # Tests treat any GLib/GTK/GStreamer critical as a crash.
 TEST_ENV    := G_DEBUG=fatal-criticals
 
-.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench fuzz soak clean
+.PHONY: all deps test-deps build run stop-server test test-swift test-ui bench bench-media fuzz soak clean
 
 all: build
 
@@ -58,6 +58,17 @@ bench: test-deps
 	/usr/bin/python3 meson-helpers/bench-signalling --binary .build/release/confab-server
 	$(SWIFT) build -c release --product confab-peer
 	/usr/bin/python3 meson-helpers/bench-network --binaries .build/release
+
+## A call's media beside headless Chromium (issue 15; prints a table, asserts nothing): N confab
+## apps, N Chromium pages on janus.js and N confab-peers on one Janus, for N = 2 and 4: CPU,
+## footprint (PSS), join → first remote frame and received fps, and the ratios. See the script's
+## header; e.g. make bench-media BENCH_MEDIA_ARGS="--seconds 10 --sizes 2".
+BENCH_MEDIA_ARGS ?=
+bench-media: test-deps
+	$(SWIFT) build -c release --product confab
+	$(SWIFT) build -c release --product confab-server
+	$(SWIFT) build -c release --product confab-peer
+	meson-helpers/netns-run -- dbus-run-session -- /usr/bin/python3 meson-helpers/bench-media --binaries .build/release $(BENCH_MEDIA_ARGS)
 
 ## Fuzzing (prints numbers): libFuzzer on the frame decoder, then a protocol-aware run against a
 ## live confab-server (see the scripts' headers). FUZZ_RUNS / FUZZ_FRAMES make them longer.

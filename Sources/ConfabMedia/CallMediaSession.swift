@@ -49,6 +49,9 @@ public final class CallMediaSession {
     private var statisticsTimer: RepeatingTimer?
     /// The participant sessions whose camera video is received; nil for everyone's.
     private var wantedVideo: Set<String>?
+    /// The pixel size each participant session's camera is shown at (their tile): frames are
+    /// scaled to it in GStreamer (`DisplaySizedVideo`).
+    private var displaySizes: [String: VideoSize] = [:]
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
@@ -95,6 +98,7 @@ public final class CallMediaSession {
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
+        publisher.onJoinedRoom = { [weak self] existing in existing.forEach { self?.subscribe(to: $0) } }
         publisher.onInputFailed = { [weak self] device, detail in self?.onInputFailed?(device, detail) }
         let existing = try await publisher.start(on: janus, settings: settings)
         for feed in existing { subscribe(to: feed) }
@@ -125,6 +129,16 @@ public final class CallMediaSession {
         devices = newDevices
         publisher?.use(camera: newDevices.camera, microphone: newDevices.microphone)
         if speakerChanged { speaker?.use(sink: deviceSource.sinkDescription(for: newDevices.speaker)) }
+    }
+
+    /// Scales `session`'s camera video to `size` (the largest view showing it; nil: the
+    /// configured size) from the next frame on.
+    public func setDisplaySize(_ size: VideoSize?, forSession session: String) {
+        displaySizes[session] = size
+        for (feedID, subscriber) in subscribers {
+            guard let remote = remoteFeeds[feedID], remote.sessionID == session, !remote.isScreenshare else { continue }
+            subscriber.setDisplaySize(size)
+        }
     }
 
     /// Whether our camera device is open now.
@@ -236,6 +250,7 @@ public final class CallMediaSession {
             subscribers[feed.id] = subscriber
             subscriber.framesAtLastRefresh = remote.framesReceived
             applyWantedVideo(to: subscriber, feed: feed.id)
+            if !remote.isScreenshare { subscriber.setDisplaySize(displaySizes[remote.sessionID]) }
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
             Task {
@@ -269,6 +284,7 @@ public final class CallMediaSession {
         let hadVideo = remoteFeeds[feedID]?.hasVideo(at: now) ?? false
         remoteFeeds[feedID]?.framesReceived += 1
         remoteFeeds[feedID]?.lastFrameAt = now
+        if remoteFeeds[feedID]?.firstFrameAt == nil { remoteFeeds[feedID]?.firstFrameAt = now }
         remoteFeeds[feedID]?.videoSize = VideoSize(width: frame.width, height: frame.height)
         onRemoteFrame?(feedID, frame)
         if !hadVideo { onChange?() }
@@ -288,6 +304,7 @@ public final class CallMediaSession {
             let frames = remoteFeeds[feedID]?.framesReceived ?? 0
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
             remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
+            subscriber.followReceivedSize()
             subscriber.framesAtLastRefresh = frames
             Task {
                 let reception = await subscriber.receptionStatistics(roundTripTime: self.sentVideo?.roundTripTime)

@@ -26,17 +26,43 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// subscription lives. Any number of views watch at once (the call window's tiles, the
     /// minimized window). A camera nobody watches is not received: Janus stops forwarding it
     /// until someone watches again (then with a keyframe), so a hidden tile costs nothing.
-    public func watchVideo(of sessionID: String, _ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
+    ///
+    /// With a `viewport` (the view's pixel size), frames are scaled in GStreamer to cover the
+    /// largest view watching that session, and follow it when it is resized.
+    public func watchVideo(of sessionID: String, viewport: VideoViewport? = nil,
+                           _ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
         let watchers = videoWatchers[sessionID] ?? Listeners()
         videoWatchers[sessionID] = watchers
         let watch = watchers.subscribe(handler)
+        nextViewportID += 1
+        let viewportID = nextViewportID
+        let resized = viewport.map { viewport in
+            viewports[sessionID, default: [:]][viewportID] = viewport
+            return viewport.changes.subscribe { [weak self] _ in self?.updateDisplaySize(of: sessionID) }
+        }
         updateWantedVideo()
+        updateDisplaySize(of: sessionID)
         return Subscription { [weak self] in
             watch.cancel()
+            resized?.cancel()
             guard let self else { return }
             if watchers.count == 0, self.videoWatchers[sessionID] === watchers { self.videoWatchers[sessionID] = nil }
+            self.viewports[sessionID]?[viewportID] = nil
+            if self.viewports[sessionID]?.isEmpty == true { self.viewports[sessionID] = nil }
             self.updateWantedVideo()
+            self.updateDisplaySize(of: sessionID)
         }
+    }
+
+    /// The views showing each session's camera, by watch.
+    private var viewports: [String: [Int: VideoViewport]] = [:]
+    private var nextViewportID = 0
+
+    /// The largest view of `sessionID` decides: a smaller one (the minimized window's) then
+    /// scales down in GTK, which costs less than scaling up.
+    private func updateDisplaySize(of sessionID: String) {
+        let sizes = (viewports[sessionID] ?? [:]).values.compactMap(\.pixelSize)
+        session?.setDisplaySize(sizes.max { $0.width * $0.height < $1.width * $1.height }, forSession: sessionID)
     }
 
     /// Shows every participant's camera frames (confab-peer's report): everyone is received.
@@ -123,6 +149,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session.onFailure = onFailure
         session.setSpeakerEnabled(settings.speakerOn)
         session.receiveVideo(of: watchedSessions)
+        for sessionID in viewports.keys { updateDisplaySize(of: sessionID) }
         do {
             try await session.start(settings: settings)
         } catch {

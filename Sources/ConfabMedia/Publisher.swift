@@ -20,6 +20,8 @@ final class Publisher {
     /// Our microphone's level (dBFS, five times a second), muted or not.
     var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     var onRoomEvent: (@MainActor (RoomEvent) -> Void)?
+    /// Joined the room (our private id is known): the publishers already there.
+    var onJoinedRoom: (@MainActor ([PublishedFeed]) -> Void)?
     /// The camera or microphone stopped working (unplugged, taken by another program) or could
     /// not be opened: the device, and GStreamer's words for it. It has been taken out already.
     var onInputFailed: (@MainActor (MediaDevice, String) -> Void)?
@@ -88,6 +90,9 @@ final class Publisher {
             + "tee name=camera-tee "
             // The self-view is mirrored, as in the lobby; what is sent is not. It is scaled
             // down first: converting a 720p camera to BGRA for a small tile is wasted work.
+            // (Not to its tile's size: renegotiating this branch while the camera input was
+            // being swapped in made the camera stop with "not-negotiated" in 2 of 4 bench runs;
+            // the remote videos follow their tiles, see DisplaySizedVideo.)
             + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoscale ! video/x-raw,width=\(Self.selfViewSize(configuration).width),"
             + "height=\(Self.selfViewSize(configuration).height) ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
@@ -235,6 +240,9 @@ final class Publisher {
                                                              display: configuration.display))
         let existing = PublishedFeed.list(in: joined.data)
         privateID = joined.data.privateID
+        // Receiving those already there need not wait for our own publishing (the camera opening,
+        // the offer and answer): their first frames come that much sooner.
+        onJoinedRoom?(existing)
 
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         // The offer must carry each stream's SSRC, which webrtcbin knows only once the payloader

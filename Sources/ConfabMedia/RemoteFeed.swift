@@ -13,6 +13,8 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
     /// Frames received in the last second.
     public var framesPerSecond = 0.0
     public var lastFrameAt: Date?
+    /// When the first frame reached the main thread (join → first frame, for benchmarks).
+    public var firstFrameAt: Date?
     /// The loudest channel's RMS level of the received audio, dBFS.
     public var audioLevel: Double = -.infinity
     public var audioReadings = 0

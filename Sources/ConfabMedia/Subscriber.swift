@@ -30,10 +30,15 @@ final class Subscriber {
     private(set) var isVideoPaused = false
     private var stalledWatches = 0
     private var lastFrameAt: ContinuousClock.Instant?
+    private let isScreenshare: Bool
+    /// Scales the decoded camera to its tile, once the video stream is linked.
+    private var displaySized: DisplaySizedVideo?
+    /// The tile's size in device pixels (nil: none known; frames come at the configured size).
+    private var displaySize: VideoSize?
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
     /// - Parameter isScreenshare: a shared screen keeps its own size (at most what the sender sends,
-    ///   1920x1080) so text stays legible; camera video is scaled to the configured tile size.
+    ///   1920x1080) so text stays legible; camera video is scaled to the tile that shows it.
     init(feed: UInt64, isScreenshare: Bool = false, configuration: CallMediaConfiguration, speakerSink: String, logger: Logger) throws {
         self.feed = feed
         self.configuration = configuration
@@ -43,12 +48,15 @@ final class Subscriber {
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
-        let videoSize = isScreenshare ? "" : ",width=\(configuration.remoteVideoWidth),height=\(configuration.remoteVideoHeight)"
+        self.isScreenshare = isScreenshare
+        // A shared screen keeps its own size (BGRA, nothing scaled); a camera is scaled to the
+        // tile that shows it (DisplaySizedVideo), at the configured size until a tile says.
+        let output = isScreenshare ? "videoconvert ! videoscale ! video/x-raw,format=BGRA,pixel-aspect-ratio=1/1"
+            : DisplaySizedVideo.description(filterName: "display-size-{n}", format: "BGRA", defaultSize: Self.defaultSize(configuration))
         webrtc.setIncomingBranches([
             // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
             // rather than decode a broken picture until the next one comes by itself.
-            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! videoconvert ! videoscale ! "
-                + "video/x-raw,format=BGRA\(videoSize),pixel-aspect-ratio=1/1 ! "
+            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! \(output) ! "
                 + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
             // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
             "audio": "queue ! rtpopusdepay ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
@@ -64,6 +72,21 @@ final class Subscriber {
             }
         }
     }
+
+    private static func defaultSize(_ configuration: CallMediaConfiguration) -> VideoSize {
+        VideoSize(width: configuration.remoteVideoWidth, height: configuration.remoteVideoHeight)
+    }
+
+    /// Scales the video to `size` (the tile's pixels) from the next frame on; before the
+    /// stream is linked, from its first frame.
+    func setDisplaySize(_ size: VideoSize?) {
+        displaySize = size
+        displaySized?.displaySize = size
+    }
+
+    /// The sender may change the size and shape of what it sends (the path got slower, another
+    /// camera): the tile's cover size follows. Called once a second.
+    func followReceivedSize() { displaySized?.apply() }
 
     func start(on janus: JanusSession, privateID: UInt64?) async throws {
         let handle = try await janus.attachVideoRoom()
@@ -203,6 +226,12 @@ final class Subscriber {
         guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
         decoderName = "decoder-\(number)"
+        if !isScreenshare {
+            let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-\(number)", format: "BGRA",
+                                          defaultSize: Self.defaultSize(configuration)) { [weak self] in self?.receivedVideoSize }
+            sized.displaySize = displaySize
+            displaySized = sized
+        }
         // Ask for lost packets again: webrtcbin sets this on the jitterbuffer only when it finds
         // the stream's transceiver, which it did not for Janus's bundled offer (no NACK was
         // ever sent under loss); the jitterbuffers exist once a stream has been linked.

@@ -215,7 +215,9 @@ final class CallPage: MainWindowPage {
         let shown = area.shownSessions
         for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }
         for session in shown where videoWatches[session] == nil {
-            videoWatches[session] = media.watchVideo(of: session) { [weak self] frame in self?.area.tiles[session]?.show(frame) }
+            videoWatches[session] = media.watchVideo(of: session, viewport: area.tiles[session]?.viewport) { [weak self] frame in
+                self?.area.tiles[session]?.show(frame)
+            }
         }
     }
 

@@ -9,6 +9,8 @@ final class ParticipantTile {
     let view: Overlay
     private let stack = Stack()
     private let picture = VideoPicture()
+    /// The video's size on screen, for the pipeline to scale frames to (see `VideoViewport`).
+    let viewport = VideoViewport()
     private let avatar: Avatar
     private let nameLabel = Label("", cssClasses: ["tile-name"])
     private let microphoneOff = Image(iconName: "microphone-disabled-symbolic")
@@ -30,6 +32,7 @@ final class ParticipantTile {
         avatarPage.align(horizontal: .center, vertical: .center)
         // The avatar is centred in the space above the name bar, never under it.
         avatarPage.setMargins(top: 0, bottom: Self.nameBarHeight, start: 0, end: 0)
+        picture.onPixelSizeChanged = { [viewport] width, height in viewport.update(VideoSize(width: width, height: height)) }
         stack.addPage(picture, name: "video")
         stack.addPage(avatarPage, name: "avatar")
         stack.visiblePageName = "avatar"

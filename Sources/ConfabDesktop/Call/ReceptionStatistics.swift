@@ -7,16 +7,24 @@ import GLibBridge
 ///
 ///     confab-stats: receiving user=bob size=640x360 fps=30.0 kbps=512.3 paused=0
 ///     confab-stats: sending size=1280x720 fps=30 kbps=1430.1 target=1500.0 loss=0.000
+///     confab-stats: first-frame user=bob at=1795000000.123
+///
+/// (`first-frame` once per feed: the wall-clock time its first frame reached the main thread,
+/// which `meson-helpers/bench-media` compares with the moment it clicked Join.)
 @MainActor
 final class ReceptionStatistics {
     private var timer: RepeatingTimer?
+    private var firstFramesReported: Set<UInt64> = []
 
     /// Nil unless `CONFAB_STATS=1`.
     init?(media: GStreamerCallMediaEngine, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard environment["CONFAB_STATS"] == "1" else { return nil }
-        timer = RepeatingTimer(interval: 1) { [weak media] in
-            guard let session = media?.session else { return }
+        timer = RepeatingTimer(interval: 1) { [weak self, weak media] in
+            guard let self, let session = media?.session else { return }
             for feed in session.remoteFeeds.values.sorted(by: { $0.id < $1.id }) where !feed.isScreenshare {
+                if let first = feed.firstFrameAt, self.firstFramesReported.insert(feed.id).inserted {
+                    Self.report("first-frame user=\(feed.userID) at=\(String(format: "%.3f", first.timeIntervalSince1970))")
+                }
                 let size = feed.receivedVideoSize.map { "\($0.width)x\($0.height)" } ?? "-"
                 Self.report("receiving user=\(feed.userID) size=\(size) fps=\(feed.framesPerSecond) "
                     + "kbps=\(((feed.videoBitrate ?? 0) / 100).rounded() / 10) paused=\(feed.isVideoPaused ? 1 : 0)")

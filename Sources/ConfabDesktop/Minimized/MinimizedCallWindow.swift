@@ -82,7 +82,7 @@ final class MinimizedCallWindow {
         shownSession = session
         frameSubscription = nil
         guard let session, let media else { return }
-        frameSubscription = media.watchVideo(of: session) { [weak self] frame in self?.tile.show(frame) }
+        frameSubscription = media.watchVideo(of: session, viewport: tile.viewport) { [weak self] frame in self?.tile.show(frame) }
     }
 
     private func updateDuration() {

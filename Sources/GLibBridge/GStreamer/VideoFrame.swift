@@ -22,6 +22,14 @@ public final class VideoFrame: @unchecked Sendable {
 
     deinit { g_bytes_unref(bytes) }
 
+    /// The first pixel's byte, for drawing straight from the buffer (nobody writes to it; cairo
+    /// only asks for a mutable pointer). Nil if the buffer is shorter than the frame.
+    var data: UnsafeMutablePointer<UInt8>? {
+        var size: gsize = 0
+        guard let pointer = g_bytes_get_data(bytes, &size), Int(size) >= stride * height else { return nil }
+        return UnsafeMutablePointer(mutating: pointer.assumingMemoryBound(to: UInt8.self))
+    }
+
     /// The BGRA value of the pixel at (x, y), for tests and checks.
     public func pixel(x: Int, y: Int) -> (blue: UInt8, green: UInt8, red: UInt8, alpha: UInt8)? {
         guard x >= 0, y >= 0, x < width, y < height else { return nil }

@@ -45,62 +45,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Janus: the WebSockets transport and the VideoRoom, nothing else (as confab-server's managed
-# Janus, but with no admin key, so that a client may create a plain room).
-library=
-for candidate in /usr/lib/x86_64-linux-gnu/janus /usr/lib/aarch64-linux-gnu/janus /usr/lib64/janus /usr/lib/janus; do
-  if [ -e "$candidate/plugins/libjanus_videoroom.so" ]; then library=$candidate; break; fi
-done
-[ -n "$library" ] || { echo "no Janus VideoRoom plugin installed (Debian package janus)" >&2; exit 1; }
-others() { (cd "$library/$1" && ls -- *.so 2>/dev/null | grep -vx "${2:-}" | paste -sd, -) || true; }
-config="$out/janus-config"
-mkdir -p "$config"
-cat >"$config/janus.jcfg" <<JCFG
-general: {
-	configs_folder = "$config"
-	plugins_folder = "$library/plugins"
-	transports_folder = "$library/transports"
-	events_folder = "$library/events"
-	loggers_folder = "$library/loggers"
-	debug_level = 4
-	debug_colors = false
-}
-media: {
-	rtp_port_range = "20000-20999"
-}
-nat: {
-	nice_debug = false
-	ice_enforce_list = "$CONFAB_MEDIA_ADDRESS"
-}
-plugins: {
-	disable = "$(others plugins libjanus_videoroom.so)"
-}
-transports: {
-	disable = "$(others transports libjanus_websockets.so)"
-}
-loggers: {
-	disable = "$(others loggers)"
-}
-events: {
-	broadcast = false
-}
-JCFG
-cat >"$config/janus.transport.websockets.jcfg" <<JCFG
-general: {
-	json = "compact"
-	ws = true
-	ws_port = $port
-	ws_ip = "127.0.0.1"
-	wss = false
-}
-admin: {
-	admin_ws = false
-	admin_wss = false
-}
-JCFG
-echo 'general: {}' >"$config/janus.plugin.videoroom.jcfg"
-
-janus --configs-folder="$config" --config="$config/janus.jcfg" >"$out/janus.log" 2>&1 &
+# A plain Janus (no admin key, so that a client may create a plain room).
+here=$(dirname "$0")
+"$here/plain-janus.sh" "$out/janus-config" "$port" >"$out/janus.log" 2>&1 &
 janus_pid=$!
 for _ in $(seq 200); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
@@ -119,15 +66,9 @@ for _ in $(seq 400); do
 done
 grep -q "published in room" "$out/peer.log" || { echo "confab-peer did not publish:" >&2; cat "$out/peer.log" >&2; exit 1; }
 
-# Root has no sandbox for Chromium; headless needs no display and no GPU. The fake devices give
-# a test picture and a beep without asking; at 30 fps only when told (their default is 20),
-# and the page asks for 640x360. Local addresses are shown as they are (not as mDNS names), so
-# that Janus can pair with the namespace's address.
-setsid chromium --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
-  --user-data-dir="$out/chromium-profile" --use-fake-device-for-media-stream=fps=30 --use-fake-ui-for-media-stream \
-  --autoplay-policy=no-user-gesture-required --disable-features=WebRtcHideLocalIpsWithMdns \
-  --enable-logging=stderr --v=0 \
-  "file://$page?server=$url&room=$room&display=chromium" >/dev/null 2>"$out/chromium.log" &
+# The page asks for 640x360 at 30 fps (see chromium-page.sh for the flags).
+setsid "$here/chromium-page.sh" "$out/chromium-profile" "file://$page?server=$url&room=$room&display=chromium" \
+  >/dev/null 2>"$out/chromium.log" &
 chromium_pid=$!
 
 # Up to a minute for Chromium to start, join and publish for PAGE-SECONDS.
