@@ -6,7 +6,7 @@ and finds the chat said before she came."""
 import time
 import unittest
 
-from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, is_checked, screenshot, top_level_window, wait_for,
+from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, is_checked, on_screen, screenshot, top_level_window, wait_for,
                        MEDIA_ADDRESS)
 
 
@@ -87,8 +87,15 @@ class KnockingOnAPeersCall(MediaCallTestCase):
         wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) > 0, timeout=30, what="bob's video received")
         # What bob said before ada came is in the chat.
         click(find(call_window, role="push button", name_contains="Participants ("))
-        click(wait_for(lambda: find(call_window, role="page tab", name="Chat"), what="the Chat tab"))
-        wait_for(lambda: find(call_window, name_contains="notes from before you came"), what="bob's earlier message in ada's chat")
+        wait_for(lambda: on_screen(call_window, role="push button", name="Hide sidebar"), what="the sidebar open")
+
+        def chat_with_bobs_note():
+            # Like a user, click the tab again if the page did not switch (a click while the
+            # sidebar slid in was lost now and then).
+            click(find(call_window, role="page tab", name="Chat"))
+            time.sleep(0.3)
+            return find(call_window, name_contains="notes from before you came")
+        wait_for(chat_with_bobs_note, interval=0.5, what="bob's earlier message in ada's chat")
         screenshot(self.xvfb.display, "chat-history-dark.png")
         bob.process.terminate()
         report = bob.report(timeout=30)

@@ -37,18 +37,19 @@ final class ParticipantsSidebar {
         pages.addPage(chat.view, name: Page.chat.rawValue, title: tr("Chat"))
         pages.expand(horizontally: false, vertically: true)
         pages.onPageChanged(onPageChanged)
-        let header = HeaderBar(title: "")
-        header.showWindowButtons(false)
-        // The switcher is the header's title: packed at the start, the header kept room for a
-        // centred title as wide on the other side, and the sidebar — so the narrowest call
-        // window — was 394 px instead of fitting a 360 px phone.
-        header.setTitleWidget(StackSwitcher(stack: pages))
+        // A plain bar, not a header bar: an AdwHeaderBar keeps room for a centred title as wide
+        // as its widest side, which made the sidebar — so the narrowest call window — 394 px
+        // instead of fitting a 360 px phone.
+        let switcher = StackSwitcher(stack: pages)
+        switcher.expand(horizontally: true, vertically: false)
         let close = Button(iconName: "window-close-symbolic", accessibleLabel: tr("Hide sidebar"))
         close.tooltip = tr("Hide people and chat (Ctrl+P)")
         close.addCSSClass("flat")
         close.onClicked(onClose)
-        header.packEnd(close)
-        let column = Box(.vertical, children: [header, pages])
+        let header = Box(.horizontal, spacing: 6, children: [switcher, close])
+        header.addCSSClass("toolbar")
+        header.setMargins(top: 6, bottom: 6, start: 6, end: 6)
+        let column = Box(.vertical, children: [header, Separator(), pages])
         column.addCSSClass("background")
         column.setSizeRequest(width: 300, height: -1)
         column.setAccessibleLabel(tr("People and chat"))

@@ -248,11 +248,6 @@ public final class HeaderBar: Widget {
         adw_header_bar_set_title_widget(c(), titleWidget.c())
     }
 
-    /// Shows `widget` in the title's place, centred (a view switcher).
-    public func setTitleWidget(_ widget: Widget) {
-        adw_header_bar_set_title_widget(c(), widget.c())
-    }
-
     /// A header bar from a `.ui` file; its AdwWindowTitle is the file's, or a new one.
     init(built pointer: UnsafeMutablePointer<GtkWidget>) {
         let bar = UnsafeMutableRawPointer(pointer)
