@@ -61,7 +61,21 @@ public final class ServerProcess {
     }
 
     /// Freezes the process (SIGSTOP): its sockets stay open but nothing is sent.
-    public func freeze() { process.map { _ = Foundation.kill($0.processIdentifier, SIGSTOP) } }
+    /// Stops the server (SIGSTOP) and returns once it is stopped: the signal is delivered
+    /// asynchronously, and a request sent at once was answered by a server not yet stopped (CI).
+    public func freeze() {
+        guard let pid = process?.processIdentifier else { return }
+        _ = Foundation.kill(pid, SIGSTOP)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            // /proc/PID/stat: "PID (name) STATE …"; T is stopped by a signal.
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+               let state = stat.split(separator: ")").last?.split(separator: " ").first, state == "T" {
+                return
+            }
+            usleep(1000)
+        }
+    }
     public func thaw() { process.map { _ = Foundation.kill($0.processIdentifier, SIGCONT) } }
 
     /// Stops it and removes its database.
