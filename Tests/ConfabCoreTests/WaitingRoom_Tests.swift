@@ -21,9 +21,10 @@ final class WaitingRoom_Tests: XCTestCase {
         if case .lobby(let info) = subject.callingState { info.admission } else { nil }
     }
 
-    @MainActor private func knockingFromLobby() -> (CallViewModel, FakeCallService) {
+    /// ada in the lobby of `standup`, after pressing Join; the coordinator answers `answer`.
+    @MainActor private func knockingFromLobby(answer: JoinAttempt = .waitingForHost) -> (CallViewModel, FakeCallService) {
         let service = FakeCallService()
-        service.knockAnswers = [.waitingForHost]
+        service.knockAnswers = [answer]
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
         viewModel = subject
         subject.enterLobby(standup, members: [])
@@ -57,12 +58,7 @@ final class WaitingRoom_Tests: XCTestCase {
     } }
 
     func test_deniedBeforeKnocking_lobbySaysSoAtOnce() { onMain {
-        let service = FakeCallService()
-        service.knockAnswers = [.denied]
-        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
-        viewModel = subject
-        subject.enterLobby(standup, members: [])
-        run { await subject.joinCall(self.standup) }
+        let (subject, _) = knockingFromLobby(answer: .denied)
         XCTAssertEqual(admission(of: subject), .denied)
         XCTAssertEqual(subject.toast?.message, "The host didn’t let you in.")
     } }
