@@ -14,10 +14,16 @@ struct CallMedia: Sendable {
         case .disabled:
             logger.notice("media disabled: joins answer without a Janus endpoint")
             return nil
-        case .external(let url, let adminKey):
+        case .external(let urls, let adminKey):
+            guard !urls.isEmpty else {
+                logger.warning("no janus node given: calls will have no media")
+                return nil
+            }
             let roomSecret = try roomSecret(at: roomSecretPath)
-            logger.notice("using an existing janus", metadata: ["url": "\(url)"])
-            let rooms = JanusRooms(adminKey: adminKey, roomSecret: roomSecret, logger: logger) { _ in url }
+            logger.notice("using existing janus nodes", metadata: ["urls": "\(urls.joined(separator: " "))"])
+            let nodes = urls.map { url in JanusNode(name: url, logger: logger) { _ in url } }
+            let rooms = JanusRooms(nodes: nodes, adminKey: adminKey, roomSecret: roomSecret, logger: logger)
+            await rooms.start()
             return CallMedia(rooms: rooms, managedJanus: nil)
         case .managed(let options):
             guard let executable = options.executable ?? ManagedJanus.findExecutable(),
@@ -45,9 +51,9 @@ struct CallMedia: Sendable {
                 // they have no media until it is up.
                 logger.error("janus did not start; retrying in the background", metadata: ["error": "\(error)"])
             }
-            let rooms = JanusRooms(adminKey: janus.adminKey, roomSecret: try roomSecret(at: roomSecretPath), logger: logger) {
-                timeout in try await janus.readyURL(within: timeout)
-            }
+            let node = JanusNode(name: "managed", logger: logger) { timeout in try await janus.readyURL(within: timeout) }
+            let rooms = JanusRooms(nodes: [node], adminKey: janus.adminKey, roomSecret: try roomSecret(at: roomSecretPath), logger: logger)
+            await rooms.start()
             return CallMedia(rooms: rooms, managedJanus: janus)
         }
     }

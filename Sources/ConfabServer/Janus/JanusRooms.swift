@@ -3,45 +3,66 @@ import Foundation
 import JanusProtocol
 import Logging
 
-/// The coordinator's side of Janus: one videoroom per call, and one join token per admitted
-/// participant in that room's `allowed` list.
+/// The coordinator's side of Janus: one videoroom per call, on one of the Janus nodes, and one
+/// join token per admitted participant in that room's `allowed` list.
 ///
 /// Rooms are made on demand (at a call's first join, and again after Janus restarted and lost
 /// them) and destroyed when the call ends, which also disconnects everyone still in it from
 /// Janus. A room whose participants all left but whose call goes on is kept: an idle room costs
 /// Janus nothing, and the next join needs no `create`.
+///
+/// With several nodes (`--janus-node`), a call's room goes on the live node with the least load
+/// and stays there while the call lives (`JanusPlacements`). When a node goes down its calls
+/// move to the least-loaded live nodes at once, their rooms made there; the participants' own
+/// connections to the dead Janus closed too, so they ask for a new endpoint (`renewMedia`) as
+/// after a Janus restart, and get one on the call's new node.
 actor JanusRooms {
-    /// Where Janus is now: the managed one may restart on another port, so this is asked
-    /// before every (re)connection and may wait while Janus starts.
-    typealias Locator = @Sendable (_ timeout: Duration) async throws -> String
+    typealias NodeID = JanusPlacements.NodeID
 
-    private let locate: Locator
-    /// Required by `create` when Janus's videoroom has an `admin_key`.
+    /// The Janus instances rooms can go on, in configured order (ties go to the first).
+    private let nodes: [JanusNode]
+    /// Required by `create` when Janus's videoroom has an `admin_key` (the same on every node).
     private let adminKey: String?
     /// Set on every room, so only the coordinator can edit its allowed list or destroy it.
     private let roomSecret: String
     private let logger: Logger
-    private var link: Link?
-    private var connecting: Task<Link, any Error>?
+    private var placements = JanusPlacements()
 
-    /// A Janus session with one videoroom handle, used for every room request.
-    private struct Link {
-        var client: JanusSignallingClient
-        var session: UInt64
-        var handle: UInt64
-        var keepalive: Task<Void, Never>
-    }
+    typealias Link = JanusNode.Link
 
-    /// Keepalives well inside any `session_timeout` (Janus's default is 60 s).
-    static let keepaliveInterval: Duration = .seconds(20)
     /// 16 publishers: beyond ~8 the machine, not the room, is the limit (ARCHITECTURE.md figures).
     static let maxPublishers = 16
 
-    init(adminKey: String?, roomSecret: String, logger: Logger, locate: @escaping Locator) {
+    /// `nodes` must not be empty; call `start` to connect them.
+    init(nodes: [JanusNode], adminKey: String?, roomSecret: String, logger: Logger) {
+        precondition(!nodes.isEmpty, "JanusRooms needs at least one Janus node")
+        self.nodes = nodes
         self.adminKey = adminKey
         self.roomSecret = roomSecret
         self.logger = logger
-        self.locate = locate
+    }
+
+    /// Connects every node and keeps watching them; a node that goes down hands its calls on.
+    func start() async {
+        for node in nodes {
+            await node.startWatching { [weak self] node in await self?.nodeWentDown(node) }
+        }
+    }
+
+    /// One node as `/metrics` shows it.
+    struct NodeStatus: Sendable, Equatable {
+        var name: String
+        var isUp: Bool
+        var load: JanusPlacements.Load
+    }
+
+    /// Every node's health and load now.
+    func nodeStatus() async -> [NodeStatus] {
+        var status: [NodeStatus] = []
+        for (index, node) in nodes.enumerated() {
+            status.append(NodeStatus(name: node.name, isUp: await node.isUp, load: placements.load(of: NodeID(index: index))))
+        }
+        return status
     }
 
     /// The call's Janus room number: stable across server restarts, derived from the cid
@@ -57,29 +78,33 @@ actor JanusRooms {
         return room == 0 ? 1 : room
     }
 
-    /// Issues a new token for `cid`'s room (creating the room when missing) and returns where
-    /// and how the participant sends media.
+    /// Issues a new token for `cid`'s room (creating the room when missing, on the call's node
+    /// or, for a new call or one whose node is down, on the least-loaded live one) and returns
+    /// where and how the participant sends media.
     func admit(to cid: CallID) async throws -> MediaEndpoint {
         let room = Self.roomNumber(for: cid)
         let token = randomHex(bytes: 16)
         // Joins and an ending call may race (another join created the room meanwhile, or the
         // call's room was just destroyed), hence a few rounds of "add, else create".
         for _ in 0..<3 {
-            let link = try await currentLink()
+            let (id, link) = try await placing(cid)
             do {
-                try await editAllowed(room: room, action: .add, token: token, on: link)
-                return MediaEndpoint(janusURL: link.client.url, room: room, token: token)
-            } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
                 do {
-                    try await createRoom(room, for: cid, firstToken: token, on: link)
-                    return MediaEndpoint(janusURL: link.client.url, room: room, token: token)
-                } catch let error as JanusError where error.pluginErrorCode == JanusError.roomExists {
-                    continue
+                    try await editAllowed(room: room, action: .add, token: token, on: link)
+                } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
+                    do {
+                        try await createRoom(room, for: cid, tokens: [token], on: link)
+                    } catch let error as JanusError where error.pluginErrorCode == JanusError.roomExists {
+                        continue
+                    }
                 }
-            } catch JanusError.disconnected, JanusError.refused {
-                // The socket closed, or Janus forgot our session (it restarted, or missed
-                // keepalives): start over on a new session.
-                await dropLink()
+                placements.admitted(token, to: cid)
+                return MediaEndpoint(janusURL: link.client.url, room: room, token: token)
+            } catch JanusError.disconnected, JanusError.refused, JanusError.timedOut {
+                // The socket closed, Janus forgot our session (it restarted, or missed
+                // keepalives), or it stopped answering: the node is down until a new session
+                // is made, and the call goes on another if one is up.
+                await nodes[id.index].drop(link)
                 continue
             }
         }
@@ -89,8 +114,11 @@ actor JanusRooms {
     /// Takes a participant's token out of the room, so it cannot be used to publish again.
     func revoke(_ token: String, in cid: CallID) async {
         let room = Self.roomNumber(for: cid)
+        // A token of a room the call left behind on a dead node: nothing to take out.
+        if placements.node(of: cid) != nil, !placements.revoked(token, from: cid) { return }
         do {
-            try await editAllowed(room: room, action: .remove, token: token, on: try await currentLink())
+            guard let (_, link) = try await holder(of: cid) else { return }
+            try await editAllowed(room: room, action: .remove, token: token, on: link)
         } catch let error as JanusError where error.pluginErrorCode == JanusError.noSuchRoom {
             // Gone already (call ended, or Janus restarted): nothing to revoke.
         } catch {
@@ -105,7 +133,7 @@ actor JanusRooms {
     func eject(session: String, in cid: CallID) async {
         let room = Self.roomNumber(for: cid)
         do {
-            let link = try await currentLink()
+            guard let (_, link) = try await holder(of: cid) else { return }
             let data = try await link.client.videoRoom(.listParticipants(room: room), session: link.session, handle: link.handle)
             for entry in data.participants ?? [] {
                 guard let display = entry.display else { continue }
@@ -130,8 +158,9 @@ actor JanusRooms {
     /// Destroys the call's room; Janus tells everyone in it (`destroyed`) and drops them.
     func closeRoom(for cid: CallID) async {
         let room = Self.roomNumber(for: cid)
+        defer { placements.remove(cid) }
         do {
-            let link = try await currentLink()
+            guard let (_, link) = try await holder(of: cid) else { return }
             _ = try await link.client.videoRoom(.destroy(room: room, secret: roomSecret, permanent: false),
                                                 session: link.session, handle: link.handle)
             logger.info("destroyed janus room", metadata: ["cid": "\(cid)", "room": "\(room)"])
@@ -142,14 +171,9 @@ actor JanusRooms {
         }
     }
 
-    /// Ends the Janus session (its rooms stay until Janus stops or the calls end).
+    /// Ends the Janus sessions (their rooms stay until Janus stops or the calls end).
     func shutdown() async {
-        connecting?.cancel()
-        guard let link else { return }
-        self.link = nil
-        link.keepalive.cancel()
-        try? await link.client.destroySession(link.session)
-        await link.client.close()
+        for node in nodes { await node.stop() }
     }
 
     // MARK: Recording and forwarding
@@ -164,7 +188,7 @@ actor JanusRooms {
     /// for every publisher of the call's room, present and future.
     func setRecording(_ on: Bool, folder: String?, for cid: CallID) async throws {
         let room = Self.roomNumber(for: cid)
-        let link = try await currentLink()
+        guard let (_, link) = try await holder(of: cid) else { throw JanusError.pluginRefused(code: JanusError.noSuchRoom, reason: "no room for \(cid)") }
         if let folder {
             _ = try await link.client.videoRoom(.editRecordingFolder(room: room, secret: roomSecret, folder: folder),
                                                 session: link.session, handle: link.handle)
@@ -175,7 +199,7 @@ actor JanusRooms {
 
     /// The room's publishers now; empty when the room does not exist.
     func publishers(in cid: CallID) async throws -> [Publisher] {
-        let link = try await currentLink()
+        guard let (_, link) = try await holder(of: cid) else { return [] }
         do {
             let data = try await link.client.videoRoom(.listParticipants(room: Self.roomNumber(for: cid)),
                                                        session: link.session, handle: link.handle)
@@ -199,13 +223,13 @@ actor JanusRooms {
         let request = VideoRoomRequest.rtpForward(
             room: Self.roomNumber(for: cid), publisher: publisher, secret: roomSecret, adminKey: adminKey, host: host,
             streams: [.init(mid: "video0", port: videoPort), .init(mid: "audio1", port: audioPort)])
-        let link = try await currentLink()
+        guard let (_, link) = try await holder(of: cid) else { throw JanusError.pluginRefused(code: JanusError.noSuchRoom, reason: "no room for \(cid)") }
         let data = try await link.client.videoRoom(request, session: link.session, handle: link.handle)
         return (data.forwarders ?? []).map(\.streamID)
     }
 
     func stopForwarding(_ publisher: UInt64, streams: [UInt64], in cid: CallID) async {
-        guard let link = try? await currentLink() else { return }
+        guard let (_, link) = try? await holder(of: cid) else { return }
         for stream in streams {
             let request = VideoRoomRequest.stopRTPForward(room: Self.roomNumber(for: cid), publisher: publisher, stream: stream,
                                                           secret: roomSecret, adminKey: adminKey)
@@ -216,7 +240,7 @@ actor JanusRooms {
 
     // MARK: Room requests
 
-    private func createRoom(_ room: UInt64, for cid: CallID, firstToken: String, on link: Link) async throws {
+    private func createRoom(_ room: UInt64, for cid: CallID, tokens: [String], on link: Link) async throws {
         let options = VideoRoomOptions(
             description: "\(cid)", secret: roomSecret, adminKey: adminKey, isPrivate: true, permanent: false,
             publishers: Self.maxPublishers, audioCodec: "opus", videoCodec: "vp8",
@@ -224,10 +248,10 @@ actor JanusRooms {
             audioLevelExtension: true, audioLevelEvent: true, audioActivePackets: 50, audioLevelAverage: 40,
             // Janus checks tokens for publishers only; subscribers must name the private_id of
             // a publisher in the room, which only a token holder gets.
-            allowed: [firstToken], requirePrivateID: true,
+            allowed: tokens, requirePrivateID: true,
             notifyJoining: true)
         _ = try await link.client.videoRoom(.create(room: room, options: options), session: link.session, handle: link.handle)
-        logger.info("created janus room", metadata: ["cid": "\(cid)", "room": "\(room)"])
+        logger.info("created janus room", metadata: ["cid": "\(cid)", "room": "\(room)", "janus": "\(link.client.url)"])
     }
 
     private func editAllowed(room: UInt64, action: VideoRoomRequest.AllowedAction, token: String, on link: Link) async throws {
@@ -235,50 +259,96 @@ actor JanusRooms {
                                             session: link.session, handle: link.handle)
     }
 
-    // MARK: The connection
+    // MARK: Placement
 
-    private func dropLink() async {
-        guard let link else { return }
-        self.link = nil
-        link.keepalive.cancel()
-        await link.client.close()
-    }
-
-    /// The open link, or a new one; concurrent callers share one connection attempt.
-    private func currentLink() async throws -> Link {
-        if let link {
-            if await !link.client.isClosed { return link }
-            link.keepalive.cancel()
-            self.link = nil
-            logger.warning("lost the connection to janus; reconnecting")
+    /// The node `cid`'s room is on (or goes on) and a link to it. A call keeps its node while
+    /// that node is up; a new call, or one whose node is down, goes on the least-loaded live
+    /// node. Nodes not known to be up are tried last: one may be back before its watcher
+    /// noticed, and with a single node this is the wait for a restarting Janus.
+    private func placing(_ cid: CallID) async throws -> (NodeID, Link) {
+        let current = placements.node(of: cid)
+        if let current, await nodes[current.index].isUp, let link = try? await nodes[current.index].currentLink() {
+            return (current, link)
         }
-        if let connecting { return try await connecting.value }
-        let attempt = Task { [locate, logger] in
-            let url = try await locate(.seconds(10))
-            let client = try await JanusSignallingClient.connect(to: url, logger: logger)
+        // A call this server has not placed may have a room from before a restart of this server.
+        if current == nil, let found = try? await nodeHoldingRoom(of: cid) { return found }
+        var up: [NodeID] = [], down: [NodeID] = []
+        for (index, node) in nodes.enumerated() {
+            if await node.isUp { up.append(NodeID(index: index)) } else { down.append(NodeID(index: index)) }
+        }
+        down.sort { ($0 == current ? 0 : 1, $0.index) < ($1 == current ? 0 : 1, $1.index) }
+        var lastError: any Error = JanusError.unreachable(url: nodes[0].name, reason: "no Janus node answered")
+        for id in placements.byLoad(up) + down {
             do {
-                let session = try await client.createSession()
-                let handle = try await client.attachVideoRoom(session: session)
-                return Link(client: client, session: session, handle: handle, keepalive: Self.keepingAlive(session, on: client))
+                let link = try await nodes[id.index].currentLink()
+                place(cid, on: id, from: current)
+                return (id, link)
             } catch {
-                await client.close()
-                throw error
+                lastError = error
             }
         }
-        connecting = attempt
-        defer { connecting = nil }
-        let link = try await attempt.value
-        self.link = link
-        return link
+        throw lastError
     }
 
-    private static func keepingAlive(_ session: UInt64, on client: JanusSignallingClient) -> Task<Void, Never> {
-        Task { [weak client] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: keepaliveInterval)
-                guard let client, await !client.isClosed else { return }
-                // A failed keepalive shows up as a closed client at the next request.
-                try? await client.keepalive(session: session)
+    /// The node holding `cid`'s room and a link to it; nil when no node has it.
+    private func holder(of cid: CallID) async throws -> (NodeID, Link)? {
+        if let id = placements.node(of: cid) { return (id, try await nodes[id.index].currentLink()) }
+        // One node: it is the only place the room can be (and requests answer "no such room").
+        if nodes.count == 1 { return (NodeID(index: 0), try await nodes[0].currentLink()) }
+        return try await nodeHoldingRoom(of: cid)
+    }
+
+    /// Looks for `cid`'s room on the live nodes (a call placed before this server restarted),
+    /// and places the call where it is found.
+    private func nodeHoldingRoom(of cid: CallID) async throws -> (NodeID, Link)? {
+        guard nodes.count > 1 else { return nil }
+        for (index, node) in nodes.enumerated() where await node.isUp {
+            guard let link = try? await node.currentLink(),
+                  let answer = try? await link.client.videoRoom(.exists(room: Self.roomNumber(for: cid)), session: link.session, handle: link.handle),
+                  answer.exists == true
+            else { continue }
+            placements.place(cid, on: NodeID(index: index))
+            return (NodeID(index: index), link)
+        }
+        return nil
+    }
+
+    private func place(_ cid: CallID, on id: NodeID, from previous: NodeID?) {
+        placements.place(cid, on: id)
+        if let previous, previous != id {
+            logger.notice("moved a call's room to another janus node",
+                          metadata: ["cid": "\(cid)", "from": "\(nodes[previous.index].name)", "to": "\(nodes[id.index].name)"])
+        } else if previous == nil {
+            logger.info("placed a call's room", metadata: ["cid": "\(cid)", "janus": "\(nodes[id.index].name)"])
+        }
+    }
+
+    /// `node` went down: each call placed there moves to the least-loaded live node, its room
+    /// made there before its participants (whose connections to the dead Janus closed too) ask
+    /// for new endpoints. With no live node the calls stay, to come back with it.
+    private func nodeWentDown(_ node: JanusNode) async {
+        guard let index = nodes.firstIndex(where: { $0 === node }) else { return }
+        let dead = NodeID(index: index)
+        let stranded = placements.calls(on: dead)
+        guard !stranded.isEmpty else { return }
+        var up: [NodeID] = []
+        for (other, candidate) in nodes.enumerated() where await candidate.isUp { up.append(NodeID(index: other)) }
+        guard !up.isEmpty else {
+            logger.warning("a janus node is down and no other is up: its calls wait for it", metadata: ["node": "\(node.name)"])
+            return
+        }
+        for cid in stranded {
+            // Placed again meanwhile (a participant renewed first), or ended.
+            guard placements.node(of: cid) == dead, let target = placements.byLoad(up).first else { continue }
+            place(cid, on: target, from: dead)
+            guard let link = try? await nodes[target.index].currentLink() else { continue }
+            do {
+                // Made now, so the participants' renewals only add their tokens.
+                try await createRoom(Self.roomNumber(for: cid), for: cid, tokens: [], on: link)
+            } catch {
+                // Already there (a renewal was quicker), or the node went too: the next admit
+                // makes it.
+                logger.debug("could not make a moved call's room ahead", metadata: ["cid": "\(cid)", "error": "\(error)"])
             }
         }
     }

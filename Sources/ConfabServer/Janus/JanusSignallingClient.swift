@@ -41,6 +41,8 @@ actor JanusSignallingClient {
     private var pending: [String: PendingRequest] = [:]
     private var nextTransaction: UInt64 = 0
     private(set) var isClosed = false
+    /// Those waiting in `untilClosed`.
+    private var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
     private struct PendingRequest {
         var command: JanusCommand
@@ -108,6 +110,13 @@ actor JanusSignallingClient {
         connection?.cancel()
         outboxInput.finish()
         socketClosed()
+    }
+
+    /// Returns once the WebSocket has closed (Janus died, or `close` was called): how a node's
+    /// health learns at once that its Janus went away, rather than at its next request.
+    func untilClosed() async {
+        if isClosed { return }
+        await withCheckedContinuation { closeWaiters.append($0) }
     }
 
     // MARK: Requests
@@ -196,6 +205,9 @@ actor JanusSignallingClient {
         let waiting = pending
         pending.removeAll()
         for request in waiting.values { request.continuation.resume(throwing: Self.closedError) }
+        let waiters = closeWaiters
+        closeWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 }
 

@@ -3,8 +3,10 @@
 public enum MediaConfiguration: Sendable, Equatable {
     /// confab-server starts its own `janus` child process and manages it (the default).
     case managed(ManagedJanusOptions)
-    /// An existing Janus at `url` (`ws://host:port`); `adminKey` if its videoroom has one.
-    case external(url: String, adminKey: String?)
+    /// Existing Janus nodes at `urls` (`ws://host:port`, at least one: `--janus` or each
+    /// `--janus-node`); each call's room goes on one of them (`JanusRooms`). `adminKey` if their
+    /// videorooms have one (the same on every node).
+    case external(urls: [String], adminKey: String?)
     /// No media: for coordinator-only tests and machines without Janus.
     case disabled
 }
