@@ -32,7 +32,8 @@ enum OperationsRoutes {
                 connections: await coordinator.connectionCount, callsInMemory: memory.calls,
                 callsWithParticipants: participation.activeCalls, participants: participation.participants,
                 databaseReachable: await databaseReachable(store),
-                managedJanusUp: janus == .notChecked ? nil : janus == .ok)
+                managedJanusUp: janus == .notChecked ? nil : janus == .ok,
+                janusNodes: await media?.rooms.nodeStatus() ?? [])
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(snapshot))))

@@ -26,6 +26,8 @@ final class ServerMetrics: Sendable {
         var databaseReachable: Bool
         /// nil when this server manages no Janus (media off, or an external one it does not watch).
         var managedJanusUp: Bool?
+        /// Every Janus node rooms go on (the managed one, or each `--janus`/`--janus-node`).
+        var janusNodes: [JanusRooms.NodeStatus] = []
     }
 
     init(managesJanus: Bool) {
@@ -64,6 +66,16 @@ final class ServerMetrics: Sendable {
         participants.set(Double(snapshot.participants))
         databaseUp.set(to: snapshot.databaseReachable ? 1.0 : 0.0)
         if let janusUp, let up = snapshot.managedJanusUp { janusUp.set(to: up ? 1.0 : 0.0) }
+        // The node list is fixed at start, so the `node` label (its URL) is bounded.
+        for node in snapshot.janusNodes {
+            let labels = [("node", node.name)]
+            registry.makeGauge(descriptor: Self.name("janus_node_up", "1 while the coordinator's session with this Janus node lives."), labels: labels)
+                .set(to: node.isUp ? 1.0 : 0.0)
+            registry.makeGauge(descriptor: Self.name("janus_node_rooms", "Call rooms placed on this Janus node."), labels: labels)
+                .set(Double(node.load.rooms))
+            registry.makeGauge(descriptor: Self.name("janus_node_participants", "Participants admitted to rooms on this Janus node."), labels: labels)
+                .set(Double(node.load.participants))
+        }
         return registry.emitToBuffer()
     }
 }
