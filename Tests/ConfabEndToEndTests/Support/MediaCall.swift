@@ -21,6 +21,9 @@ struct MediaCall {
     /// Where the reports, logs and the controller's files go; kept when given (else a
     /// temporary folder removed after a successful call).
     var outputDirectory: URL?
+    /// More than 0: the server gets this many plain Janus nodes (`--janus-node`) instead of its
+    /// managed Janus (see media-call.sh).
+    var janusNodes = 0
 
     /// Runs the call and reads every report; throws with the peers' logs when something failed.
     func run(timeout: Duration = .seconds(45)) async throws -> [String: MediaPeerReport] {
@@ -33,11 +36,10 @@ struct MediaCall {
         process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/media-call.sh").path,
                              binaries.path, directory.path]
             + Self.withMembers(peers).map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
-        if !controller.isEmpty {
-            var environment = ProcessInfo.processInfo.environment
-            environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ")
-            process.environment = environment
-        }
+        var environment = ProcessInfo.processInfo.environment
+        if !controller.isEmpty { environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ") }
+        if janusNodes > 0 { environment["MEDIA_CALL_JANUS_NODES"] = "\(janusNodes)" }
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -152,7 +154,9 @@ extension MediaCall {
     }
 
     /// The same, for a controller that acts several times, each moment in its own file.
-    static func reports(for suite: String, peers: [Peer], controller: [String], stampFiles: [String], timeout: Duration = .seconds(60))
+    /// `janusNodes` as in `MediaCall.janusNodes`.
+    static func reports(for suite: String, peers: [Peer], controller: [String], stampFiles: [String], janusNodes: Int = 0,
+                        timeout: Duration = .seconds(60))
         async throws -> (reports: [String: MediaPeerReport], stamps: [String: Date]) {
         if let reason = namespaceUnavailableReason() {
             throw XCTSkip("\(suite) end-to-end tests need a network namespace: \(reason)")
@@ -161,7 +165,8 @@ extension MediaCall {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-\(UUID().uuidString.prefix(8))")
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory).run(timeout: timeout)
+                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory, janusNodes: janusNodes)
+                    .run(timeout: timeout)
                 var stamps: [String: Date] = [:]
                 for file in stampFiles {
                     let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
