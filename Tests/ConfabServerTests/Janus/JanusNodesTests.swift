@@ -90,41 +90,96 @@ final class JanusNodesTests: XCTestCase {
         XCTAssertEqual(other.media?.janusURL, live)
     }
 
+    func test_killedNode_startedAgain_isUpAgain_andTakesTheNextCall() async throws {
+        let nodes = try await startServerWithTwoNodes()
+        let alice = try await connect("alice")
+        _ = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "busy"), create: true), timeout: .seconds(15))
+        let port = try serverPort()
+        // Given the idle node (the second: the first took the call) killed and seen down
+        let idle = nodes[1]
+        kill(try XCTUnwrap(janus[idle]).pid, SIGKILL)
+        let down = await eventually(within: .seconds(5)) { (try? await Metrics.fetch(port: port))?["confab_janus_node_up{node=\"\(idle)\"}"] == 0 }
+        XCTAssertTrue(down)
+
+        // When it is started again on the same port
+        try startJanus(named: "b", url: idle)
+
+        // Then the server's watcher finds it up again, and the next call goes there (least load)
+        let up = await eventually(within: .seconds(10)) { (try? await Metrics.fetch(port: port))?["confab_janus_node_up{node=\"\(idle)\"}"] == 1 }
+        XCTAssertTrue(up, "a node that comes back is up again without restarting the server")
+        let next = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "next"), create: true), timeout: .seconds(15))
+        XCTAssertEqual(next.media?.janusURL, idle)
+    }
+
+    func test_serverRestarted_findsACallsRoomOnItsNode_insteadOfPlacingItAgain() async throws {
+        let nodes = try await startServerWithTwoNodes()
+        let cid = CallID(type: .default, id: "kept")
+        let alice = try await connect("alice")
+        let first = try await alice.send(JoinCallRequest(cid: cid, create: true), timeout: .seconds(15))
+        XCTAssertEqual(first.media?.janusURL, nodes[0])
+        await alice.close()
+        clients.removeAll()
+
+        // When the server restarts with the nodes given the other way round (an empty node
+        // first: placement by load alone would pick it)
+        server?.stop()
+        try await launchServer(nodes: nodes.reversed())
+
+        // Then a join finds the call's room where it is
+        let again = try await connect("alice")
+        let joined = try await again.send(JoinCallRequest(cid: cid), timeout: .seconds(15))
+        XCTAssertEqual(joined.media?.janusURL, nodes[0], "the call's participants on the first node must not be split from the newcomers")
+    }
+
+    func test_janusNodeThatIsNotAWebSocketURL_isRefusedAtStart() async throws {
+        let result = try await ServerBinary.runToExit([
+            "--port", "0", "--dev-auth", "--db", directory.appendingPathComponent("server.sqlite").path,
+            "--janus-node", "ws://127.0.0.1:8188", "--janus-node", "127.0.0.1:8189",
+        ])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("--janus-node"), result.stderr)
+    }
+
     // MARK: Helpers
 
     /// Two Janus nodes configured by `janus-config` with one key file, and a server given both.
     private func startServerWithTwoNodes() async throws -> [String] {
-        let keyFile = directory.appendingPathComponent("janus-admin.key").path
         var urls: [String] = []
         for name in ["a", "b"] {
-            let folder = directory.appendingPathComponent("janus-\(name)").path
-            let port = try freeTCPPort(host: "127.0.0.1")
-            try runToCompletion(["janus-config", "--folder", folder, "--admin-key-file", keyFile, "--janus-port", String(port),
-                                 "--rtp-ports", name == "a" ? "30000-30999" : "31000-31999"])
-            let url = "ws://127.0.0.1:\(port)"
-            janus[url] = try ChildProcess.start(
-                try XCTUnwrap(ManagedJanus.findExecutable()), ["--disable-colors", "--configs-folder=\(folder)"],
-                logPath: directory.appendingPathComponent("janus-\(name).log").path)
-            let up = await eventually {
-                guard let probe = try? await JanusProbe.connect(to: url) else { return false }
-                await probe.close()
-                return true
-            }
-            XCTAssertTrue(up, "janus answers on \(url)")
+            let url = "ws://127.0.0.1:\(try freeTCPPort(host: "127.0.0.1"))"
+            try startJanus(named: name, url: url)
             urls.append(url)
         }
+        try await launchServer(nodes: urls)
+        return urls
+    }
+
+    private var keyFile: String { directory.appendingPathComponent("janus-admin.key").path }
+
+    /// A Janus configured by `janus-config` (with the shared key file) listening at `url`.
+    private func startJanus(named name: String, url: String) throws {
+        let folder = directory.appendingPathComponent("janus-\(name)").path
+        let port = try XCTUnwrap(url.split(separator: ":").last.map(String.init))
+        try runToCompletion(["janus-config", "--folder", folder, "--admin-key-file", keyFile, "--janus-port", port,
+                             "--rtp-ports", name == "a" ? "30000-30999" : "31000-31999"])
+        janus[url] = try ChildProcess.start(
+            try XCTUnwrap(ManagedJanus.findExecutable()), ["--disable-colors", "--configs-folder=\(folder)"],
+            logPath: directory.appendingPathComponent("janus-\(name).log").path)
+    }
+
+    /// A server given `nodes` with `--janus-node`, once it reports every node up (so that
+    /// placement has them all to choose from).
+    private func launchServer(nodes: [String]) async throws {
         server = try await ServerBinary.launch(
             ["--port", "0", "--dev-auth", "--db", directory.appendingPathComponent("server.sqlite").path, "--janus-admin-key-file", keyFile]
-                + urls.flatMap { ["--janus-node", $0] },
+                + nodes.flatMap { ["--janus-node", $0] },
             stderr: directory.appendingPathComponent("server.log"))
-        // Both nodes up before the first call, so placement has both to choose from.
         let port = try serverPort()
-        let bothUp = await eventually {
+        let allUp = await eventually {
             let metrics = (try? await Metrics.fetch(port: port)) ?? [:]
-            return urls.allSatisfy { metrics["confab_janus_node_up{node=\"\($0)\"}"] == 1 }
+            return nodes.allSatisfy { metrics["confab_janus_node_up{node=\"\($0)\"}"] == 1 }
         }
-        XCTAssertTrue(bothUp, "the server reports both nodes up")
-        return urls
+        XCTAssertTrue(allUp, "the server reports every node up")
     }
 
     private func serverPort() throws -> Int {
