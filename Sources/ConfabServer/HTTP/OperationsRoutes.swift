@@ -5,7 +5,8 @@ import Hummingbird
 import NIOCore
 
 /// What operators and their tools ask a running server: `GET /health` (the process answers),
-/// `GET /ready` (it can serve calls: database reachable, its managed Janus up) and
+/// `GET /ready` (it can serve calls: database reachable, its managed Janus or one of its Janus
+/// nodes up) and
 /// `GET /metrics` (Prometheus text format).
 enum OperationsRoutes {
     static func add(
@@ -32,7 +33,7 @@ enum OperationsRoutes {
                 connections: await coordinator.connectionCount, callsInMemory: memory.calls,
                 callsWithParticipants: participation.activeCalls, participants: participation.participants,
                 databaseReachable: await databaseReachable(store),
-                managedJanusUp: janus == .notChecked ? nil : janus == .ok,
+                managedJanusUp: media?.managedJanus == nil ? nil : janus == .ok,
                 janusNodes: await media?.rooms.nodeStatus() ?? [])
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -50,8 +51,10 @@ enum OperationsRoutes {
     }
 
     private static func janusCheck(_ media: CallMedia?) async -> ReadinessStatus.Check {
-        guard let janus = media?.managedJanus else { return .notChecked }
-        return await janus.isUp ? .ok : .down
+        guard let media else { return .notChecked }
+        if let janus = media.managedJanus { return await janus.isUp ? .ok : .down }
+        // Existing Janus nodes (--janus, --janus-node): calls can be served while one is up.
+        return await media.rooms.nodeStatus().contains(where: \.isUp) ? .ok : .down
     }
 
     private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {

@@ -85,6 +85,9 @@ final class JanusNodesTests: XCTestCase {
         XCTAssertEqual(media.janusURL, live)
         let joined = try await probe(media.janusURL).joinAsPublisher(room: media.room, token: media.token)
         XCTAssertEqual(joined.kind, .joined)
+        // The server stays ready: calls can still be served.
+        let (status, _) = try await HTTPGet.fetch("http://127.0.0.1:\(port)/ready")
+        XCTAssertEqual(status, 200)
         // A new call goes on the live node too, not on the dead one.
         let other = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "after"), create: true), timeout: .seconds(15))
         XCTAssertEqual(other.media?.janusURL, live)
@@ -129,6 +132,18 @@ final class JanusNodesTests: XCTestCase {
         let again = try await connect("alice")
         let joined = try await again.send(JoinCallRequest(cid: cid), timeout: .seconds(15))
         XCTAssertEqual(joined.media?.janusURL, nodes[0], "the call's participants on the first node must not be split from the newcomers")
+    }
+
+    func test_everyNodeKilled_notReady_saysJanusDown() async throws {
+        let nodes = try await startServerWithTwoNodes()
+        for node in nodes { kill(try XCTUnwrap(janus[node]).pid, SIGKILL) }
+        let port = try serverPort()
+        let notReady = await eventually(within: .seconds(5)) {
+            (try? await HTTPGet.fetch("http://127.0.0.1:\(port)/ready"))?.status == 503
+        }
+        XCTAssertTrue(notReady, "no node up: no call can get media")
+        let (_, body) = try await HTTPGet.fetch("http://127.0.0.1:\(port)/ready")
+        XCTAssertEqual(try ConfabJSON.decoder().decode(ReadinessStatus.self, from: body), ReadinessStatus(database: .ok, janus: .down))
     }
 
     func test_janusNodeThatIsNotAWebSocketURL_isRefusedAtStart() async throws {
