@@ -5,11 +5,24 @@ import Logging
 /// One Janus that calls' rooms can be placed on, and the single owner of whether it is up.
 ///
 /// A node is up while the coordinator's signalling session with it lives: one WebSocket, one
-/// Janus session and one videoroom handle (the `Link`), kept alive by keepalives. The WebSocket
-/// closing (Janus killed or restarted: the kernel resets the connection at once), a keepalive
-/// that gets no answer, or Janus forgetting the session mark it down; a watcher then tries to
-/// connect again, backing off up to 5 s, until it is back.
+/// Janus session and one videoroom handle (the `Link`), kept alive by keepalives. When the
+/// WebSocket closes (Janus killed or restarted: the kernel resets the connection at once), a
+/// keepalive gets no answer, or Janus forgets the session, the node is reconnecting: one attempt
+/// is made at once, and only if that fails is it down — so a blip (a slow keepalive answer)
+/// does not move calls away from a Janus their participants are still connected to. A watcher
+/// then keeps trying, backing off up to 5 s, until it is back.
 actor JanusNode {
+    /// What placement may rely on.
+    enum Health: Sendable, Equatable {
+        /// The session lives: rooms go here.
+        case up
+        /// The session just ended and one attempt to make a new one is under way: calls on
+        /// this node wait for it rather than move.
+        case reconnecting
+        /// No session, and the last attempt failed (or none was made yet): calls move away.
+        case down
+    }
+
     /// Where this Janus is now: the managed one may restart on another port, so this is asked
     /// before every (re)connection and may wait while Janus starts.
     typealias Locator = @Sendable (_ timeout: Duration) async throws -> String
@@ -24,6 +37,7 @@ actor JanusNode {
     /// Whether the last failed attempt was logged already (a down node is retried every few
     /// seconds; one warning says it).
     private var failureLogged = false
+    private(set) var health = Health.down
 
     /// A Janus session with one videoroom handle, used for every room request on this node.
     struct Link: Sendable {
@@ -48,10 +62,10 @@ actor JanusNode {
     }
 
     /// Up: the signalling session with this Janus lives.
-    var isUp: Bool { link != nil }
+    var isUp: Bool { health == .up }
 
     /// Connects, and keeps connecting whenever the link is lost, until `stop`. `wentDown` is
-    /// called each time an up node goes down (so calls placed on it can move).
+    /// called each time the node goes down after having been up (so calls placed on it can move).
     func startWatching(wentDown: @escaping @Sendable (JanusNode) async -> Void) {
         guard watcher == nil else { return }
         watcher = Task { [weak self] in
@@ -61,9 +75,11 @@ actor JanusNode {
                 if let link = try? await self.currentLink() {
                     delay = Self.firstRetry
                     await link.client.untilClosed()
-                    if await self.linkClosed(link) { await wentDown(self) }
+                    await self.linkClosed(link)
+                    // The next round's `currentLink` is the one attempt made at once.
                     continue
                 }
+                if await self.reconnectFailed() { await wentDown(self) }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, Self.longestRetry)
             }
@@ -91,6 +107,7 @@ actor JanusNode {
         do {
             let link = try await attempt.value
             self.link = link
+            health = .up
             failureLogged = false
             logger.notice("janus node up", metadata: ["node": "\(name)", "url": "\(link.client.url)"])
             return link
@@ -107,7 +124,7 @@ actor JanusNode {
     /// node counts as down until a new session is made.
     func drop(_ link: Link) async {
         await link.client.close()
-        _ = linkClosed(link)
+        linkClosed(link)
     }
 
     /// Ends the session and stops watching (the rooms stay until Janus stops or the calls end).
@@ -115,6 +132,7 @@ actor JanusNode {
         watcher?.cancel()
         watcher = nil
         connecting?.cancel()
+        health = .down
         guard let link else { return }
         self.link = nil
         link.keepalive.cancel()
@@ -122,12 +140,21 @@ actor JanusNode {
         await link.client.close()
     }
 
-    /// Forgets `closed` if it is still the current link; true when that took the node down
-    /// (a link replaced meanwhile by a newer one does not).
-    private func linkClosed(_ closed: Link) -> Bool {
-        guard let link, link.client === closed.client else { return false }
+    /// Forgets `closed` if it is still the current link (not one replaced meanwhile by a newer
+    /// one): the node is reconnecting.
+    private func linkClosed(_ closed: Link) {
+        guard let link, link.client === closed.client else { return }
         link.keepalive.cancel()
         self.link = nil
+        health = .reconnecting
+        logger.warning("lost the session with a janus node; reconnecting", metadata: ["node": "\(name)"])
+    }
+
+    /// The attempt made at once after losing the session failed: the node is down. True only
+    /// then (not for later failed retries of a node already down).
+    private func reconnectFailed() -> Bool {
+        guard health == .reconnecting else { return false }
+        health = .down
         logger.warning("janus node down", metadata: ["node": "\(name)"])
         return true
     }

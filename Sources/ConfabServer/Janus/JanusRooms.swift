@@ -267,7 +267,9 @@ actor JanusRooms {
     /// noticed, and with a single node this is the wait for a restarting Janus.
     private func placing(_ cid: CallID) async throws -> (NodeID, Link) {
         let current = placements.node(of: cid)
-        if let current, await nodes[current.index].isUp, let link = try? await nodes[current.index].currentLink() {
+        // Up, or reconnecting (its participants may well still be connected to it): the call
+        // stays, waiting for the attempt under way rather than being split across two nodes.
+        if let current, await nodes[current.index].health != .down, let link = try? await nodes[current.index].currentLink() {
             return (current, link)
         }
         // A call this server has not placed may have a room from before a restart of this server.
@@ -341,7 +343,8 @@ actor JanusRooms {
             // Placed again meanwhile (a participant renewed first), or ended.
             guard placements.node(of: cid) == dead, let target = placements.byLoad(up).first else { continue }
             place(cid, on: target, from: dead)
-            guard let link = try? await nodes[target.index].currentLink() else { continue }
+            // Ended meanwhile: no room to make.
+            guard let link = try? await nodes[target.index].currentLink(), placements.node(of: cid) == target else { continue }
             do {
                 // Made now, so the participants' renewals only add their tokens.
                 try await createRoom(Self.roomNumber(for: cid), for: cid, tokens: [], on: link)
