@@ -93,6 +93,30 @@ final class JanusNodesTests: XCTestCase {
         XCTAssertEqual(other.media?.janusURL, live)
     }
 
+    func test_frozenNode_missesKeepalives_isDown_andItsCallMoves() async throws {
+        let nodes = try await startServerWithTwoNodes()
+        let alice = try await connect("alice")
+        let joined = try await alice.send(JoinCallRequest(cid: CallID(type: .default, id: "frozen"), create: true), timeout: .seconds(15))
+        let frozen = try XCTUnwrap(joined.media?.janusURL), live = try XCTUnwrap(nodes.first { $0 != frozen })
+        let pid = try XCTUnwrap(janus[frozen]).pid
+
+        // When its Janus stops answering without closing anything (as a hung process would)
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let stoppedAt = ContinuousClock.now
+
+        // Then an unanswered keepalive (every 5 s, 5 s to answer) and a reconnection that gets no
+        // handshake (5 s) make it down, and its call moves (within 15 s; the rest is margin
+        // for a busy machine)
+        let port = try serverPort()
+        let moved = await eventually(within: .seconds(25)) {
+            let metrics = (try? await Metrics.fetch(port: port)) ?? [:]
+            return metrics["confab_janus_node_up{node=\"\(frozen)\"}"] == 0 && metrics["confab_janus_node_rooms{node=\"\(live)\"}"] == 1
+        }
+        XCTAssertTrue(moved, "a Janus that stopped answering is found out and its call moved")
+        print("janus nodes: a frozen node was found down and its call moved \(ContinuousClock.now - stoppedAt) after it froze")
+    }
+
     func test_killedNode_startedAgain_isUpAgain_andTakesTheNextCall() async throws {
         let nodes = try await startServerWithTwoNodes()
         let alice = try await connect("alice")
