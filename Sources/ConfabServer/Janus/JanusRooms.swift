@@ -272,8 +272,10 @@ actor JanusRooms {
         if let current, await nodes[current.index].health != .down, let link = try? await nodes[current.index].currentLink() {
             return (current, link)
         }
-        // A call this server has not placed may have a room from before a restart of this server.
-        if current == nil, let found = try? await nodeHoldingRoom(of: cid) { return found }
+        // A call this server has not placed (or whose node is down) may have a room on a live
+        // node already: placed before this server restarted, or by another coordinator using
+        // the same nodes. Its participants are there.
+        if let found = try? await nodeHoldingRoom(of: cid) { return found }
         var up: [NodeID] = [], down: [NodeID] = []
         for (index, node) in nodes.enumerated() {
             if await node.isUp { up.append(NodeID(index: index)) } else { down.append(NodeID(index: index)) }
@@ -300,8 +302,8 @@ actor JanusRooms {
         return try await nodeHoldingRoom(of: cid)
     }
 
-    /// Looks for `cid`'s room on the live nodes (a call placed before this server restarted),
-    /// and places the call where it is found.
+    /// Looks for `cid`'s room on the live nodes (a call placed before this server restarted, or
+    /// by another coordinator), and places the call where it is found.
     private func nodeHoldingRoom(of cid: CallID) async throws -> (NodeID, Link)? {
         guard nodes.count > 1 else { return nil }
         for (index, node) in nodes.enumerated() where await node.isUp {
@@ -340,6 +342,12 @@ actor JanusRooms {
             return
         }
         for cid in stranded {
+            guard placements.node(of: cid) == dead else { continue }
+            // Moved already by another coordinator using the same nodes: follow it there.
+            if let (found, _) = try? await nodeHoldingRoom(of: cid) {
+                logger.notice("a call's room was found on another janus node", metadata: ["cid": "\(cid)", "janus": "\(nodes[found.index].name)"])
+                continue
+            }
             // Placed again meanwhile (a participant renewed first), or ended.
             guard placements.node(of: cid) == dead, let target = placements.byLoad(up).first else { continue }
             place(cid, on: target, from: dead)
