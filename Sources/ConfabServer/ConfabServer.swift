@@ -58,9 +58,10 @@ public struct ConfabServer: Sendable {
         MediaFileRoutes.add(to: router, coordinator: coordinator, tokens: tokens, devAuth: configuration.devAuth)
 
         let maxMessageSize = configuration.maxMessageSize
-        let socketRouter = Router(context: BasicWebSocketRequestContext.self)
+        let socketRouter = Router(context: SocketRequestContext.self)
         for path in ["/", "/ws"] {
-            socketRouter.ws(RouterPath(path)) { inbound, outbound, _ in
+            socketRouter.ws(RouterPath(path)) { inbound, outbound, context in
+                context.requestContext.upgradeTaken()
                 await ConnectionLoop.run(
                     inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize,
                     frameLimits: frameLimits)
