@@ -45,7 +45,8 @@ public struct ConfabServer: Sendable {
         let replicas = (store as? PostgresCallStore).map { ReplicaBus(store: $0, logger: logger) }
         if let replicas {
             await coordinator.connectReplicas(replicas)
-            await replicas.start { event in await coordinator.replicaEvent(event) }
+            await replicas.start { message in await coordinator.handleReplicaMessage(message) }
+            await coordinator.startReplicaHeartbeat()
         }
         defer { replicas?.stop() }
         // Broadcasts never outlive their server; what is still there is from one that was killed.
