@@ -12,6 +12,10 @@ public struct ServerConfiguration: Sendable {
     public var dataFolder: String
     /// The HS256 signing secret; created (0600) on first use.
     public var secretPath: String
+    /// The secret set on every Janus room, kept across restarts so rooms an external Janus still
+    /// holds stay editable; created (0600) on first use. Replicas sharing Janus nodes must share
+    /// it, or one cannot admit to a room another made. Default: `janus-room.secret` in the data folder.
+    public var roomSecretPath: String
     /// Accept a bare user id in `hello`, without a token. For local use only.
     public var devAuth: Bool
     /// Let every signed-in user read and join every call as a plain user, as before calls were
@@ -31,7 +35,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8630,
         database: DatabaseLocation = .sqlite(path: ServerConfiguration.defaultDatabasePath()), dataFolder: String? = nil,
-        secretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
+        secretPath: String? = nil, roomSecretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
         healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024,
         media: MediaConfiguration = .managed(ManagedJanusOptions())
     ) {
@@ -41,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         let dataFolder = dataFolder ?? Self.defaultDataFolder(for: database)
         self.dataFolder = dataFolder
         self.secretPath = secretPath ?? Self.defaultSecretPath(inDataFolder: dataFolder)
+        self.roomSecretPath = roomSecretPath ?? URL(fileURLWithPath: dataFolder).appendingPathComponent("janus-room.secret").path
         self.devAuth = devAuth
         self.openCalls = openCalls
         self.ringAutoCancelTimeout = ringAutoCancelTimeout
@@ -71,12 +76,6 @@ public struct ServerConfiguration: Sendable {
         case .postgres: sqlitePath = defaultDatabasePath(environment: environment)
         }
         return URL(fileURLWithPath: sqlitePath).deletingLastPathComponent().path
-    }
-
-    /// `janus-room.secret` in the data folder: the secret set on every Janus room, kept
-    /// across restarts so rooms an external Janus still holds stay editable.
-    public var roomSecretPath: String {
-        URL(fileURLWithPath: dataFolder).appendingPathComponent("janus-room.secret").path
     }
 
     /// `server.secret` in the data folder. Replicas sharing one PostgreSQL must share this file

@@ -28,6 +28,10 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("secret-file"), help: "Token signing secret (default: server.secret in the data folder).")
     var secretFile: String?
 
+    @Option(name: .customLong("room-secret-file"),
+            help: "Secret of the Janus rooms (default: janus-room.secret in the data folder). Replicas on one database share it.")
+    var roomSecretFile: String?
+
     func validate() throws {
         _ = try database()
     }
@@ -76,7 +80,8 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, database: try storage.database(), dataFolder: try storage.dataFolder(), secretPath: try storage.secretPath(), devAuth: devAuth, openCalls: openCalls,
+            host: host, port: port, database: try storage.database(), dataFolder: try storage.dataFolder(), secretPath: try storage.secretPath(),
+            roomSecretPath: storage.roomSecretFile, devAuth: devAuth, openCalls: openCalls,
             ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
             healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration())
         let server = Task {

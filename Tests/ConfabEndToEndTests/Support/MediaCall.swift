@@ -21,6 +21,10 @@ struct MediaCall {
     /// Where the reports, logs and the controller's files go; kept when given (else a
     /// temporary folder removed after a successful call).
     var outputDirectory: URL?
+    /// The script in Support/ that runs the call (`replica-call.sh`: two coordinators), and
+    /// what it is told through its environment.
+    var script = "media-call.sh"
+    var environment: [String: String] = [:]
 
     /// Runs the call and reads every report; throws with the peers' logs when something failed.
     func run(timeout: Duration = .seconds(45)) async throws -> [String: MediaPeerReport] {
@@ -30,12 +34,12 @@ struct MediaCall {
         let binaries = try builtExecutable("confab-peer").deletingLastPathComponent()
         let process = Process()
         process.executableURL = Self.repository.appendingPathComponent("meson-helpers/netns-run")
-        process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/media-call.sh").path,
+        process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/\(script)").path,
                              binaries.path, directory.path]
             + Self.withMembers(peers).map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
-        if !controller.isEmpty {
-            var environment = ProcessInfo.processInfo.environment
-            environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ")
+        if !controller.isEmpty || !environment.isEmpty {
+            var environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
+            if !controller.isEmpty { environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ") }
             process.environment = environment
         }
         let output = Pipe()
