@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import NIOSSL
 
 /// Which certificate authorities a `wss://` server's certificate must come from.
@@ -42,6 +43,10 @@ public enum ServerTrust: Sendable, Equatable {
     /// What to tell the user about a failed handshake, if it failed on the certificate; nil
     /// for every other failure (refused, reset, timed out), which stays "unreachable".
     static func refusal(in error: any Error) -> ServerTrustError? {
+        // Errors raised while the channel is set up come wrapped, one per address tried.
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.lazy.compactMap { refusal(in: $0.error) }.first
+        }
         if let error = error as? NIOSSLExtraError {
             switch error {
             case .failedToValidateHostname: return .notTrusted(reason: "it was issued for another name")

@@ -83,6 +83,22 @@ final class CoordinatorClientTLS_Tests: XCTestCase {
         }
     }
 
+    func test_ipAddressURL_connect_isRefusedSayingTLSNeedsTheName() async throws {
+        let url = "wss://127.0.0.1:\(server?.port ?? 0)/ws"
+        try await onMain { [authority] in
+            var options = CoordinatorClient.Options()
+            options.serverTrust = .certificateAuthorities(file: authority!.certificatePath)
+            let alice = CoordinatorClient(serverURL: url, userID: "alice", options: options)
+            do {
+                try await alice.connect()
+                XCTFail("connected over TLS by IP address")
+            } catch let error as CallError {
+                XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
+                XCTAssertTrue(error.message.contains("not an IP address"), error.message)
+            }
+        }
+    }
+
     func test_missingCAFile_validate_namesThePath() {
         let path = directory.appendingPathComponent("nowhere.pem").path
         XCTAssertThrowsError(try ServerTrust.certificateAuthorities(file: path).validate()) { error in

@@ -296,9 +296,10 @@ public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The failures a caller may act on; everything else is `.other`.
     public enum Kind: Equatable, Sendable {
         case other
-        /// The server's TLS certificate was refused (an unknown CA, another name, expired):
-        /// retrying the same way cannot help; trusting its CA (`--ca-file`) or fixing the
-        /// certificate can.
+        /// The server's TLS certificate was refused (an unknown CA, another name, expired), or
+        /// TLS could not even be tried (an unreadable CA file, an IP address in a `wss://` URL):
+        /// retrying the same way cannot help; trusting its CA (`--ca-file`), fixing the
+        /// certificate or the address can.
         case serverNotTrusted
     }
 
