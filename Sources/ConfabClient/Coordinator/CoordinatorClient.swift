@@ -45,6 +45,9 @@ public final class CoordinatorClient: CallService {
     public var serverURL: String { servers.current }
     /// Every address this client may use, and which one is in use.
     public private(set) var servers: ServerEndpoints
+    /// Whose certificates a `wss://` server may present; media servers handed out by this
+    /// coordinator are trusted the same way.
+    public var serverTrust: ServerTrust { options.serverTrust }
     public let currentUserID: String
     /// This device's id on the coordinator (from the last sign-in); nil while not signed in.
     public private(set) var connectionID: String?

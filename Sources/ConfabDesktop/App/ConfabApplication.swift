@@ -58,6 +58,7 @@ public final class ConfabApplication {
         }
         callViewModel = CallViewModel(currentUser: options.user, callSettings: preferences.callSettingsOnJoin,
                                       callService: coordinator, mediaEngine: mediaEngine)
+        mediaEngine.mediaServerTrust = options.serverTrust
         mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.localMedia.recordLocalAudioLevel(level) }
         mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.localMedia.deviceFailed(failure) }
         mediaEngine.audioProcessing = { [preferences] in preferences.audioProcessing }
