@@ -60,4 +60,22 @@ final class PeerTLSAndFailover_EndToEndTests: XCTestCase {
         XCTAssertEqual(report.stateNames, ["idle", "joining", "inCall", "idle"])
         XCTAssertEqual(report.outcome, "left")
     }
+
+    func test_peerWaitingForARing_itsServerKilled_movesToTheNextAndIsRungThere() async throws {
+        // Each with its own database: bob's membership of the call is made on the second anyway.
+        let first = try await ServerProcess.start()
+        let second = try await ServerProcess.start()
+        servers += [first, second]
+        let bob = try peer("bob", server: "\(first.baseURL),\(second.baseURL)", ["answer", "--accept", "--duration", "0.5"])
+        try await bob.waitFor("connected as bob")
+        first.kill()
+        try await bob.waitFor("reconnected to \(second.url)")
+        let alice = try peer("alice", server: second.baseURL, ["ring", "default:failover-ring", "--members", "bob", "--duration", "0.5"])
+        let callee = try await bob.report()
+        let caller = try await alice.report()
+        XCTAssertEqual(callee.outcome, "accepted")
+        XCTAssertEqual(callee.events("ringing").map(\.user), ["alice"])
+        XCTAssertEqual(callee.events("connectionLost").count, 1)
+        XCTAssertEqual(caller.outcome, "accepted by bob")
+    }
 }
