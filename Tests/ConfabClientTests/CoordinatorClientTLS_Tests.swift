@@ -83,6 +83,25 @@ final class CoordinatorClientTLS_Tests: XCTestCase {
         }
     }
 
+    func test_certificateForAnotherName_connect_isRefusedAsNotTrusted() async throws {
+        let elsewhere = try authority.issueServerCertificate(named: "elsewhere", for: "elsewhere.test")
+        let other = try await ServerProcess.start(["--tls-cert", elsewhere.certificatePath, "--tls-key", elsewhere.keyPath])
+        defer { other.stop() }
+        let url = "wss://localhost:\(other.port)/ws"
+        try await onMain { [authority] in
+            var options = CoordinatorClient.Options()
+            options.serverTrust = .certificateAuthorities(file: authority!.certificatePath)
+            let alice = CoordinatorClient(serverURL: url, userID: "alice", options: options)
+            do {
+                try await alice.connect()
+                XCTFail("trusted a certificate issued for another name")
+            } catch let error as CallError {
+                XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
+                XCTAssertTrue(error.message.contains("issued for another name"), error.message)
+            }
+        }
+    }
+
     func test_ipAddressURL_connect_isRefusedSayingTLSNeedsTheName() async throws {
         let url = "wss://127.0.0.1:\(server?.port ?? 0)/ws"
         try await onMain { [authority] in

@@ -19,17 +19,20 @@ public struct TestCertificateAuthority {
                           "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
     }
 
-    /// A server certificate (and its key) signed by this CA for `localhost` and 127.0.0.1:
-    /// the files `confab-server --tls-cert --tls-key` take.
-    public func issueServerCertificate(named name: String) throws -> (certificatePath: String, keyPath: String) {
+    /// A server certificate (and its key) signed by this CA for `hostName`, and for 127.0.0.1
+    /// when that is `localhost`: the files `confab-server --tls-cert --tls-key` take. (NIOSSL
+    /// accepts an address in the certificate that matches the socket's whatever the name, so
+    /// a certificate meant for another name must not carry 127.0.0.1.)
+    public func issueServerCertificate(named name: String, for hostName: String = "localhost") throws -> (certificatePath: String, keyPath: String) {
         let key = directory.appendingPathComponent("\(name).key").path
         let request = directory.appendingPathComponent("\(name).csr").path
         let certificate = directory.appendingPathComponent("\(name).pem").path
         let extensions = directory.appendingPathComponent("\(name).ext")
-        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".utf8)
+        let names = hostName == "localhost" ? "DNS:localhost,IP:127.0.0.1" : "DNS:\(hostName)"
+        try Data("subjectAltName=\(names)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n".utf8)
             .write(to: extensions)
         try Self.openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                          "-keyout", key, "-out", request, "-subj", "/CN=localhost"])
+                          "-keyout", key, "-out", request, "-subj", "/CN=\(hostName)"])
         try Self.openssl(["x509", "-req", "-in", request, "-CA", certificatePath, "-CAkey", keyPath,
                           "-set_serial", String(Int.random(in: 2...Int(Int32.max))), "-days", "2",
                           "-extfile", extensions.path, "-out", certificate])
