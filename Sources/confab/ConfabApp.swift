@@ -93,7 +93,8 @@ struct ConfabApp: ParsableCommand {
             // Command line, then environment, then what the user saved in Preferences.
             let saved = AppPreferences()
             let serverText = server ?? environment["CONFAB_SERVER"] ?? saved.serverURL ?? AppOptions.defaultServerURL
-            // The command line and environment were checked in validate(); Preferences hold one address.
+            // The command line and environment were checked in validate(); what Preferences hold
+            // is used as a list when it reads as one, else tried as it was typed.
             let servers = (try? ServerEndpoints(parsing: serverText)) ?? ServerEndpoints(serverText)
             var options = AppOptions(servers: servers,
                                      user: User(id: user ?? environment["CONFAB_USER"] ?? saved.userID ?? environment["USER"] ?? "me"),
