@@ -1,6 +1,8 @@
 import ConfabProtocol
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -20,7 +22,9 @@ public struct ConfabServer: Sendable {
     /// Runs until the task is cancelled. `onListening` gets the bound host and port (the real
     /// one when the configuration asked for port 0).
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
-        // Before anything else, so that a server that cannot write never says "listening".
+        // Before anything else, so that a server that cannot write, or cannot read its
+        // certificate, never says "listening".
+        let tlsConfiguration = try configuration.tls?.configuration()
         let store = try openCallStore(configuration.database, logger: logger)
         defer { store.close() }
         let dataFolder = URL(fileURLWithPath: configuration.dataFolder)
@@ -70,18 +74,23 @@ public struct ConfabServer: Sendable {
         }
 
         let host = configuration.host
+        let plainServer = HTTPServerBuilder.http1WebSocketUpgrade(
+            webSocketRouter: socketRouter,
+            configuration: .init(ws: .init(
+                // Frames up to 1 MiB are read so that anything over the 64 KiB message limit gets
+                // an error answer instead of a dropped connection; beyond 1 MiB NIO closes it.
+                maxFrameSize: 1 << 20,
+                autoPing: .enabled(timePeriod: configuration.healthCheckInterval))))
+        // With TLS every route is behind it: the WebSocket (wss://) and the HTTP ones (https://
+        // /health, /ready, /metrics, recordings and broadcasts) alike.
+        let server = try tlsConfiguration.map { try HTTPServerBuilder.tls(plainServer, tlsConfiguration: $0) } ?? plainServer
+        let httpScheme = configuration.tls == nil ? "http" : "https"
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: socketRouter,
-                configuration: .init(ws: .init(
-                    // Frames up to 1 MiB are read so that anything over the 64 KiB message limit gets
-                    // an error answer instead of a dropped connection; beyond 1 MiB NIO closes it.
-                    maxFrameSize: 1 << 20,
-                    autoPing: .enabled(timePeriod: configuration.healthCheckInterval)))),
+            server: server,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "confab-server"),
             onServerRunning: { channel in
-                await coordinator.setPublicBaseURL("http://\(host):\(channel.localAddress?.port ?? 0)")
+                await coordinator.setPublicBaseURL("\(httpScheme)://\(host):\(channel.localAddress?.port ?? 0)")
                 await onListening(host, channel.localAddress?.port ?? 0)
             },
             logger: logger)

@@ -31,13 +31,16 @@ public struct ServerConfiguration: Sendable {
     public var maxMessageSize: Int
     /// Janus for calls' media; managed (a child process) unless told otherwise.
     public var media: MediaConfiguration
+    /// The certificate and key to serve `wss://` and `https://` with; nil: plain `ws://`
+    /// and `http://` (loopback, or behind a reverse proxy that terminates TLS).
+    public var tls: ServerTLS?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8630,
         database: DatabaseLocation = .sqlite(path: ServerConfiguration.defaultDatabasePath()), dataFolder: String? = nil,
         secretPath: String? = nil, roomSecretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
         healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024,
-        media: MediaConfiguration = .managed(ManagedJanusOptions())
+        media: MediaConfiguration = .managed(ManagedJanusOptions()), tls: ServerTLS? = nil
     ) {
         self.host = host
         self.port = port
@@ -52,7 +55,11 @@ public struct ServerConfiguration: Sendable {
         self.healthCheckInterval = healthCheckInterval
         self.maxMessageSize = maxMessageSize
         self.media = media
+        self.tls = tls
     }
+
+    /// `ws` or `wss`: what clients put in front of the address.
+    public var webSocketScheme: String { tls == nil ? "ws" : "wss" }
 
     /// `$XDG_DATA_HOME/confab/server.sqlite`, else `~/.local/share/confab/server.sqlite`.
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
