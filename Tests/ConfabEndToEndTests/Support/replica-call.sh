@@ -20,10 +20,18 @@ janus_port=8189
 pg=$(mktemp -d /tmp/confab-pg.XXXXXX)
 
 janus_pid= pids=() peer_pids=()
+# SIGTERM, then SIGKILL after 2 s: started from a test process, children may inherit a signal
+# mask with SIGTERM blocked (ARCHITECTURE.md); Janus then never ended and this script hung.
+stop() {
+  kill -TERM "$1" 2>/dev/null || return 0
+  for _ in $(seq 40); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
 cleanup() {
   for pid in "${peer_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-  if [ -n "$janus_pid" ]; then kill "$janus_pid" 2>/dev/null || true; wait "$janus_pid" 2>/dev/null || true; fi
+  for pid in "${pids[@]}"; do stop "$pid"; done
+  if [ -n "$janus_pid" ]; then stop "$janus_pid"; fi
   "$support/test-postgres.sh" stop "$pg" || true
   rm -rf "$pg"
 }
