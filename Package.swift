@@ -70,6 +70,8 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // wss://: the trust store (system or --ca-file) and telling certificate failures apart.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(
@@ -83,7 +85,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab",
-            dependencies: ["ConfabDesktop", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ConfabDesktop", "ConfabClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Shared wire protocol and the coordinator
@@ -100,6 +102,10 @@ let package = Package(
             dependencies: [
                 "ConfabProtocol", "JanusProtocol", "CChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // `--tls-cert`/`--tls-key`: wss:// and https:// served by the server itself.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                // HTTPServerBuilder, named when choosing plain or TLS.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 // WebSocketErrorCode: the 1007 close for invalid UTF-8.
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -137,6 +143,10 @@ let package = Package(
             name: "ConfabServerTests",
             dependencies: [
                 "ConfabServer", "ConfabProtocol", "JanusProtocol",
+                // TestCertificateAuthority: a CA and a server certificate made with openssl for the TLS tests.
+                "ConfabTestSupport",
+                // HTTPGet over https:// trusting the test CA.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // Raw frames (invalid UTF-8 text) and close codes in the hostile-client tests.
                 .product(name: "NIOWebSocket", package: "swift-nio"),

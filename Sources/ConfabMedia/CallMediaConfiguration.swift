@@ -1,3 +1,4 @@
+import ConfabClient
 import ConfabCore
 import GLibBridge
 
@@ -5,6 +6,8 @@ import GLibBridge
 public struct CallMediaConfiguration: Sendable {
     /// The media server endpoint the coordinator handed out on join.
     public var janusURL: String
+    /// Whose certificates a `wss://` media server may present: the coordinator's (`--ca-file`).
+    public var mediaServerTrust = ServerTrust.system
     public var room: UInt64
     /// The one-time token the coordinator added to the room's allowed list; empty for a plain
     /// room that checks none (`confab-peer janus`).

@@ -84,7 +84,7 @@ public final class CallMediaSession {
     /// Connects to Janus, publishes what `settings` allow, and subscribes to everyone already there.
     public func start(settings: CallSettings) async throws {
         WebRTCCertificate.prepare()
-        let janus = JanusSession(url: configuration.janusURL, logger: logger)
+        let janus = JanusSession(url: configuration.janusURL, trust: configuration.mediaServerTrust, logger: logger)
         self.janus = janus
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
         try await janus.connect()

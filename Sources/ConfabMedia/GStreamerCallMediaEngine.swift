@@ -1,3 +1,4 @@
+import ConfabClient
 import ConfabCore
 import Foundation
 import GLibBridge
@@ -92,6 +93,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// Join as this display rather than Confab's "user|session": for a plain Janus room whose
     /// other participants are not Confab apps (`confab-peer janus`).
     public var plainDisplay: String?
+    /// Whose certificates a `wss://` media server may present (the app's `--ca-file`).
+    public var mediaServerTrust = ServerTrust.system
 
     private let deviceSource: GStreamerDeviceSource
     private let devices: @MainActor () -> CallMediaDevices
@@ -120,6 +123,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         configuration.audioProcessing = audioProcessing()
         configuration.maximumVideoSize = maximumVideoSize()
         configuration.plainDisplay = plainDisplay
+        configuration.mediaServerTrust = mediaServerTrust
         let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
         self.session = session
         session.onRemoteFrame = { [weak self, weak session] feed, frame in

@@ -1,6 +1,8 @@
 import ConfabProtocol
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -20,7 +22,9 @@ public struct ConfabServer: Sendable {
     /// Runs until the task is cancelled. `onListening` gets the bound host and port (the real
     /// one when the configuration asked for port 0).
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
-        // Before anything else, so that a server that cannot write never says "listening".
+        // Before anything else, so that a server that cannot write, or cannot read its
+        // certificate, never says "listening".
+        let tlsConfiguration = try configuration.tls?.configuration()
         let store = try openCallStore(configuration.database, logger: logger)
         defer { store.close() }
         let dataFolder = URL(fileURLWithPath: configuration.dataFolder)
@@ -45,7 +49,8 @@ public struct ConfabServer: Sendable {
         let replicas = (store as? PostgresCallStore).map { ReplicaBus(store: $0, logger: logger) }
         if let replicas {
             await coordinator.connectReplicas(replicas)
-            await replicas.start { event in await coordinator.replicaEvent(event) }
+            await replicas.start { message in await coordinator.handleReplicaMessage(message) }
+            await coordinator.startReplicaHeartbeat()
         }
         defer { replicas?.stop() }
         // Broadcasts never outlive their server; what is still there is from one that was killed.
@@ -58,9 +63,10 @@ public struct ConfabServer: Sendable {
         MediaFileRoutes.add(to: router, coordinator: coordinator, tokens: tokens, devAuth: configuration.devAuth)
 
         let maxMessageSize = configuration.maxMessageSize
-        let socketRouter = Router(context: BasicWebSocketRequestContext.self)
+        let socketRouter = Router(context: SocketRequestContext.self)
         for path in ["/", "/ws"] {
-            socketRouter.ws(RouterPath(path)) { inbound, outbound, _ in
+            socketRouter.ws(RouterPath(path)) { inbound, outbound, context in
+                context.requestContext.upgradeTaken()
                 await ConnectionLoop.run(
                     inbound: inbound, outbound: outbound, coordinator: coordinator, maxMessageSize: maxMessageSize,
                     frameLimits: frameLimits)
@@ -68,18 +74,23 @@ public struct ConfabServer: Sendable {
         }
 
         let host = configuration.host
+        let plainServer = HTTPServerBuilder.http1WebSocketUpgrade(
+            webSocketRouter: socketRouter,
+            configuration: .init(ws: .init(
+                // Frames up to 1 MiB are read so that anything over the 64 KiB message limit gets
+                // an error answer instead of a dropped connection; beyond 1 MiB NIO closes it.
+                maxFrameSize: 1 << 20,
+                autoPing: .enabled(timePeriod: configuration.healthCheckInterval))))
+        // With TLS every route is behind it: the WebSocket (wss://) and the HTTP ones (https://
+        // /health, /ready, /metrics, recordings and broadcasts) alike.
+        let server = try tlsConfiguration.map { try HTTPServerBuilder.tls(plainServer, tlsConfiguration: $0) } ?? plainServer
+        let httpScheme = configuration.tls == nil ? "http" : "https"
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: socketRouter,
-                configuration: .init(ws: .init(
-                    // Frames up to 1 MiB are read so that anything over the 64 KiB message limit gets
-                    // an error answer instead of a dropped connection; beyond 1 MiB NIO closes it.
-                    maxFrameSize: 1 << 20,
-                    autoPing: .enabled(timePeriod: configuration.healthCheckInterval)))),
+            server: server,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "confab-server"),
             onServerRunning: { channel in
-                await coordinator.setPublicBaseURL("http://\(host):\(channel.localAddress?.port ?? 0)")
+                await coordinator.setPublicBaseURL("\(httpScheme)://\(host):\(channel.localAddress?.port ?? 0)")
                 await onListening(host, channel.localAddress?.port ?? 0)
             },
             logger: logger)

@@ -12,6 +12,10 @@ public struct ServerConfiguration: Sendable {
     public var dataFolder: String
     /// The HS256 signing secret; created (0600) on first use.
     public var secretPath: String
+    /// The secret set on every Janus room, kept across restarts so rooms an external Janus still
+    /// holds stay editable; created (0600) on first use. Replicas sharing Janus nodes must share
+    /// it, or one cannot admit to a room another made. Default: `janus-room.secret` in the data folder.
+    public var roomSecretPath: String
     /// Accept a bare user id in `hello`, without a token. For local use only.
     public var devAuth: Bool
     /// Let every signed-in user read and join every call as a plain user, as before calls were
@@ -27,13 +31,16 @@ public struct ServerConfiguration: Sendable {
     public var maxMessageSize: Int
     /// Janus for calls' media; managed (a child process) unless told otherwise.
     public var media: MediaConfiguration
+    /// The certificate and key to serve `wss://` and `https://` with; nil: plain `ws://`
+    /// and `http://` (loopback, or behind a reverse proxy that terminates TLS).
+    public var tls: ServerTLS?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8630,
         database: DatabaseLocation = .sqlite(path: ServerConfiguration.defaultDatabasePath()), dataFolder: String? = nil,
-        secretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
+        secretPath: String? = nil, roomSecretPath: String? = nil, devAuth: Bool = false, openCalls: Bool = false, ringAutoCancelTimeout: Duration = .seconds(30),
         healthCheckInterval: Duration = .seconds(10), maxMessageSize: Int = 64 * 1024,
-        media: MediaConfiguration = .managed(ManagedJanusOptions())
+        media: MediaConfiguration = .managed(ManagedJanusOptions()), tls: ServerTLS? = nil
     ) {
         self.host = host
         self.port = port
@@ -41,13 +48,18 @@ public struct ServerConfiguration: Sendable {
         let dataFolder = dataFolder ?? Self.defaultDataFolder(for: database)
         self.dataFolder = dataFolder
         self.secretPath = secretPath ?? Self.defaultSecretPath(inDataFolder: dataFolder)
+        self.roomSecretPath = roomSecretPath ?? URL(fileURLWithPath: dataFolder).appendingPathComponent("janus-room.secret").path
         self.devAuth = devAuth
         self.openCalls = openCalls
         self.ringAutoCancelTimeout = ringAutoCancelTimeout
         self.healthCheckInterval = healthCheckInterval
         self.maxMessageSize = maxMessageSize
         self.media = media
+        self.tls = tls
     }
+
+    /// `ws` or `wss`: what clients put in front of the address.
+    public var webSocketScheme: String { tls == nil ? "ws" : "wss" }
 
     /// `$XDG_DATA_HOME/confab/server.sqlite`, else `~/.local/share/confab/server.sqlite`.
     public static func defaultDatabasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -71,12 +83,6 @@ public struct ServerConfiguration: Sendable {
         case .postgres: sqlitePath = defaultDatabasePath(environment: environment)
         }
         return URL(fileURLWithPath: sqlitePath).deletingLastPathComponent().path
-    }
-
-    /// `janus-room.secret` in the data folder: the secret set on every Janus room, kept
-    /// across restarts so rooms an external Janus still holds stay editable.
-    public var roomSecretPath: String {
-        URL(fileURLWithPath: dataFolder).appendingPathComponent("janus-room.secret").path
     }
 
     /// `server.secret` in the data folder. Replicas sharing one PostgreSQL must share this file

@@ -25,8 +25,16 @@ struct ConfabPeer: AsyncParsableCommand {
 /// `--server` and `--user` are checked when a coordinator command runs (`settings()`), not at
 /// parsing: the root parses these options for every subcommand, and `janus` needs no coordinator.
 struct PeerOptions: ParsableArguments {
-    @Option(help: "The coordinator, e.g. ws://127.0.0.1:8630 (the /ws path is added when missing); required by join, answer and ring.")
+    @Option(help: ArgumentHelp(
+        "The coordinator, e.g. ws://127.0.0.1:8630 or wss://confab.example.org (the /ws path is added when missing); "
+            + "several replicas comma-separated, tried in turn. Default: $CONFAB_SERVER. Required by join, answer and ring.",
+        valueName: "url[,url…]"))
     var server: String?
+
+    @Option(name: .customLong("ca-file"),
+            help: ArgumentHelp("Trust wss:// servers whose certificate comes from the CA in this PEM file (a private CA) instead of the system's CAs.",
+                               valueName: "pem"))
+    var caFile: String?
 
     @Option(help: "The user to sign in as; required by join, answer and ring.")
     var user: String?
@@ -44,10 +52,24 @@ struct PeerOptions: ParsableArguments {
 
     /// The plain values, safe to hand to the main actor; refuses what a coordinator command cannot run without.
     func settings() throws -> PeerSettings {
-        guard let server else { throw ValidationError("Missing expected argument '--server <server>'") }
+        guard let server = server ?? ProcessInfo.processInfo.environment["CONFAB_SERVER"] else {
+            throw ValidationError("Missing expected argument '--server <server>'")
+        }
         guard let user else { throw ValidationError("Missing expected argument '--user <user>'") }
         try media.validateMediaIsSent()
-        return PeerSettings(serverURL: Self.serverURL(server), user: user, token: token, report: report, verbose: verbose,
+        let servers: ServerEndpoints
+        do {
+            servers = try ServerEndpoints(parsing: server).map(Self.serverURL)
+        } catch {
+            throw ValidationError("--server: \(error.description)")
+        }
+        let trust = caFile.map { ServerTrust.certificateAuthorities(file: $0) } ?? .system
+        do {
+            try trust.validate()
+        } catch {
+            throw ValidationError("--ca-file: \(error.description)")
+        }
+        return PeerSettings(servers: servers, trust: trust, user: user, token: token, report: report, verbose: verbose,
                             media: media.settings)
     }
 
@@ -61,7 +83,8 @@ struct PeerOptions: ParsableArguments {
 
 /// What `PeerOptions` parsed.
 struct PeerSettings: Sendable {
-    let serverURL: String
+    let servers: ServerEndpoints
+    let trust: ServerTrust
     let user: String
     let token: String?
     let report: String?
@@ -101,7 +124,8 @@ func runPeer(_ options: PeerSettings, command: String, call: CallID?,
     }
     var clientOptions = CoordinatorClient.Options()
     clientOptions.clientName = "confab-peer"
-    let client = CoordinatorClient(serverURL: options.serverURL, userID: options.user, token: options.token, options: clientOptions)
+    clientOptions.serverTrust = options.trust
+    let client = CoordinatorClient(servers: options.servers, userID: options.user, token: options.token, options: clientOptions)
     let media = options.media.map { PeerMedia(client: client, settings: $0) }
     let session = PeerSession(client: client, command: command, call: call, media: media)
     session.stopOnSignals()

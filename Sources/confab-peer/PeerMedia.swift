@@ -35,6 +35,7 @@ final class PeerMedia {
         engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
             chosen.devices
         }
+        engine.mediaServerTrust = client.serverTrust
         service = PeerCallService(client: client)
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
         let processing = settings.audioProcessing

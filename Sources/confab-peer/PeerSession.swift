@@ -269,8 +269,12 @@ final class PeerSession {
         report.record(event)
         media?.service.deliver(event)
         switch event {
-        case .connectionLost: if callingState == "inCall" { enter("reconnecting") }
-        case .connectionRestored: if callingState == "reconnecting" { rejoin() }
+        case .connectionLost:
+            if callingState == "inCall" { enter("reconnecting") }
+        case .connectionRestored:
+            // Given several servers, which one it is now on (scripts wait for this line).
+            Self.say("reconnected to \(client.serverURL)")
+            if callingState == "reconnecting" { rejoin() }
         default: break
         }
         if let waiter {

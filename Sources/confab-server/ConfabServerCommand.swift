@@ -28,6 +28,10 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("secret-file"), help: "Token signing secret (default: server.secret in the data folder).")
     var secretFile: String?
 
+    @Option(name: .customLong("room-secret-file"),
+            help: "Secret of the Janus rooms (default: janus-room.secret in the data folder). Replicas on one database share it.")
+    var roomSecretFile: String?
+
     func validate() throws {
         _ = try database()
     }
@@ -62,9 +66,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("health-interval"), help: "Seconds between health checks (heartbeats).")
     var healthInterval: Double = 10
     @OptionGroup var media: MediaOptions
+    @Option(name: .customLong("tls-cert"),
+            help: ArgumentHelp("Serve wss:// and https:// with this certificate (PEM, intermediates after it); needs --tls-key.", valueName: "pem"))
+    var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key of --tls-cert (PEM).", valueName: "pem"))
+    var tlsKey: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard ringTimeout > 0, healthInterval > 0 else { throw ValidationError("timeouts must be positive") }
         try media.validate()
     }
@@ -76,13 +86,16 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, database: try storage.database(), dataFolder: try storage.dataFolder(), secretPath: try storage.secretPath(), devAuth: devAuth, openCalls: openCalls,
+            host: host, port: port, database: try storage.database(), dataFolder: try storage.dataFolder(), secretPath: try storage.secretPath(),
+            roomSecretPath: storage.roomSecretFile, devAuth: devAuth, openCalls: openCalls,
             ringAutoCancelTimeout: .milliseconds(Int(ringTimeout * 1000)),
-            healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration())
+            healthCheckInterval: .milliseconds(Int(healthInterval * 1000)), media: try media.configuration(),
+            tls: tlsCert.flatMap { cert in tlsKey.map { ServerTLS(certificatePath: cert, privateKeyPath: $0) } })
+        let scheme = configuration.webSocketScheme
         let server = Task {
             try await ConfabServer(configuration: configuration).run { host, port in
                 // Scripts wait for exactly this line. Written unbuffered so a pipe sees it at once.
-                FileHandle.standardOutput.write(Data("listening on ws://\(host):\(port)\n".utf8))
+                FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
             }
         }
         // SIGTERM and SIGINT end the server the orderly way, so it stops its Janus on the way out.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfabClient
 import ConfabCore
 import ConfabDesktop
 import Foundation
@@ -10,8 +11,16 @@ struct ConfabApp: ParsableCommand {
         commandName: "confab",
         abstract: "Video calls on the Linux desktop.")
 
-    @Option(help: "Call server address (default: $CONFAB_SERVER, else Preferences, else \(AppOptions.defaultServerURL)).")
+    @Option(help: ArgumentHelp(
+        "Call server address, or several replicas comma-separated, tried in turn "
+            + "(default: $CONFAB_SERVER, else Preferences, else \(AppOptions.defaultServerURL)).",
+        valueName: "url[,url…]"))
     var server: String?
+
+    @Option(name: .customLong("ca-file"),
+            help: ArgumentHelp("Trust wss:// servers whose certificate comes from the CA in this PEM file (a private CA) instead of the system's CAs.",
+                               valueName: "pem"))
+    var caFile: String?
 
     @Option(help: "Your user id (default: $CONFAB_USER, else Preferences, else your login name).")
     var user: String?
@@ -52,6 +61,20 @@ struct ConfabApp: ParsableCommand {
         if let bad = links.first(where: { CallLink($0) == nil }) {
             throw ValidationError("\(bad) is not a Confab link; links look like confab://join/default/standup")
         }
+        if let server = server ?? ProcessInfo.processInfo.environment["CONFAB_SERVER"] {
+            do {
+                _ = try ServerEndpoints(parsing: server)
+            } catch {
+                throw ValidationError("--server: \(error.description)")
+            }
+        }
+        if let caFile {
+            do {
+                try ServerTrust.certificateAuthorities(file: caFile).validate()
+            } catch {
+                throw ValidationError("--ca-file: \(error.description)")
+            }
+        }
         if VideoSize(parsing: maxVideoSize) == nil { throw ValidationError("--max-video-size takes WIDTHxHEIGHT, e.g. 640x360") }
         if parsedPreviewSize == nil { throw ValidationError("preview size is WIDTHxHEIGHT, e.g. 640x360") }
     }
@@ -69,7 +92,11 @@ struct ConfabApp: ParsableCommand {
         let status = MainActor.assumeIsolated {
             // Command line, then environment, then what the user saved in Preferences.
             let saved = AppPreferences()
-            var options = AppOptions(serverURL: server ?? environment["CONFAB_SERVER"] ?? saved.serverURL ?? AppOptions.defaultServerURL,
+            let serverText = server ?? environment["CONFAB_SERVER"] ?? saved.serverURL ?? AppOptions.defaultServerURL
+            // The command line and environment were checked in validate(); what Preferences hold
+            // is used as a list when it reads as one, else tried as it was typed.
+            let servers = (try? ServerEndpoints(parsing: serverText)) ?? ServerEndpoints(serverText)
+            var options = AppOptions(servers: servers,
                                      user: User(id: user ?? environment["CONFAB_USER"] ?? saved.userID ?? environment["USER"] ?? "me"),
                                      token: token ?? environment["CONFAB_TOKEN"] ?? saved.token,
                                      useTestDevices: testDevices || testDevicesFromEnvironment, mediaAddress: mediaAddress,
@@ -77,6 +104,7 @@ struct ConfabApp: ParsableCommand {
             // --call is a link like any other, so a running Confab opens it too.
             options.links = links + (call.flatMap { try? CallID.parse(userInput: $0) }.map { ["confab://join/\($0.type.rawValue)/\($0.id)"] } ?? [])
             options.runsInBackground = background
+            options.serverTrust = caFile.map { ServerTrust.certificateAuthorities(file: $0) } ?? .system
             options.maximumVideoSize = VideoSize(parsing: maxVideoSize) ?? options.maximumVideoSize
             // A user other than the one this desktop session belongs to runs as its own instance.
             let explicitUser = user ?? environment["CONFAB_USER"]

@@ -5,7 +5,7 @@ import Foundation
 /// launcher for every suite that needs a server process.
 public final class ServerProcess {
     public let directory: URL
-    /// `ws://127.0.0.1:PORT`, what `confab-peer --server` takes.
+    /// `ws://127.0.0.1:PORT` (`wss://` when started with `--tls-cert`), what `confab-peer --server` takes.
     public private(set) var baseURL = ""
     /// `ws://127.0.0.1:PORT/ws`, the coordinator's WebSocket endpoint.
     public var url: String { baseURL + "/ws" }

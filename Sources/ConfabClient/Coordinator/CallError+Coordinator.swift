@@ -22,6 +22,18 @@ extension CallError {
                   saysWhatFailed: true)
     }
 
+    /// The server's TLS certificate was refused, or TLS could not be set up (`ServerTrustError`).
+    static func notTrusted(_ serverURL: String, _ refusal: ServerTrustError) -> CallError {
+        switch refusal {
+        case .notTrusted(let reason):
+            CallError(tr("The server’s certificate is not trusted (%@: %@). If it uses a private CA, pass --ca-file.", serverURL, reason),
+                      saysWhatFailed: true, kind: .serverNotTrusted)
+        case .ipAddressURL, .unreadableCAFile:
+            CallError(tr("Couldn’t connect securely to the call server at %@: %@.", serverURL, refusal.description),
+                      saysWhatFailed: true, kind: .serverNotTrusted)
+        }
+    }
+
     static func unreadableAnswer(_ request: RequestType) -> CallError {
         CallError(tr("%@: the call server sent an answer this version of Confab can’t read. Update Confab or the server.", failedAction(request)),
                   saysWhatFailed: true)

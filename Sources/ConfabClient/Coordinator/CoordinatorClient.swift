@@ -18,6 +18,10 @@ import Logging
 /// reports `.connectionRestored`. Requests made meanwhile fail at once with
 /// `CallError.notConnected`. Events are delivered on the main actor in the order the
 /// coordinator sent them; the socket itself runs off the main actor.
+///
+/// Given several addresses (`ServerEndpoints`), `connect()` signs in to the first that answers,
+/// and a reconnection attempt that fails moves on to the next address, so a client of a replica
+/// that died reaches another.
 @MainActor
 public final class CoordinatorClient: CallService {
     /// Tuning that tests and tools change; the defaults suit the app.
@@ -31,12 +35,19 @@ public final class CoordinatorClient: CallService {
         public var missedHeartbeatsBeforeLost = 3
         /// Shown in the server's logs ("confab (GTK)", "confab-peer").
         public var clientName = "confab"
+        /// Whose certificates a `wss://` server may present (`--ca-file`).
+        public var serverTrust = ServerTrust.system
 
         public init() {}
     }
 
-    /// The coordinator's address, `ws://HOST:PORT/ws`.
-    public let serverURL: String
+    /// The coordinator's address in use (or tried next), `ws://HOST:PORT/ws`.
+    public var serverURL: String { servers.current }
+    /// Every address this client may use, and which one is in use.
+    public private(set) var servers: ServerEndpoints
+    /// Whose certificates a `wss://` server may present; media servers handed out by this
+    /// coordinator are trusted the same way.
+    public var serverTrust: ServerTrust { options.serverTrust }
     public let currentUserID: String
     /// This device's id on the coordinator (from the last sign-in); nil while not signed in.
     public private(set) var connectionID: String?
@@ -93,9 +104,15 @@ public final class CoordinatorClient: CallService {
 
     /// `token` comes from `confab-server token USER`; without one only a `--dev-auth` server
     /// accepts `userID`. With both, the server checks they name the same user.
-    public init(serverURL: String, userID: String, token: String? = nil, options: Options = Options(),
+    public convenience init(serverURL: String, userID: String, token: String? = nil, options: Options = Options(),
+                            logger: Logger = Logger(label: "confab.coordinator")) {
+        self.init(servers: ServerEndpoints(serverURL), userID: userID, token: token, options: options, logger: logger)
+    }
+
+    /// A client that may use any of `servers` (replicas of one coordinator).
+    public init(servers: ServerEndpoints, userID: String, token: String? = nil, options: Options = Options(),
                 logger: Logger = Logger(label: "confab.coordinator")) {
-        self.serverURL = serverURL
+        self.servers = servers
         self.currentUserID = userID
         self.token = token
         self.options = options
@@ -125,17 +142,26 @@ public final class CoordinatorClient: CallService {
 
     // MARK: Connecting
 
-    /// Opens the socket and signs in. Throws `CallError` when the server can't be reached or
-    /// refuses the sign-in; the client is then disconnected and `connect()` may be tried again.
+    /// Opens the socket and signs in, trying each address in turn. Throws `CallError` when no
+    /// server can be reached or they refuse the sign-in (a refused certificate rather than an
+    /// unreachable address when there was one: that is the one to act on); the client is then
+    /// disconnected and `connect()` may be tried again.
     public func connect() async throws {
         guard !staysConnected else { return }
         staysConnected = true
-        do {
-            try await openConnection()
-        } catch {
-            staysConnected = false
-            throw error
+        var failures: [any Error] = []
+        for _ in servers.urls.indices {
+            do {
+                try await openConnection()
+                return
+            } catch {
+                failures.append(error)
+                guard staysConnected else { break }
+                servers.moveToNext()
+            }
         }
+        staysConnected = false
+        throw failures.first { ($0 as? CallError)?.kind == .serverNotTrusted } ?? failures.last ?? CallError.notConnected
     }
 
     /// Closes the socket and stops reconnecting; requests in flight fail with `notConnected`.
@@ -151,7 +177,7 @@ public final class CoordinatorClient: CallService {
     private func openConnection() async throws {
         nextConnectionNumber += 1
         let id = nextConnectionNumber
-        let socket = CoordinatorSocket(url: serverURL, logger: logger)
+        let socket = CoordinatorSocket(url: serverURL, trust: options.serverTrust, logger: logger)
         // The socket's task must not keep the client alive: the client owns the socket.
         let owner = WeakClient(self)
         let task = Task.detached {
@@ -223,7 +249,7 @@ public final class CoordinatorClient: CallService {
         connectionID = nil
         translator.connectionID = nil
         sessionIDs.removeAll()
-        openFailed(id, CallError.unreachable(serverURL, because: error.map(Self.describe) ?? "the connection closed"))
+        openFailed(id, Self.openFailure(serverURL, error))
         let waiting = pending
         pending.removeAll()
         // After disconnect(): not connected. Signed in: the client is reconnecting. Signing in:
@@ -266,6 +292,11 @@ public final class CoordinatorClient: CallService {
                 } catch {
                     failures += 1
                     self.logger.info("reconnection attempt failed", metadata: ["attempt": "\(failures)", "error": "\(error)"])
+                    // The address in use did not come back: the next attempt tries another replica.
+                    if self.servers.urls.count > 1 {
+                        self.servers.moveToNext()
+                        self.logger.notice("trying the next call server", metadata: ["server": "\(self.serverURL)"])
+                    }
                 }
             }
         }
@@ -366,6 +397,12 @@ public final class CoordinatorClient: CallService {
         socket.answers.forget(id)
         guard let request = pending.removeValue(forKey: id) else { return }
         request.continuation.resume(throwing: CallError.timedOut(request.type, after: timeout))
+    }
+
+    /// Why the socket to `serverURL` did not open: a refused certificate, or unreachable.
+    private static func openFailure(_ serverURL: String, _ error: (any Error)?) -> CallError {
+        if let refusal = error as? ServerTrustError { return CallError.notTrusted(serverURL, refusal) }
+        return CallError.unreachable(serverURL, because: error.map(Self.describe) ?? "the connection closed")
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -12,8 +12,8 @@ final class CoordinatorSocket: Sendable {
 
     /// The protocol caps frames at 64 KiB; allow more so an over-long frame is a logged drop
     /// rather than a torn-down connection.
-    init(url: String, logger: Logger) {
-        socket = TextWebSocket(url: url, peer: "the coordinator", maxFrameSize: 1 << 20, logger: logger)
+    init(url: String, trust: ServerTrust, logger: Logger) {
+        socket = TextWebSocket(url: url, peer: "the coordinator", trust: trust, maxFrameSize: 1 << 20, logger: logger)
         self.logger = logger
     }
 

@@ -17,6 +17,8 @@ public final class JanusSession {
 
     private let logger: Logger
     private let keepaliveInterval: Duration
+    /// Whose certificates a `wss://` Janus may present.
+    private let trust: ServerTrust
     private var socket: TextWebSocket?
     private var socketTask: Task<Void, Never>?
     private var keepaliveTask: Task<Void, Never>?
@@ -30,15 +32,17 @@ public final class JanusSession {
         var continuation: CheckedContinuation<JanusReply, any Error>
     }
 
-    public init(url: String, keepaliveInterval: Duration = .seconds(20), logger: Logger = Logger(label: "confab.janus")) {
+    public init(url: String, keepaliveInterval: Duration = .seconds(20), trust: ServerTrust = .system,
+                logger: Logger = Logger(label: "confab.janus")) {
         self.url = url
+        self.trust = trust
         self.keepaliveInterval = keepaliveInterval
         self.logger = logger
     }
 
     /// Opens the WebSocket and creates the Janus session.
     public func connect(timeout: Duration = .seconds(10)) async throws {
-        let socket = TextWebSocket(url: url, peer: "Janus", subprotocol: "janus-protocol", logger: logger)
+        let socket = TextWebSocket(url: url, peer: "Janus", subprotocol: "janus-protocol", trust: trust, logger: logger)
         self.socket = socket
         let opened = AsyncStream.makeStream(of: Bool.self)
         let owner = WeakSession(self)

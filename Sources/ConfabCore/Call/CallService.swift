@@ -284,11 +284,24 @@ public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message already says what failed ("Couldn’t join the call: …"), so it is shown as
     /// it is rather than after another "Couldn’t …".
     public let saysWhatFailed: Bool
-    public init(_ message: String, saysWhatFailed: Bool = false) {
+    /// What kind of failure, for callers that act on it rather than show it.
+    public let kind: Kind
+    public init(_ message: String, saysWhatFailed: Bool = false, kind: Kind = .other) {
         self.message = message
         self.saysWhatFailed = saysWhatFailed
+        self.kind = kind
     }
     public var description: String { message }
+
+    /// The failures a caller may act on; everything else is `.other`.
+    public enum Kind: Equatable, Sendable {
+        case other
+        /// The server's TLS certificate was refused (an unknown CA, another name, expired), or
+        /// TLS could not even be tried (an unreadable CA file, an IP address in a `wss://` URL):
+        /// retrying the same way cannot help; trusting its CA (`--ca-file`), fixing the
+        /// certificate or the address can.
+        case serverNotTrusted
+    }
 
     public static var notConnected: CallError {
         CallError(tr("Not connected to a call server. Check the server address and try again."), saysWhatFailed: true)

@@ -39,6 +39,17 @@ public enum ServerConnection: Equatable, Sendable {
     case signedIn
     /// The server can't be reached (or refused us); the app keeps trying.
     case unreachable
+    /// The server's TLS certificate was refused (`CallError.Kind.serverNotTrusted`); `message`
+    /// says why and what to do. The app keeps trying: the certificate may be fixed meanwhile.
+    case notTrusted(message: String)
+
+    /// Not signed in because the server could not be reached or trusted.
+    public var isOutOfReach: Bool {
+        switch self {
+        case .unreachable, .notTrusted: true
+        case .connecting, .signedIn: false
+        }
+    }
 }
 
 /// The call a lobby is for.

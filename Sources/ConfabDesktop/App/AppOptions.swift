@@ -1,10 +1,14 @@
+import ConfabClient
 import ConfabCore
 
 /// How the app was started (command line and environment), already validated.
 public struct AppOptions: Sendable {
     public static let defaultServerURL = "ws://127.0.0.1:8630"
 
-    public var serverURL: String
+    /// The call server, or several replicas of it to fail over between.
+    public var servers: ServerEndpoints
+    /// Whose certificates a `wss://` server may present (`--ca-file`).
+    public var serverTrust = ServerTrust.system
     public var user: User
     /// A token from `confab-server token USER`; nil works with a `--dev-auth` server.
     public var token: String?
@@ -28,9 +32,9 @@ public struct AppOptions: Sendable {
     /// users can share a machine.
     public var isSingleInstance = true
 
-    public init(serverURL: String = AppOptions.defaultServerURL, user: User, token: String? = nil, call: CallID? = nil,
+    public init(servers: ServerEndpoints = ServerEndpoints(AppOptions.defaultServerURL), user: User, token: String? = nil, call: CallID? = nil,
                 useTestDevices: Bool = false, mediaAddress: String? = nil, previewWidth: Int = 640, previewHeight: Int = 360) {
-        self.serverURL = serverURL
+        self.servers = servers
         self.user = user
         self.token = token
         self.call = call

@@ -43,7 +43,9 @@ public final class ConfabApplication {
         self.preferences = preferences
         soundsVolume = preferences.ringVolume
         sounds = CallSoundPlayer(volume: soundsVolume)
-        coordinator = CoordinatorClient(serverURL: options.serverURL, userID: options.user.id, token: options.token)
+        var coordinatorOptions = CoordinatorClient.Options()
+        coordinatorOptions.serverTrust = options.serverTrust
+        coordinator = CoordinatorClient(servers: options.servers, userID: options.user.id, token: options.token, options: coordinatorOptions)
         let devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
         self.devices = devices
         mediaEngine = GStreamerCallMediaEngine(deviceSource: devices, userID: options.user.id, iceAddress: options.mediaAddress) {
@@ -56,6 +58,7 @@ public final class ConfabApplication {
         }
         callViewModel = CallViewModel(currentUser: options.user, callSettings: preferences.callSettingsOnJoin,
                                       callService: coordinator, mediaEngine: mediaEngine)
+        mediaEngine.mediaServerTrust = options.serverTrust
         mediaEngine.onLocalAudioLevel = { [weak callViewModel] level in callViewModel?.localMedia.recordLocalAudioLevel(level) }
         mediaEngine.onDeviceFailed = { [weak callViewModel] failure in callViewModel?.localMedia.deviceFailed(failure) }
         mediaEngine.audioProcessing = { [preferences] in preferences.audioProcessing }
@@ -321,7 +324,7 @@ public final class ConfabApplication {
     /// Signs in to the coordinator and keeps trying while it is unreachable: an idle app that is
     /// connected can be rung. Once signed in, the client reconnects by itself.
     private func stayConnected() {
-        let coordinator = coordinator, serverURL = options.serverURL, callViewModel = callViewModel
+        let coordinator = coordinator, callViewModel = callViewModel
         Task {
             var delay: Duration = .milliseconds(500)
             while true {
@@ -330,8 +333,15 @@ public final class ConfabApplication {
                     callViewModel.serverConnection = .signedIn
                     return
                 } catch {
-                    callViewModel.serverConnection = .unreachable
-                    print("confab: cannot reach the call server at \(serverURL): \(error); retrying in \(delay)")
+                    // A refused certificate is told as such: retrying will not fix it, --ca-file may.
+                    if let error = error as? CallError, error.kind == .serverNotTrusted {
+                        callViewModel.serverConnection = .notTrusted(message: error.message)
+                    } else {
+                        callViewModel.serverConnection = .unreachable
+                    }
+                    // The error names the address (the last one tried) and, for a refused
+                    // certificate, what to do about it.
+                    print("confab: \(error); retrying in \(delay)")
                     try? await Task.sleep(for: delay)
                     delay = min(delay * 2, .seconds(10))
                 }
@@ -342,7 +352,7 @@ public final class ConfabApplication {
     private func makeLobby(_ info: LobbyInfo) -> LobbyPage {
         let lobby = LobbyViewModel(info: info, callViewModel: callViewModel, deviceSource: devices,
                                    microphoneLevels: microphoneMeter, cameraPreview: cameraPreview,
-                                   latencyProbe: TCPLatencyProbe(serverURL: options.serverURL),
+                                   latencyProbe: TCPLatencyProbe(serverURL: coordinator.serverURL),
                                    preferences: preferences)
         return LobbyPage(callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
     }

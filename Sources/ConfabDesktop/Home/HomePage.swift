@@ -56,6 +56,9 @@ final class HomePage: MainWindowPage {
         case .unreachable:
             status.setIconName("network-offline-symbolic")
             status.setDescription(tr("Can’t reach the call server, so nobody can ring you yet. Confab keeps trying; if this lasts, check the server address in Preferences."))
+        case .notTrusted(let message):
+            status.setIconName("security-low-symbolic")
+            status.setDescription(message)
         }
     }
 

@@ -209,10 +209,14 @@ final class LobbyPage: MainWindowPage {
     private func updateConnection() {
         preview.connectionQuality.update(lobby.connectionQuality)
         // A server that doesn't answer is not a slow network: say which, and what to do.
-        let unreachable = lobby.isServerUnreachable || callViewModel.serverConnection == .unreachable
-        connectionWarning.text = unreachable
-            ? tr("Can’t reach the call server. Check the server address in Preferences; Confab keeps trying.")
-            : tr("Your connection is slow: video may stutter. Check your network.")
+        let unreachable = lobby.isServerUnreachable || callViewModel.serverConnection.isOutOfReach
+        if case .notTrusted(let message) = callViewModel.serverConnection {
+            connectionWarning.text = message
+        } else {
+            connectionWarning.text = unreachable
+                ? tr("Can’t reach the call server. Check the server address in Preferences; Confab keeps trying.")
+                : tr("Your connection is slow: video may stutter. Check your network.")
+        }
         connectionWarning.isVisible = unreachable || lobby.showsConnectionWarning
         preview.connectionQuality.view.isVisible = !unreachable
     }

@@ -37,6 +37,7 @@ extension CallCoordinator {
         if created {
             try save(call)
             emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
+            relay(.audience, about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
         }
         sessions.watch(call.cid, from: user.connection.id)
         if request.ring == true {
@@ -167,6 +168,7 @@ extension CallCoordinator {
         if created {
             try save(call)
             emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
+            relay(.audience, about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
         }
         sessions.watch(call.cid, from: user.connection.id)
         if let existing = sessions[call.cid]?.participant(onConnection: user.connection.id) {
@@ -190,6 +192,7 @@ extension CallCoordinator {
         emit(to: audience(of: call.cid), about: call.cid) { _ in
             .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant))
         }
+        relay(.audience, in: call.cid, .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant)))
         return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: participant.sessionId, media: media)
     }
 
@@ -245,6 +248,7 @@ extension CallCoordinator {
         call.updatedAt = Date()
         try save(call)
         emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
+        relay(.audience, about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -258,6 +262,7 @@ extension CallCoordinator {
         call.updatedAt = now
         try save(call)
         emit(to: audience(of: call.cid), about: call.cid) { .membersAdded(MembersAddedEvent(call: $0, members: changed)) }
+        relay(.audience, about: call.cid) { .membersAdded(MembersAddedEvent(call: $0, members: changed)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -282,6 +287,12 @@ extension CallCoordinator {
         emit(to: removedDevices) { userId in
             .membersRemoved(MembersRemovedEvent(call: state(of: call, for: userId), userIds: request.userIds))
         }
+        relay(.audience, about: call.cid) { .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds)) }
+        // As a non-member sees the call: the same for each of them.
+        if let removed = request.userIds.first {
+            relay(.users(request.userIds), in: call.cid,
+                  .membersRemoved(MembersRemovedEvent(call: state(of: call, for: removed), userIds: request.userIds)))
+        }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -302,6 +313,7 @@ extension CallCoordinator {
         calls.forgetLinkHolders(of: call.cid)
         waitingRoom.forgetAdmissions(to: call.cid)
         emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
+        relay(.audience, about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -324,6 +336,7 @@ extension CallCoordinator {
         endBroadcast(of: cid)
         closeMediaRoom(of: cid)
         emit(to: recipients, about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
+        relay(.audienceAnd(users: ringing), about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
         // An ended call has no session: its watchers stop hearing about it, and it can leave
         // memory (`evictIdleCalls`). Reopening it (a new ring, a host's join) starts a new one.
         endSession(of: cid)

@@ -21,6 +21,7 @@ extension CallCoordinator {
         let message = try store.addChatMessage(
             to: call.cid, userId: user.userId, sessionId: sender.participant.sessionId, text: request.text, at: Date())
         emit(to: audience(of: call.cid)) { _ in .chatMessage(ChatMessageEvent(message: message)) }
+        relay(.audience, in: call.cid, .chatMessage(ChatMessageEvent(message: message)))
         return ChatMessageResponse(message: message)
     }
 
@@ -48,6 +49,7 @@ extension CallCoordinator {
         }
         let event = ReactionEvent(cid: call.cid, userId: user.userId, sessionId: sessionId, emoji: request.emoji)
         emit(to: audience(of: call.cid)) { _ in .reaction(event) }
+        relay(.audience, in: call.cid, .reaction(event))
         return EmptyResponse()
     }
 
@@ -59,6 +61,7 @@ extension CallCoordinator {
         if raiser.participant.raisedHand == nil, let hand = sessions.raiseHand(session: sessionId, in: call.cid, at: Date()) {
             let event = HandEvent(cid: call.cid, userId: user.userId, sessionId: sessionId, raisedHand: hand, byUserId: user.userId)
             emit(to: audience(of: call.cid)) { _ in .handRaised(event) }
+            relay(.audience, in: call.cid, .handRaised(event))
         }
         return CallResponse(call: state(of: call, for: user.userId))
     }
@@ -79,6 +82,7 @@ extension CallCoordinator {
             sessions.lowerHand(session: sessionId, in: call.cid)
             let event = HandEvent(cid: call.cid, userId: target, sessionId: sessionId, raisedHand: nil, byUserId: user.userId)
             emit(to: audience(of: call.cid)) { _ in .handLowered(event) }
+            relay(.audience, in: call.cid, .handLowered(event))
         }
         return CallResponse(call: state(of: call, for: user.userId))
     }

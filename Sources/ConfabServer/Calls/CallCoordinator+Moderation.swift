@@ -25,6 +25,7 @@ extension CallCoordinator {
         }
         let cid = call.cid
         emit(to: recipients) { _ in .userBlocked(UserBlockEvent(cid: cid, userId: userId, byUserId: user.userId)) }
+        relay(.audienceAnd(users: [userId]), in: cid, .userBlocked(UserBlockEvent(cid: cid, userId: userId, byUserId: user.userId)))
     }
 
     func unblockUser(_ request: UnblockUserRequest, by user: RequestSender) throws -> CallResponse {
@@ -40,6 +41,8 @@ extension CallCoordinator {
         emit(to: audience(of: cid, andUser: request.userId)) { _ in
             .userUnblocked(UserBlockEvent(cid: cid, userId: request.userId, byUserId: user.userId))
         }
+        relay(.audienceAnd(users: [request.userId]), in: cid,
+              .userUnblocked(UserBlockEvent(cid: cid, userId: request.userId, byUserId: user.userId)))
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -55,6 +58,7 @@ extension CallCoordinator {
             cid: call.cid, userIds: targets, byUserId: user.userId, audio: request.audio ?? nothingNamed,
             video: request.video ?? false, screenshare: request.screenshare ?? false)
         emit(to: audience(of: call.cid)) { _ in .usersMuted(event) }
+        relay(.audience, in: call.cid, .usersMuted(event))
         return EmptyResponse()
     }
 
@@ -70,6 +74,7 @@ extension CallCoordinator {
         for participant in kicked { removeParticipant(participant, from: call.cid, reason: .kicked) }
         let cid = call.cid
         emit(to: recipients) { _ in .userKicked(UserKickedEvent(cid: cid, userId: request.userId, byUserId: user.userId)) }
+        relay(.audienceAnd(users: [request.userId]), in: cid, .userKicked(UserKickedEvent(cid: cid, userId: request.userId, byUserId: user.userId)))
         if request.block == true { try block(request.userId, in: &call, by: user) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
@@ -91,6 +96,7 @@ extension CallCoordinator {
         sessions.setPinned(pinned ? Date() : nil, session: sessionId, in: cid)
         let event = PinEvent(cid: cid, userId: userId, sessionId: sessionId, byUserId: user.userId)
         emit(to: audience(of: cid)) { _ in pinned ? .pinned(event) : .unpinned(event) }
+        relay(.audience, in: cid, pinned ? .pinned(event) : .unpinned(event))
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -108,5 +114,8 @@ extension CallCoordinator {
         emit(to: recipients) { _ in
             .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason))
         }
+        // The one who left hears it where they are: kicked or blocked on another replica.
+        relay(.audienceAnd(users: [entry.participant.userId]), in: cid,
+              .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason)))
     }
 }

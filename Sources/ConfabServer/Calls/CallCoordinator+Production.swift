@@ -315,13 +315,15 @@ extension CallCoordinator {
         var call = call
         call.updatedAt = Date()
         try save(call)
-        emit(to: audience(of: call.cid), about: call.cid) {
+        let event: (CallState) -> ServerEvent = { state in
             switch change {
-            case .callUpdated: .callUpdated(CallChangedEvent(call: $0))
-            case .recordingStarted: .recordingStarted(CallChangedEvent(call: $0))
-            case .recordingStopped: .recordingStopped(CallChangedEvent(call: $0))
+            case .callUpdated: .callUpdated(CallChangedEvent(call: state))
+            case .recordingStarted: .recordingStarted(CallChangedEvent(call: state))
+            case .recordingStopped: .recordingStopped(CallChangedEvent(call: state))
             }
         }
+        emit(to: audience(of: call.cid), about: call.cid, event)
+        relay(.audience, about: call.cid, event)
     }
 
     static func folderName(of cid: CallID) -> String { "\(cid.type.rawValue)_\(cid.id)" }

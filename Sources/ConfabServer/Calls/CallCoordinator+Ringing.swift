@@ -64,6 +64,9 @@ extension CallCoordinator {
                 emit(to: audience(of: cid, andUser: target), about: cid) {
                     .callRejected(CallRejectedEvent(call: $0, userId: target, reason: .busy, connectionId: nil))
                 }
+                relay(.audienceAnd(users: [target]), about: cid) {
+                    .callRejected(CallRejectedEvent(call: $0, userId: target, reason: .busy, connectionId: nil))
+                }
             } else {
                 emitRing(of: cid, to: connections(ofUser: target))
             }
@@ -71,26 +74,10 @@ extension CallCoordinator {
         metrics.ringStarted()
         if let replicas, let ring = rings.ring(of: cid), !newTargets.isEmpty {
             // The callees may be connected to another coordinator on the same database.
-            replicas.publish(.ring(cid: cid, callerId: ring.callerId, memberIds: ring.memberIds, targets: newTargets, video: ring.video))
+            replicas.publish(.ring(cid: cid, callerId: ring.callerId, memberIds: ring.memberIds, targets: newTargets, video: ring.video,
+                                   timeout: ring.autoCancelAt.timeIntervalSinceNow))
         }
         settleRingIfAnswered(cid)
-    }
-
-    /// Another replica rang people in `cid`: ring their devices connected here. The ring itself
-    /// stays the other replica's (answers, cancel and timeout are decided there; they do not
-    /// cross replicas yet), so it is not recorded here.
-    func ringFromAnotherReplica(_ cid: CallID, callerId: String, memberIds: [String], targets: [String], video: Bool) {
-        // A copy held here is current: the other replica saved the call (`callSaved`) before it rang.
-        guard (try? existingCall(cid)) != nil else {
-            logger.warning("a ring from another replica names a call this one cannot read", metadata: ["cid": "\(cid)"])
-            return
-        }
-        for target in targets where target != callerId {
-            emit(to: connections(ofUser: target), about: cid) {
-                .callRing(CallRingEvent(call: $0, callerId: callerId, memberIds: memberIds, video: video))
-            }
-        }
-        flush()
     }
 
     private func emitRing(of cid: CallID, to connectionIds: Set<String>) {
@@ -125,6 +112,9 @@ extension CallCoordinator {
         emit(to: audience(of: cid, andUser: user.userId), about: cid) {
             .callAccepted(CallAcceptedEvent(call: $0, userId: user.userId, connectionId: user.connection.id))
         }
+        relay(.audienceAnd(users: [user.userId]), about: cid) {
+            .callAccepted(CallAcceptedEvent(call: $0, userId: user.userId, connectionId: user.connection.id))
+        }
     }
 
     func rejectCall(_ request: RejectCallRequest, by user: RequestSender) throws -> CallResponse {
@@ -143,6 +133,9 @@ extension CallCoordinator {
                 emit(to: audience(of: call.cid, andUser: user.userId), about: call.cid) {
                     .callRejected(CallRejectedEvent(call: $0, userId: user.userId, reason: reason, connectionId: user.connection.id))
                 }
+                relay(.audienceAnd(users: [user.userId]), about: call.cid) {
+                    .callRejected(CallRejectedEvent(call: $0, userId: user.userId, reason: reason, connectionId: user.connection.id))
+                }
                 if ringIsOver { try endIfNobodyAccepted(call.cid) }
             }
         }
@@ -157,6 +150,9 @@ extension CallCoordinator {
         let recipients = audience(of: cid).union(ring.memberIds.flatMap { connections(ofUser: $0) })
         rings.stop(cid)
         emit(to: recipients, about: cid) {
+            .callRejected(CallRejectedEvent(call: $0, userId: callerId, reason: reason, connectionId: connectionId))
+        }
+        relay(.audienceAnd(users: ring.memberIds), about: cid) {
             .callRejected(CallRejectedEvent(call: $0, userId: callerId, reason: reason, connectionId: connectionId))
         }
         if !rings.anyoneAccepted(cid) {
@@ -189,6 +185,7 @@ extension CallCoordinator {
         if !missed.isEmpty {
             let recipients = connections(ofUser: ring.callerId).union(missed.flatMap { connections(ofUser: $0) })
             emit(to: recipients, about: cid) { .callMissed(CallMissedEvent(call: $0, callerId: ring.callerId, userIds: missed)) }
+            relay(.users([ring.callerId] + missed), about: cid) { .callMissed(CallMissedEvent(call: $0, callerId: ring.callerId, userIds: missed)) }
         }
         if !rings.anyoneAccepted(cid) {
             do {

@@ -84,32 +84,9 @@ actor CallCoordinator {
         replicas = bus
     }
 
-    /// An event from another coordinator on the same database.
-    func replicaEvent(_ event: ReplicaEvent) {
-        switch event {
-        case .ring(let cid, let callerId, let memberIds, let targets, let video):
-            ringFromAnotherReplica(cid, callerId: callerId, memberIds: memberIds, targets: targets, video: video)
-        case .callSaved(let cid):
-            reloadCallSavedElsewhere(cid)
-        }
-    }
-
-    /// Another replica saved `cid`: a copy held here is replaced by the database's, so that
-    /// what it decides (a member added, a user blocked, the call ended, a new link) holds here
-    /// too. Clients connected here are not told (events do not cross replicas yet); they see
-    /// it in their next answer.
-    private func reloadCallSavedElsewhere(_ cid: CallID) {
-        guard let cached = calls[cid] else { return }
-        do {
-            guard let fresh = try store.call(cid) else { return }
-            if fresh.linkSecret != cached.linkSecret { calls.forgetLinkHolders(of: cid) }
-            calls.keep(fresh)
-        } catch {
-            // A copy that may be stale is worse than none: the next request reads the database.
-            logger.error("could not reload a call another replica changed", metadata: ["cid": "\(cid)", "error": "\(error)"])
-            if sessions[cid] == nil { calls.forget(cid) }
-        }
-    }
+    /// When each other replica was last heard from (`CallCoordinator+Replicas`).
+    var replicasHeard: [String: ContinuousClock.Instant] = [:]
+    var replicaHeartbeat: Task<Void, Never>?
 
     // MARK: Connections
 
@@ -159,6 +136,7 @@ actor CallCoordinator {
 
     func stopHeartbeat() {
         heartbeat?.cancel()
+        replicaHeartbeat?.cancel()
         rings.cancelTimers()
     }
 
@@ -421,11 +399,13 @@ actor CallCoordinator {
         emit(to: readers(of: call, among: connectionIds)) { userId in makeEvent(state(of: call, for: userId)) }
     }
 
-    /// Sends everything queued so far, then lets go of the calls that became idle.
+    /// Sends everything queued so far, tells the other replicas what changed, then lets go of
+    /// the calls that became idle.
     func flush() {
         let batch = outgoing
         outgoing.removeAll()
         for (connection, text) in batch { connection.send(text) }
+        publishChangesToReplicas()
         evictIdleCalls()
     }
 

@@ -10,6 +10,9 @@ struct LiveSession: Sendable {
         var connectionId: String
         /// The Janus room and this join's token; the token is revoked when the participant goes.
         var media: MediaEndpoint?
+        /// The replica the device is connected to, when not this one (a copy kept so that the
+        /// call's state and busy checks are the same on every replica; see `ReplicaEvent`).
+        var origin: String?
     }
 
     /// Keyed by session id.

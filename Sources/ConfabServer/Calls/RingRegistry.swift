@@ -15,6 +15,9 @@ struct RingRegistry {
     }
 
     private var calls: [CallID: CallRinging] = [:]
+    /// Answers recorded and rings stopped since `takeChanges`: what the other replicas are told.
+    private var answered: [(cid: CallID, userId: String, answer: RingAnswer)] = []
+    private var stopped: Set<CallID> = []
     private var lastRingId: UInt64 = 0
 
     var callIDs: [CallID] { Array(calls.keys) }
@@ -33,7 +36,7 @@ struct RingRegistry {
     /// and returns its auto-cancel timer.
     mutating func start(
         _ cid: CallID, callerId: String, callerConnectionId: String, memberIds: [String], video: Bool,
-        timeout: Duration, makeTimer: (_ ringId: UInt64) -> Task<Void, Never>
+        timeout: Duration, origin: String? = nil, makeTimer: (_ ringId: UInt64) -> Task<Void, Never>
     ) {
         calls[cid]?.ring?.timer?.cancel()
         lastRingId += 1
@@ -42,6 +45,7 @@ struct RingRegistry {
             ringId: lastRingId, callerId: callerId, callerConnectionId: callerConnectionId, memberIds: memberIds,
             video: video, startedAt: now, autoCancelAt: now.addingTimeInterval(timeout.seconds))
         ring.timer = makeTimer(ring.ringId)
+        ring.origin = origin
         calls[cid] = CallRinging(ring: ring)
     }
 
@@ -55,6 +59,7 @@ struct RingRegistry {
 
     mutating func record(_ answer: RingAnswer, by userId: String, in cid: CallID) {
         calls[cid]?.answers[userId] = answer
+        answered.append((cid, userId, answer))
     }
 
     /// Stops the ring when every callee has accepted or rejected; true when it did.
@@ -71,6 +76,7 @@ struct RingRegistry {
         guard let ring = calls[cid]?.ring else { return nil }
         ring.timer?.cancel()
         calls[cid]?.ring = nil
+        stopped.insert(cid)
         return ring
     }
 
@@ -104,6 +110,15 @@ struct RingRegistry {
     }
 
     /// Cancels every auto-cancel timer (the server is stopping).
+    /// What changed since the last call: answers recorded, rings stopped.
+    mutating func takeChanges() -> (answered: [(cid: CallID, userId: String, answer: RingAnswer)], stopped: Set<CallID>) {
+        defer {
+            answered = []
+            stopped = []
+        }
+        return (answered, stopped)
+    }
+
     func cancelTimers() {
         for entry in calls.values { entry.ring?.timer?.cancel() }
     }

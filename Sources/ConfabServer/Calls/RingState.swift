@@ -16,6 +16,9 @@ struct RingState: Sendable {
     var autoCancelAt: Date
     /// The auto-cancel timer; cancelled by `RingRegistry` whenever the ring stops.
     var timer: Task<Void, Never>?
+    /// The replica that started the ring, when not this one: it decides the ring's end; the
+    /// copy here lets callees connected here answer, and decides only if that replica died.
+    var origin: String?
 
     var wireValue: Ringing {
         Ringing(callerId: callerId, memberIds: memberIds, video: video, startedAt: startedAt, autoCancelAt: autoCancelAt)

@@ -12,8 +12,8 @@ import PostgresNIO
 /// Publishing goes through the store's connection (`PostgresCallStore.notify`), inside the
 /// coordinator's request like the store's writes, so events leave in the order they were
 /// decided. Listening holds a connection of its own (a listening connection is busy for good),
-/// reopened after it drops; events sent while it was down are lost (NOTIFY keeps nothing), which
-/// is acceptable for rings, whose state the database does not hold anyway.
+/// reopened after it drops; events sent while it was down are lost (NOTIFY keeps nothing): the
+/// durable state is in the database, and participants are told again on `.hello`.
 final class ReplicaBus: Sendable {
     static let channel = "confab_events"
     /// This server's id in the messages, to skip its own.
@@ -41,7 +41,7 @@ final class ReplicaBus: Sendable {
     /// Listens until `stop`, handing every other replica's event to `deliver`, in order.
     /// Returns once the first LISTEN is in place (or it failed, then it keeps retrying), so
     /// that a server says `listening` only when rings from other replicas can reach it.
-    func start(deliver: @escaping @Sendable (ReplicaEvent) async -> Void) async {
+    func start(deliver: @escaping @Sendable (ReplicaMessage) async -> Void) async {
         let location = store.location, logger = logger, replicaId = replicaId
         let (listeningStarted, started) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
@@ -62,7 +62,7 @@ final class ReplicaBus: Sendable {
                                     logger.warning("unreadable replica event ignored", metadata: ["payload": "\(notification.payload.prefix(200))"])
                                     continue
                                 }
-                                if message.origin != replicaId { await deliver(message.event) }
+                                if message.origin != replicaId { await deliver(message) }
                             }
                         }
                     } catch {

@@ -21,9 +21,10 @@ struct MediaCall {
     /// Where the reports, logs and the controller's files go; kept when given (else a
     /// temporary folder removed after a successful call).
     var outputDirectory: URL?
-    /// More than 0: the server gets this many plain Janus nodes (`--janus-node`) instead of its
-    /// managed Janus (see media-call.sh).
-    var janusNodes = 0
+    /// The script in Support/ that runs the call (`replica-call.sh`: two coordinators), and
+    /// what it is told through its environment (e.g. media-call.sh's `MEDIA_CALL_JANUS_NODES`).
+    var script = "media-call.sh"
+    var environment: [String: String] = [:]
 
     /// Runs the call and reads every report; throws with the peers' logs when something failed.
     func run(timeout: Duration = .seconds(45)) async throws -> [String: MediaPeerReport] {
@@ -33,13 +34,14 @@ struct MediaCall {
         let binaries = try builtExecutable("confab-peer").deletingLastPathComponent()
         let process = Process()
         process.executableURL = Self.repository.appendingPathComponent("meson-helpers/netns-run")
-        process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/media-call.sh").path,
+        process.arguments = ["--", Self.repository.appendingPathComponent("Tests/ConfabEndToEndTests/Support/\(script)").path,
                              binaries.path, directory.path]
             + Self.withMembers(peers).map { "\($0.joinsAfter) \($0.user) \($0.arguments.joined(separator: " "))" }
-        var environment = ProcessInfo.processInfo.environment
-        if !controller.isEmpty { environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ") }
-        if janusNodes > 0 { environment["MEDIA_CALL_JANUS_NODES"] = "\(janusNodes)" }
-        process.environment = environment
+        if !controller.isEmpty || !environment.isEmpty {
+            var environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
+            if !controller.isEmpty { environment["MEDIA_CALL_CONTROLLER"] = controller.joined(separator: " ") }
+            process.environment = environment
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -154,7 +156,8 @@ extension MediaCall {
     }
 
     /// The same, for a controller that acts several times, each moment in its own file.
-    /// `janusNodes` as in `MediaCall.janusNodes`.
+    /// `janusNodes` more than 0 gives the server that many plain Janus nodes (`--janus-node`)
+    /// instead of its managed Janus (media-call.sh's `MEDIA_CALL_JANUS_NODES`).
     static func reports(for suite: String, peers: [Peer], controller: [String], stampFiles: [String], janusNodes: Int = 0,
                         timeout: Duration = .seconds(60))
         async throws -> (reports: [String: MediaPeerReport], stamps: [String: Date]) {
@@ -165,7 +168,8 @@ extension MediaCall {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("confab-\(UUID().uuidString.prefix(8))")
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory, janusNodes: janusNodes)
+                let environment = janusNodes > 0 ? ["MEDIA_CALL_JANUS_NODES": "\(janusNodes)"] : [:]
+                let reports = try await MediaCall(peers: peers, controller: controller, outputDirectory: directory, environment: environment)
                     .run(timeout: timeout)
                 var stamps: [String: Date] = [:]
                 for file in stampFiles {

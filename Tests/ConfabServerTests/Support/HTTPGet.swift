@@ -1,17 +1,23 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// A minimal HTTP/1.1 GET over a plain socket, so the health test needs no HTTP client library.
+/// `https://` URLs trust only the CA in `caFile`.
 enum HTTPGet {
-    static func fetch(_ url: String) async throws -> (status: Int, body: Data) {
+    static func fetch(_ url: String, caFile: String? = nil) async throws -> (status: Int, body: Data) {
         guard let components = URLComponents(string: url), let host = components.host, let port = components.port else {
             throw TestClient.Failure.unexpected("bad url \(url)")
         }
+        let tls = try components.scheme == "https" ? tlsContext(trusting: caFile) : nil
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host))
+                    }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
         var received = ByteBuffer()
@@ -25,5 +31,11 @@ enum HTTPGet {
               let statusText = text.split(separator: " ").dropFirst().first, let status = Int(statusText)
         else { throw TestClient.Failure.unexpected("not an HTTP response: \(text)") }
         return (status, Data(text[headerEnd.upperBound...].utf8))
+    }
+
+    private static func tlsContext(trusting caFile: String?) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let caFile { configuration.trustRoots = .file(caFile) }
+        return try NIOSSLContext(configuration: configuration)
     }
 }

@@ -16,13 +16,14 @@ final class TestServer: Sendable {
     /// `database` puts the calls elsewhere than `server.sqlite` in it (PostgreSQL).
     static func start(
         devAuth: Bool = true, openCalls: Bool = false, directory: URL? = nil, ringTimeout: Duration = .seconds(10),
-        healthCheckInterval: Duration = .seconds(10), media: MediaConfiguration = .disabled, database: DatabaseLocation? = nil
+        healthCheckInterval: Duration = .seconds(10), media: MediaConfiguration = .disabled, database: DatabaseLocation? = nil,
+        tls: ServerTLS? = nil
     ) async throws -> TestServer {
         let folder = try directory ?? Self.makeTemporaryDirectory()
         let configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, database: database ?? .sqlite(path: folder.appendingPathComponent("server.sqlite").path),
             dataFolder: folder.path, devAuth: devAuth,
-            openCalls: openCalls, ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval, media: media)
+            openCalls: openCalls, ringAutoCancelTimeout: ringTimeout, healthCheckInterval: healthCheckInterval, media: media, tls: tls)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "confab-server-test")
         logger.logLevel = .critical
