@@ -65,21 +65,31 @@ actor JanusNode {
     var isUp: Bool { health == .up }
 
     /// Connects, and keeps connecting whenever the link is lost, until `stop`. `wentDown` is
-    /// called each time the node goes down after having been up (so calls placed on it can move).
-    func startWatching(wentDown: @escaping @Sendable (JanusNode) async -> Void) {
+    /// called each time the node goes down after having been up (so calls placed on it can
+    /// move), `cameBack` when it is up again after that (so rooms left on it can go).
+    func startWatching(wentDown: @escaping @Sendable (JanusNode) async -> Void,
+                       cameBack: @escaping @Sendable (JanusNode) async -> Void) {
         guard watcher == nil else { return }
         watcher = Task { [weak self] in
             var delay = Self.firstRetry
+            var wasDown = false
             while !Task.isCancelled {
                 guard let self else { return }
                 if let link = try? await self.currentLink() {
                     delay = Self.firstRetry
+                    if wasDown {
+                        wasDown = false
+                        await cameBack(self)
+                    }
                     await link.client.untilClosed()
                     await self.linkClosed(link)
                     // The next round's `currentLink` is the one attempt made at once.
                     continue
                 }
-                if await self.reconnectFailed() { await wentDown(self) }
+                if await self.reconnectFailed() {
+                    wasDown = true
+                    await wentDown(self)
+                }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, Self.longestRetry)
             }

@@ -27,6 +27,11 @@ actor JanusRooms {
     private let roomSecret: String
     private let logger: Logger
     private var placements = JanusPlacements()
+    /// Calls moved off a node while it was down. A node taken for down may only have been hung
+    /// or cut off from this server: when it comes back, the rooms left on it are destroyed, so
+    /// participants still in them are dropped (Janus's `destroyed`) and renew onto the call's
+    /// new node instead of staying split from it.
+    private var leftBehind: [NodeID: Set<CallID>] = [:]
 
     typealias Link = JanusNode.Link
 
@@ -45,7 +50,9 @@ actor JanusRooms {
     /// Connects every node and keeps watching them; a node that goes down hands its calls on.
     func start() async {
         for node in nodes {
-            await node.startWatching { [weak self] node in await self?.nodeWentDown(node) }
+            await node.startWatching(
+                wentDown: { [weak self] node in await self?.nodeWentDown(node) },
+                cameBack: { [weak self] node in await self?.nodeCameBack(node) })
         }
     }
 
@@ -320,10 +327,30 @@ actor JanusRooms {
     private func place(_ cid: CallID, on id: NodeID, from previous: NodeID?) {
         placements.place(cid, on: id)
         if let previous, previous != id {
+            leftBehind[previous, default: []].insert(cid)
             logger.notice("moved a call's room to another janus node",
                           metadata: ["cid": "\(cid)", "from": "\(nodes[previous.index].name)", "to": "\(nodes[id.index].name)"])
         } else if previous == nil {
             logger.info("placed a call's room", metadata: ["cid": "\(cid)", "janus": "\(nodes[id.index].name)"])
+        }
+    }
+
+    /// `node` is up again after being down: destroys the rooms of calls that moved away from it
+    /// meanwhile (and did not come back).
+    private func nodeCameBack(_ node: JanusNode) async {
+        guard let index = nodes.firstIndex(where: { $0 === node }) else { return }
+        let id = NodeID(index: index)
+        let stale = (leftBehind.removeValue(forKey: id) ?? []).filter { placements.node(of: $0) != id }
+        guard !stale.isEmpty, let link = try? await node.currentLink() else { return }
+        for cid in stale {
+            do {
+                _ = try await link.client.videoRoom(.destroy(room: Self.roomNumber(for: cid), secret: roomSecret, permanent: false),
+                                                    session: link.session, handle: link.handle)
+                logger.notice("destroyed a room left on a janus node that came back", metadata: ["cid": "\(cid)", "node": "\(node.name)"])
+            } catch {
+                // Gone with a restart of that Janus (the usual case): nothing was left.
+                logger.debug("no room left on a janus node that came back", metadata: ["cid": "\(cid)", "error": "\(error)"])
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import ConfabProtocol
 import Foundation
+import JanusProtocol
 import XCTest
 @testable import ConfabServer
 
@@ -115,6 +116,23 @@ final class JanusNodesTests: XCTestCase {
         }
         XCTAssertTrue(moved, "a Janus that stopped answering is found out and its call moved")
         print("janus nodes: a frozen node was found down and its call moved \(ContinuousClock.now - stoppedAt) after it froze")
+
+        // And when it answers again, the room left on it goes (whoever was still in it is
+        // dropped, and renews onto the call's new node), so the call is not split
+        let room = try XCTUnwrap(joined.media?.room)
+        kill(pid, SIGCONT)
+        let probe = try await probe(frozen)
+        let gone = await eventually(within: .seconds(10)) {
+            do {
+                _ = try await probe.participantDisplays(room: room)
+                return false
+            } catch {
+                return (error as? JanusError)?.pluginErrorCode == JanusError.noSuchRoom
+            }
+        }
+        XCTAssertTrue(gone, "the room left on the node that came back is destroyed")
+        let up = await eventually { (try? await Metrics.fetch(port: port))?["confab_janus_node_up{node=\"\(frozen)\"}"] == 1 }
+        XCTAssertTrue(up)
     }
 
     func test_killedNode_startedAgain_isUpAgain_andTakesTheNextCall() async throws {
