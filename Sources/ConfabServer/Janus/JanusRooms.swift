@@ -318,7 +318,7 @@ actor JanusRooms {
                   let answer = try? await link.client.videoRoom(.exists(room: Self.roomNumber(for: cid)), session: link.session, handle: link.handle),
                   answer.exists == true
             else { continue }
-            placements.place(cid, on: NodeID(index: index))
+            place(cid, on: NodeID(index: index), from: placements.node(of: cid))
             return (NodeID(index: index), link)
         }
         return nil
