@@ -110,8 +110,8 @@ final class BandwidthAdaptation_EndToEndTests: XCTestCase {
         // Only samples with new frames count: a frozen picture keeps the size of its last frame
         // (a CI run failed on "720p at 0 fps" while the last 720p frames waited in the capped
         // queue, and the next frames that came through were 320x180). And not the first 8 s:
-        // 720p frames sent before the cap still trickle out of the capped queue (a loaded run
-        // decoded one 6 s in, after the sender had long been at 320x180).
+        // 720p frames sent before the sender noticed the cap (~3 s) still trickle out of the
+        // capped queue (a loaded run decoded one 6 s in; the sender was at 320x180 from 5 s).
         let during = zip(received.samples, received.samples.dropFirst())
             .filter { $1.at > capStartedAt.addingTimeInterval(8) && $1.at < capLiftedAt && $1.framesReceived > $0.framesReceived }
             .map(\.1)
