@@ -36,8 +36,9 @@ extension CallCoordinator {
         }
         if created {
             try save(call)
-            emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
-            relay(.audience, about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
+            tell(.audience, about: call.cid, here: audience(of: call.cid).union([user.connection.id])) {
+                .callCreated(CallChangedEvent(call: $0))
+            }
         }
         sessions.watch(call.cid, from: user.connection.id)
         if request.ring == true {
@@ -167,8 +168,9 @@ extension CallCoordinator {
         let (call, created) = try callToJoin(request, by: user)
         if created {
             try save(call)
-            emit(to: audience(of: call.cid).union([user.connection.id]), about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
-            relay(.audience, about: call.cid) { .callCreated(CallChangedEvent(call: $0)) }
+            tell(.audience, about: call.cid, here: audience(of: call.cid).union([user.connection.id])) {
+                .callCreated(CallChangedEvent(call: $0))
+            }
         }
         sessions.watch(call.cid, from: user.connection.id)
         if let existing = sessions[call.cid]?.participant(onConnection: user.connection.id) {
@@ -189,10 +191,7 @@ extension CallCoordinator {
            !isAcceptance(rings.answer(of: user.userId, in: call.cid)) {
             recordAcceptance(in: call.cid, by: user)
         }
-        emit(to: audience(of: call.cid), about: call.cid) { _ in
-            .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant))
-        }
-        relay(.audience, in: call.cid, .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant)))
+        tell(.audience, in: call.cid, .participantJoined(ParticipantJoinedEvent(cid: call.cid, participant: participant)))
         return JoinCallResponse(call: state(of: call, for: user.userId), sessionId: participant.sessionId, media: media)
     }
 
@@ -247,8 +246,7 @@ extension CallCoordinator {
         }
         call.updatedAt = Date()
         try save(call)
-        emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
-        relay(.audience, about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
+        tell(.audience, about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -261,8 +259,7 @@ extension CallCoordinator {
         let changed = request.members.map { call.upsertMember($0.userId, role: $0.role ?? .user, at: now) }
         call.updatedAt = now
         try save(call)
-        emit(to: audience(of: call.cid), about: call.cid) { .membersAdded(MembersAddedEvent(call: $0, members: changed)) }
-        relay(.audience, about: call.cid) { .membersAdded(MembersAddedEvent(call: $0, members: changed)) }
+        tell(.audience, about: call.cid) { .membersAdded(MembersAddedEvent(call: $0, members: changed)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -279,7 +276,7 @@ extension CallCoordinator {
         call.updatedAt = Date()
         try save(call)
         let removedDevices = recipients.filter { connections.userId(of: $0).map(request.userIds.contains) ?? false }
-        emit(to: recipients.subtracting(removedDevices), about: call.cid) {
+        tell(.audience, about: call.cid, here: recipients.subtracting(removedDevices)) {
             .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds))
         }
         // They may no longer read the call, so `emit(to:about:)` would skip them; they are told
@@ -287,8 +284,7 @@ extension CallCoordinator {
         emit(to: removedDevices) { userId in
             .membersRemoved(MembersRemovedEvent(call: state(of: call, for: userId), userIds: request.userIds))
         }
-        relay(.audience, about: call.cid) { .membersRemoved(MembersRemovedEvent(call: $0, userIds: request.userIds)) }
-        // As a non-member sees the call: the same for each of them.
+        // On other replicas too: the call as a non-member sees it is the same for each of them.
         if let removed = request.userIds.first {
             relay(.users(request.userIds), in: call.cid,
                   .membersRemoved(MembersRemovedEvent(call: state(of: call, for: removed), userIds: request.userIds)))
@@ -312,8 +308,7 @@ extension CallCoordinator {
         }
         calls.forgetLinkHolders(of: call.cid)
         waitingRoom.forgetAdmissions(to: call.cid)
-        emit(to: audience(of: call.cid), about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
-        relay(.audience, about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
+        tell(.audience, about: call.cid) { .callUpdated(CallChangedEvent(call: $0)) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -335,8 +330,7 @@ extension CallCoordinator {
         endRecording(of: cid)
         endBroadcast(of: cid)
         closeMediaRoom(of: cid)
-        emit(to: recipients, about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
-        relay(.audienceAnd(users: ringing), about: cid) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
+        tell(.audienceAnd(users: ringing), about: cid, here: recipients) { .callEnded(CallEndedEvent(call: $0, reason: reason, endedBy: endedBy)) }
         // An ended call has no session: its watchers stop hearing about it, and it can leave
         // memory (`evictIdleCalls`). Reopening it (a new ring, a host's join) starts a new one.
         endSession(of: cid)

@@ -20,8 +20,7 @@ extension CallCoordinator {
         }
         let message = try store.addChatMessage(
             to: call.cid, userId: user.userId, sessionId: sender.participant.sessionId, text: request.text, at: Date())
-        emit(to: audience(of: call.cid)) { _ in .chatMessage(ChatMessageEvent(message: message)) }
-        relay(.audience, in: call.cid, .chatMessage(ChatMessageEvent(message: message)))
+        tell(.audience, in: call.cid, .chatMessage(ChatMessageEvent(message: message)))
         return ChatMessageResponse(message: message)
     }
 
@@ -48,8 +47,7 @@ extension CallCoordinator {
                 "at most \(ReactionRules.burst) reactions in \(ReactionRules.window.components.seconds) seconds: wait a moment")
         }
         let event = ReactionEvent(cid: call.cid, userId: user.userId, sessionId: sessionId, emoji: request.emoji)
-        emit(to: audience(of: call.cid)) { _ in .reaction(event) }
-        relay(.audience, in: call.cid, .reaction(event))
+        tell(.audience, in: call.cid, .reaction(event))
         return EmptyResponse()
     }
 
@@ -60,8 +58,7 @@ extension CallCoordinator {
         let sessionId = raiser.participant.sessionId
         if raiser.participant.raisedHand == nil, let hand = sessions.raiseHand(session: sessionId, in: call.cid, at: Date()) {
             let event = HandEvent(cid: call.cid, userId: user.userId, sessionId: sessionId, raisedHand: hand, byUserId: user.userId)
-            emit(to: audience(of: call.cid)) { _ in .handRaised(event) }
-            relay(.audience, in: call.cid, .handRaised(event))
+            tell(.audience, in: call.cid, .handRaised(event))
         }
         return CallResponse(call: state(of: call, for: user.userId))
     }
@@ -81,8 +78,7 @@ extension CallCoordinator {
             let sessionId = entry.participant.sessionId
             sessions.lowerHand(session: sessionId, in: call.cid)
             let event = HandEvent(cid: call.cid, userId: target, sessionId: sessionId, raisedHand: nil, byUserId: user.userId)
-            emit(to: audience(of: call.cid)) { _ in .handLowered(event) }
-            relay(.audience, in: call.cid, .handLowered(event))
+            tell(.audience, in: call.cid, .handLowered(event))
         }
         return CallResponse(call: state(of: call, for: user.userId))
     }

@@ -24,8 +24,7 @@ extension CallCoordinator {
             removeParticipant(participant, from: call.cid, reason: .blocked)
         }
         let cid = call.cid
-        emit(to: recipients) { _ in .userBlocked(UserBlockEvent(cid: cid, userId: userId, byUserId: user.userId)) }
-        relay(.audienceAnd(users: [userId]), in: cid, .userBlocked(UserBlockEvent(cid: cid, userId: userId, byUserId: user.userId)))
+        tell(.audienceAnd(users: [userId]), in: cid, here: recipients, .userBlocked(UserBlockEvent(cid: cid, userId: userId, byUserId: user.userId)))
     }
 
     func unblockUser(_ request: UnblockUserRequest, by user: RequestSender) throws -> CallResponse {
@@ -38,11 +37,7 @@ extension CallCoordinator {
         call.updatedAt = Date()
         try save(call)
         let cid = call.cid
-        emit(to: audience(of: cid, andUser: request.userId)) { _ in
-            .userUnblocked(UserBlockEvent(cid: cid, userId: request.userId, byUserId: user.userId))
-        }
-        relay(.audienceAnd(users: [request.userId]), in: cid,
-              .userUnblocked(UserBlockEvent(cid: cid, userId: request.userId, byUserId: user.userId)))
+        tell(.audienceAnd(users: [request.userId]), in: cid, .userUnblocked(UserBlockEvent(cid: cid, userId: request.userId, byUserId: user.userId)))
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -57,8 +52,7 @@ extension CallCoordinator {
         let event = UsersMutedEvent(
             cid: call.cid, userIds: targets, byUserId: user.userId, audio: request.audio ?? nothingNamed,
             video: request.video ?? false, screenshare: request.screenshare ?? false)
-        emit(to: audience(of: call.cid)) { _ in .usersMuted(event) }
-        relay(.audience, in: call.cid, .usersMuted(event))
+        tell(.audience, in: call.cid, .usersMuted(event))
         return EmptyResponse()
     }
 
@@ -73,8 +67,8 @@ extension CallCoordinator {
         let recipients = audience(of: call.cid, andUser: request.userId)
         for participant in kicked { removeParticipant(participant, from: call.cid, reason: .kicked) }
         let cid = call.cid
-        emit(to: recipients) { _ in .userKicked(UserKickedEvent(cid: cid, userId: request.userId, byUserId: user.userId)) }
-        relay(.audienceAnd(users: [request.userId]), in: cid, .userKicked(UserKickedEvent(cid: cid, userId: request.userId, byUserId: user.userId)))
+        tell(.audienceAnd(users: [request.userId]), in: cid, here: recipients,
+             .userKicked(UserKickedEvent(cid: cid, userId: request.userId, byUserId: user.userId)))
         if request.block == true { try block(request.userId, in: &call, by: user) }
         return CallResponse(call: state(of: call, for: user.userId))
     }
@@ -95,8 +89,7 @@ extension CallCoordinator {
         }
         sessions.setPinned(pinned ? Date() : nil, session: sessionId, in: cid)
         let event = PinEvent(cid: cid, userId: userId, sessionId: sessionId, byUserId: user.userId)
-        emit(to: audience(of: cid)) { _ in pinned ? .pinned(event) : .unpinned(event) }
-        relay(.audience, in: cid, pinned ? .pinned(event) : .unpinned(event))
+        tell(.audience, in: cid, pinned ? .pinned(event) : .unpinned(event))
         return CallResponse(call: state(of: call, for: user.userId))
     }
 
@@ -111,11 +104,8 @@ extension CallCoordinator {
             // app). Not after a lost connection: the app keeps its media while it reconnects.
             if reason == .kicked || reason == .blocked { ejectMedia(session: entry.participant.sessionId, in: cid) }
         }
-        emit(to: recipients) { _ in
-            .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason))
-        }
-        // The one who left hears it where they are: kicked or blocked on another replica.
-        relay(.audienceAnd(users: [entry.participant.userId]), in: cid,
-              .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason)))
+        // On other replicas the one who left hears it too (kicked or blocked from here).
+        tell(.audienceAnd(users: [entry.participant.userId]), in: cid, here: recipients,
+             .participantLeft(ParticipantLeftEvent(cid: cid, participant: entry.participant, reason: reason)))
     }
 }

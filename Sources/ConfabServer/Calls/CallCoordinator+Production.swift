@@ -315,15 +315,13 @@ extension CallCoordinator {
         var call = call
         call.updatedAt = Date()
         try save(call)
-        let event: (CallState) -> ServerEvent = { state in
+        tell(.audience, about: call.cid) {
             switch change {
-            case .callUpdated: .callUpdated(CallChangedEvent(call: state))
-            case .recordingStarted: .recordingStarted(CallChangedEvent(call: state))
-            case .recordingStopped: .recordingStopped(CallChangedEvent(call: state))
+            case .callUpdated: .callUpdated(CallChangedEvent(call: $0))
+            case .recordingStarted: .recordingStarted(CallChangedEvent(call: $0))
+            case .recordingStopped: .recordingStopped(CallChangedEvent(call: $0))
             }
         }
-        emit(to: audience(of: call.cid), about: call.cid, event)
-        relay(.audience, about: call.cid, event)
     }
 
     static func folderName(of cid: CallID) -> String { "\(cid.type.rawValue)_\(cid.id)" }

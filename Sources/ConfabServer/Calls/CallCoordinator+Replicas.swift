@@ -17,7 +17,31 @@ enum ReplicaLiveness {
 }
 
 extension CallCoordinator {
-    // MARK: Telling the others
+    // MARK: Telling every replica's clients
+
+    /// Sends `event` (no call state inside) to `recipients` here and on every other replica.
+    /// `here`: who hears it on this replica when that was decided before the change it tells of
+    /// (a participant's own device, before they left).
+    func tell(_ recipients: Recipients, in cid: CallID, here: Set<String>? = nil, _ event: ServerEvent) {
+        emit(to: here ?? connectionIds(of: recipients, in: cid)) { _ in event }
+        relay(recipients, in: cid, event)
+    }
+
+    /// Sends an event that carries the call, as each recipient sees it, to `recipients` here and
+    /// on every other replica (`here` as above).
+    func tell(_ recipients: Recipients, about cid: CallID, here: Set<String>? = nil, _ makeEvent: (CallState) -> ServerEvent) {
+        emit(to: here ?? connectionIds(of: recipients, in: cid), about: cid, makeEvent)
+        relay(recipients, about: cid, makeEvent)
+    }
+
+    /// This replica's connections among `recipients`.
+    func connectionIds(of recipients: Recipients, in cid: CallID) -> Set<String> {
+        switch recipients {
+        case .audience: audience(of: cid)
+        case .audienceAnd(let users): users.reduce(audience(of: cid)) { $0.union(connections(ofUser: $1)) }
+        case .users(let users): Set(users.flatMap { connections(ofUser: $0) })
+        }
+    }
 
     /// Sends `event` (no call state inside) to the other replicas' connections among `recipients`.
     func relay(_ recipients: Recipients, in cid: CallID, _ event: ServerEvent) {
@@ -132,12 +156,7 @@ extension CallCoordinator {
 
     private func deliver(_ relayed: RelayedEvent) {
         let cid = relayed.cid
-        var local: Set<String> = []
-        switch relayed.recipients {
-        case .audience: local = audience(of: cid)
-        case .audienceAnd(let users): local = users.reduce(audience(of: cid)) { $0.union(connections(ofUser: $1)) }
-        case .users(let users): local = Set(users.flatMap { connections(ofUser: $0) })
-        }
+        let local = connectionIds(of: relayed.recipients, in: cid)
         guard !local.isEmpty else { return }
         let event = relayed.envelope.event
         if relayed.carriesCall {

@@ -61,10 +61,7 @@ extension CallCoordinator {
         for target in newTargets {
             if sessions.isBusy(target, outside: cid) {
                 rings.record(.rejected(.busy), by: target, in: cid)
-                emit(to: audience(of: cid, andUser: target), about: cid) {
-                    .callRejected(CallRejectedEvent(call: $0, userId: target, reason: .busy, connectionId: nil))
-                }
-                relay(.audienceAnd(users: [target]), about: cid) {
+                tell(.audienceAnd(users: [target]), about: cid) {
                     .callRejected(CallRejectedEvent(call: $0, userId: target, reason: .busy, connectionId: nil))
                 }
             } else {
@@ -109,10 +106,7 @@ extension CallCoordinator {
         rings.record(.accepted(at: Date()), by: user.userId, in: cid)
         // Stopped before the event is built, so the event's call state says the ring is over.
         _ = rings.stopIfEveryoneAnswered(cid)
-        emit(to: audience(of: cid, andUser: user.userId), about: cid) {
-            .callAccepted(CallAcceptedEvent(call: $0, userId: user.userId, connectionId: user.connection.id))
-        }
-        relay(.audienceAnd(users: [user.userId]), about: cid) {
+        tell(.audienceAnd(users: [user.userId]), about: cid) {
             .callAccepted(CallAcceptedEvent(call: $0, userId: user.userId, connectionId: user.connection.id))
         }
     }
@@ -130,10 +124,7 @@ extension CallCoordinator {
                 let reason = request.reason ?? .decline
                 rings.record(.rejected(reason), by: user.userId, in: call.cid)
                 let ringIsOver = rings.stopIfEveryoneAnswered(call.cid)
-                emit(to: audience(of: call.cid, andUser: user.userId), about: call.cid) {
-                    .callRejected(CallRejectedEvent(call: $0, userId: user.userId, reason: reason, connectionId: user.connection.id))
-                }
-                relay(.audienceAnd(users: [user.userId]), about: call.cid) {
+                tell(.audienceAnd(users: [user.userId]), about: call.cid) {
                     .callRejected(CallRejectedEvent(call: $0, userId: user.userId, reason: reason, connectionId: user.connection.id))
                 }
                 if ringIsOver { try endIfNobodyAccepted(call.cid) }
@@ -147,12 +138,8 @@ extension CallCoordinator {
     /// Stops the ring for everyone; ends the call when nobody had accepted.
     func cancelRing(_ cid: CallID, by callerId: String, connectionId: String, reason: RejectReason) throws {
         guard let ring = rings.ring(of: cid) else { return }
-        let recipients = audience(of: cid).union(ring.memberIds.flatMap { connections(ofUser: $0) })
         rings.stop(cid)
-        emit(to: recipients, about: cid) {
-            .callRejected(CallRejectedEvent(call: $0, userId: callerId, reason: reason, connectionId: connectionId))
-        }
-        relay(.audienceAnd(users: ring.memberIds), about: cid) {
+        tell(.audienceAnd(users: ring.memberIds), about: cid) {
             .callRejected(CallRejectedEvent(call: $0, userId: callerId, reason: reason, connectionId: connectionId))
         }
         if !rings.anyoneAccepted(cid) {
@@ -183,9 +170,7 @@ extension CallCoordinator {
         rings.stop(cid)
         rings.recordMissed(missed, in: cid)
         if !missed.isEmpty {
-            let recipients = connections(ofUser: ring.callerId).union(missed.flatMap { connections(ofUser: $0) })
-            emit(to: recipients, about: cid) { .callMissed(CallMissedEvent(call: $0, callerId: ring.callerId, userIds: missed)) }
-            relay(.users([ring.callerId] + missed), about: cid) { .callMissed(CallMissedEvent(call: $0, callerId: ring.callerId, userIds: missed)) }
+            tell(.users([ring.callerId] + missed), about: cid) { .callMissed(CallMissedEvent(call: $0, callerId: ring.callerId, userIds: missed)) }
         }
         if !rings.anyoneAccepted(cid) {
             do {
