@@ -6,24 +6,8 @@ import XCTest
 /// and hold no call in memory afterwards (issue 16).
 final class CoordinatorFuzzTests: XCTestCase {
     func test_20kMutatedFrames_serverStaysUp_answersThemAll_andMemoryReturnsToBaseline() async throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let figures = FileManager.default.temporaryDirectory.appendingPathComponent("confab-fuzz-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: figures) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("meson-helpers/fuzz-coordinator").path,
-                             "--frames", "20000", "--seed", "1", "--server-binary", try ServerBinary.executable().path,
-                             "--json", figures.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        print(text)
-        XCTAssertEqual(process.terminationStatus, 0, text)
-        let data = try Data(contentsOf: figures)
-        let result = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let run = try ServerScript.run("fuzz-coordinator", ["--frames", "20000", "--seed", "1"])
+        let result = run.figures, text = run.output
         XCTAssertEqual(result["serverAlive"] as? Bool, true, text)
         XCTAssertEqual(result["unanswered"] as? Int, 0, text)
         XCTAssertEqual(result["callsInMemoryAfter"] as? Int, 0, text)

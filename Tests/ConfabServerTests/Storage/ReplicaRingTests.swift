@@ -29,6 +29,18 @@ final class ReplicaRingTests: PostgresTestCase {
         return (servers[0], servers[1])
     }
 
+    /// A replica in this process and one as a process of its own (to freeze), on one new database.
+    private func replicaAndProcess(_ processArguments: [String] = []) async throws -> (TestServer, ServerBinary) {
+        let database = try makeDatabase()
+        let directory = try TestServer.makeTemporaryDirectory()
+        directories.append(directory)
+        let inProcess = try await TestServer.start(directory: directory, database: .postgres(database))
+        servers.append(inProcess)
+        let process = try await ServerBinary.launch(["--port", "0", "--dev-auth", "--no-media", "--db", database.description,
+                                                     "--data-dir", directory.appendingPathComponent("process").path] + processArguments)
+        return (inProcess, process)
+    }
+
     private func connect(_ userId: String, to server: TestServer) async throws -> TestClient {
         let client = try await server.client(userId)
         clients.append(client)
@@ -160,13 +172,7 @@ final class ReplicaRingTests: PostgresTestCase {
 
     func test_replicaThatStopsAnswering_itsParticipantsLeaveTheCallOnTheOthers() async throws {
         // Given alice on A and bob on a replica process B in one call
-        let database = try makeDatabase()
-        let directory = try TestServer.makeTemporaryDirectory()
-        directories.append(directory)
-        let a = try await TestServer.start(directory: directory, database: .postgres(database))
-        servers.append(a)
-        let b = try await ServerBinary.launch(["--port", "0", "--dev-auth", "--no-media", "--db", database.description,
-                                               "--data-dir", directory.appendingPathComponent("b").path])
+        let (a, b) = try await replicaAndProcess()
         defer { b.stop() }
         let alice = try await connect("alice", to: a)
         let bob = try await TestClient.connect(to: b.url, as: "bob")
@@ -193,14 +199,8 @@ final class ReplicaRingTests: PostgresTestCase {
 
     func test_ringFromAReplicaThatDies_stillTimesOutForTheCalleeOnAnother() async throws {
         // Given alice on a replica process A (rings time out after 2 s) ringing bob, who is on B
-        let database = try makeDatabase()
-        let directory = try TestServer.makeTemporaryDirectory()
-        directories.append(directory)
-        let a = try await ServerBinary.launch(["--port", "0", "--dev-auth", "--no-media", "--ring-timeout", "2",
-                                               "--db", database.description, "--data-dir", directory.appendingPathComponent("a").path])
+        let (b, a) = try await replicaAndProcess(["--ring-timeout", "2"])
         defer { a.stop() }
-        let b = try await TestServer.start(directory: directory, database: .postgres(database))
-        servers.append(b)
         let alice = try await TestClient.connect(to: a.url, as: "alice")
         clients.append(alice)
         let bob = try await connect("bob", to: b)
