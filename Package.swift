@@ -138,7 +138,9 @@ let package = Package(
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",
                               "Support/packet-loss.sh", "Support/bandwidth-cap.sh", "Support/server-children.py", "Support/coordinator_ws.py",
-                              "Support/janus-interop.sh", "Support/plain-janus.sh", "Support/chromium-page.sh", "Resources"], swiftSettings: testSettings),
+                              "Support/janus-interop.sh", "Support/plain-janus.sh", "Support/chromium-page.sh",
+                              "Support/network-change.sh", "Support/kill-janus-node.py", "Support/replica-call.sh",
+                              "Support/test-postgres.sh", "Support/peers.sh", "Resources"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",
             dependencies: [

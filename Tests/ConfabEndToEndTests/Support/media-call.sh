@@ -75,23 +75,12 @@ if [ -n "${MEDIA_CALL_CONTROLLER:-}" ]; then
   peer_pids+=($!)
 fi
 
-start_ms=$(date +%s%3N)
+# shellcheck source=peers.sh
+source "$(dirname "$(readlink -f "$0")")/peers.sh"
 for spec in "$@"; do
   read -r delay user args <<<"$spec"
-  delay_ms=$(awk -v seconds="$delay" 'BEGIN { printf "%d", seconds * 1000 }')
-  pause_ms=$((start_ms + delay_ms - $(date +%s%3N)))
-  if [ "$pause_ms" -gt 0 ]; then sleep "$(awk -v ms="$pause_ms" 'BEGIN { printf "%.3f", ms / 1000 }')"; fi
-  # shellcheck disable=SC2086 # the peer's arguments are words
-  # Test microphones send steady tones, which noise suppression is built to remove and gain
-  # control to change: suites that check a tone's level and speaking check the transport, so by
-  # default they send it unprocessed (echo cancellation stays on). The peer's own arguments come
-  # later and win (the audio-processing suite turns them back on).
-  # Peers send 360p at most unless a suite asks for more (--max-video-size later wins): up
-  # to five encoders share this machine's two cores, and 720p costs each ~4x the CPU.
-  ( "$bin/confab-peer" --server "$url" --user "$user" --report "$out/$user.json" --media test \
-      --no-noise-suppression --no-gain-control --max-video-size 640x360 $args \
-      2>"$out/$user.log"; echo $? >"$out/$user.status" ) &
-  peer_pids+=($!)
+  wait_until "$delay"
+  start_peer "$url" "$user" "$args"
 done
 
 status=0

@@ -65,7 +65,8 @@ for name in A B; do
 done
 echo "replica A ${urls[A]}, replica B ${urls[B]}, Janus ws://127.0.0.1:$janus_port, database $database"
 
-start_ms=$(date +%s%3N)
+# shellcheck source=peers.sh
+source "$support/peers.sh"
 if [ -n "${REPLICA_KILL_A_AFTER:-}" ]; then
   ( sleep "$REPLICA_KILL_A_AFTER"
     date -u +%Y-%m-%dT%H:%M:%S.%3NZ >"$out/replica-a-killed-at"
@@ -77,15 +78,8 @@ for spec in "$@"; do
   servers=
   IFS=, read -ra names <<<"$via"
   for name in "${names[@]}"; do servers+="${servers:+,}${urls[$name]}"; done
-  delay_ms=$(awk -v seconds="$delay" 'BEGIN { printf "%d", seconds * 1000 }')
-  pause_ms=$((start_ms + delay_ms - $(date +%s%3N)))
-  if [ "$pause_ms" -gt 0 ]; then sleep "$(awk -v ms="$pause_ms" 'BEGIN { printf "%.3f", ms / 1000 }')"; fi
-  # As in media-call.sh: tones unprocessed, 360p at most (the peer's own arguments win).
-  # shellcheck disable=SC2086 # the peer's arguments are words
-  ( "$bin/confab-peer" --server "$servers" --user "$user" --report "$out/$user.json" --media test \
-      --no-noise-suppression --no-gain-control --max-video-size 640x360 $args \
-      2>"$out/$user.log"; echo $? >"$out/$user.status" ) &
-  peer_pids+=($!)
+  wait_until "$delay"
+  start_peer "$servers" "$user" "$args"
 done
 
 status=0
