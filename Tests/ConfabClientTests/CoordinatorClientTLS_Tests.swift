@@ -29,13 +29,27 @@ final class CoordinatorClientTLS_Tests: XCTestCase {
     private var secureURL: String { "wss://localhost:\(server?.port ?? 0)/ws" }
 
     @MainActor
-    private func client(trusting trust: ServerTrust) -> CoordinatorClient {
+    private func client(trusting trust: ServerTrust, at url: String? = nil) -> CoordinatorClient {
         var options = CoordinatorClient.Options()
         options.clientName = "tls-tests"
         options.serverTrust = trust
         var logger = Logger(label: "tls-tests")
         logger.logLevel = .warning
-        return CoordinatorClient(serverURL: secureURL, userID: "alice", options: options, logger: logger)
+        return CoordinatorClient(serverURL: url ?? secureURL, userID: "alice", options: options, logger: logger)
+    }
+
+    /// alice's connection refused, with the error it was refused with; fails the test (`accepted`
+    /// says what went wrong) when it was not.
+    @MainActor
+    private func refusal(trusting trust: ServerTrust, at url: String? = nil, accepted: String) async throws -> (CallError, CoordinatorClient) {
+        let alice = client(trusting: trust, at: url)
+        do {
+            try await alice.connect()
+        } catch let error as CallError {
+            return (error, alice)
+        }
+        XCTFail(accepted)
+        throw TestFailure(accepted)
     }
 
     func test_tlsServer_printsAWssListeningAddress() throws {
@@ -57,29 +71,20 @@ final class CoordinatorClientTLS_Tests: XCTestCase {
     func test_anotherCAsFile_connect_isRefusedSayingTheCertificateIsNotTrusted() async throws {
         let other = try TestCertificateAuthority(named: "other", in: directory)
         try await onMain { [self] in
-            let alice = client(trusting: .certificateAuthorities(file: other.certificatePath))
-            do {
-                try await alice.connect()
-                XCTFail("signed in to a server whose certificate no trusted CA issued")
-            } catch let error as CallError {
-                XCTAssertEqual(error.kind, .serverNotTrusted)
-                XCTAssertTrue(error.message.contains("certificate is not trusted"), error.message)
-                XCTAssertTrue(error.message.contains("--ca-file"), error.message)
-                XCTAssertTrue(error.message.contains(secureURL), error.message)
-            }
+            let (error, alice) = try await refusal(trusting: .certificateAuthorities(file: other.certificatePath),
+                                                   accepted: "signed in to a server whose certificate no trusted CA issued")
+            XCTAssertEqual(error.kind, .serverNotTrusted)
+            XCTAssertTrue(error.message.contains("certificate is not trusted"), error.message)
+            XCTAssertTrue(error.message.contains("--ca-file"), error.message)
+            XCTAssertTrue(error.message.contains(secureURL), error.message)
             XCTAssertFalse(alice.isConnected)
         }
     }
 
     func test_systemTrustStore_connectToAPrivateCAsServer_isRefusedAsNotTrusted() async throws {
         try await onMain { [self] in
-            let alice = client(trusting: .system)
-            do {
-                try await alice.connect()
-                XCTFail("the system's CAs trusted a certificate from a CA made by the test")
-            } catch let error as CallError {
-                XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
-            }
+            let (error, _) = try await refusal(trusting: .system, accepted: "the system's CAs trusted a certificate from a CA made by the test")
+            XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
         }
     }
 
@@ -88,33 +93,21 @@ final class CoordinatorClientTLS_Tests: XCTestCase {
         let other = try await ServerProcess.start(["--tls-cert", elsewhere.certificatePath, "--tls-key", elsewhere.keyPath])
         defer { other.stop() }
         let url = "wss://localhost:\(other.port)/ws"
-        try await onMain { [authority] in
-            var options = CoordinatorClient.Options()
-            options.serverTrust = .certificateAuthorities(file: authority!.certificatePath)
-            let alice = CoordinatorClient(serverURL: url, userID: "alice", options: options)
-            do {
-                try await alice.connect()
-                XCTFail("trusted a certificate issued for another name")
-            } catch let error as CallError {
-                XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
-                XCTAssertTrue(error.message.contains("issued for another name"), error.message)
-            }
+        try await onMain { [self] in
+            let (error, _) = try await refusal(trusting: .certificateAuthorities(file: authority.certificatePath), at: url,
+                                               accepted: "trusted a certificate issued for another name")
+            XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
+            XCTAssertTrue(error.message.contains("issued for another name"), error.message)
         }
     }
 
     func test_ipAddressURL_connect_isRefusedSayingTLSNeedsTheName() async throws {
         let url = "wss://127.0.0.1:\(server?.port ?? 0)/ws"
-        try await onMain { [authority] in
-            var options = CoordinatorClient.Options()
-            options.serverTrust = .certificateAuthorities(file: authority!.certificatePath)
-            let alice = CoordinatorClient(serverURL: url, userID: "alice", options: options)
-            do {
-                try await alice.connect()
-                XCTFail("connected over TLS by IP address")
-            } catch let error as CallError {
-                XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
-                XCTAssertTrue(error.message.contains("not an IP address"), error.message)
-            }
+        try await onMain { [self] in
+            let (error, _) = try await refusal(trusting: .certificateAuthorities(file: authority.certificatePath), at: url,
+                                               accepted: "connected over TLS by IP address")
+            XCTAssertEqual(error.kind, .serverNotTrusted, error.message)
+            XCTAssertTrue(error.message.contains("not an IP address"), error.message)
         }
     }
 
