@@ -10,10 +10,11 @@ final class ConnectionChurnTests: XCTestCase {
         let run = try ServerScript.run("connection-churn", ["--warmup", "2000", "--rounds", "3", "--per-round", "2000"])
         let result = run.figures, text = run.output
         XCTAssertEqual(result["serverAlive"] as? Bool, true, text)
-        // Measured here: ~780 B per connection in every round with the cycle; without it 0–40 B,
-        // with now and then one round where the allocator still grows (~200 B). A leak is in
-        // every round, so the median round judges; a quarter of a KiB is room for noise, not for it.
-        let perConnection = try XCTUnwrap(result["medianRoundBytesPerConnection"] as? Double)
-        XCTAssertLessThan(perConnection, 250, text)
+        // Measured here: ~780 B per connection in every round with the cycle (774–805 B); without
+        // it 10–90 B once warm, but right after the fuzz test the allocator grows for a while
+        // (rounds of 387/301/150 B and 575/168/279 B seen). A leak is in every round, so the
+        // smallest round judges, against half the leak's size.
+        let perConnection = try XCTUnwrap(result["smallestRoundBytesPerConnection"] as? Double)
+        XCTAssertLessThan(perConnection, 400, text)
     }
 }
