@@ -52,6 +52,8 @@ public final class CallMediaSession {
     /// The pixel size each participant session's camera is shown at (their tile): frames are
     /// scaled to it in GStreamer (`DisplaySizedVideo`).
     private var displaySizes: [String: VideoSize] = [:]
+    private var isSelfViewShown = false
+    private var selfViewSize: VideoSize?
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
@@ -96,6 +98,8 @@ public final class CallMediaSession {
                                       echoProbeName: speaker.echoProbeName, logger: logger)
         self.publisher = publisher
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
+        publisher.setSelfViewShown(isSelfViewShown)
+        publisher.setSelfViewSize(selfViewSize)
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         publisher.onJoinedRoom = { [weak self] existing in existing.forEach { self?.subscribe(to: $0) } }
@@ -113,6 +117,20 @@ public final class CallMediaSession {
     public func setAudioEnabled(_ enabled: Bool) { publisher?.setSending(audio: enabled) }
     /// Stops sending video (and the camera) or resumes it (with a keyframe, so others see it at once).
     public func setVideoEnabled(_ enabled: Bool) { publisher?.setSending(video: enabled) }
+    /// Whether someone shows our camera (`onLocalFrame`); until then its frames are not
+    /// converted for it.
+    public func setSelfViewShown(_ shown: Bool) {
+        isSelfViewShown = shown
+        publisher?.setSelfViewShown(shown)
+    }
+
+    /// Converts our camera for the self-view at `size` (its view's device pixels; nil: a default
+    /// size) from the next frame on.
+    public func setSelfViewSize(_ size: VideoSize?) {
+        selfViewSize = size
+        publisher?.setSelfViewSize(size)
+    }
+
     /// Silences everyone's audio here (or brings it back); the echo canceller keeps running.
     public func setSpeakerEnabled(_ enabled: Bool) {
         isSpeakerMuted = !enabled

@@ -14,8 +14,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     private let everyonesVideoWatchers = Listeners<RemoteVideoFrame>()
     /// Remote shared-screen frames (the share layout's large view).
     public let remoteScreenshareFrames = Listeners<RemoteVideoFrame>()
-    /// Our own camera (the self-view).
-    public let localFrames = Listeners<VideoFrame>()
+    /// Who shows our own camera (see `watchSelfView`).
+    private let selfViewWatchers = Listeners<VideoFrame>()
     /// Our microphone's level while in a call, muted or not (dBFS).
     public var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     /// A camera or microphone stopped working during the call; another one took over when the
@@ -66,6 +66,34 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session?.setDisplaySize(sizes.max { $0.width * $0.height < $1.width * $1.height }, forSession: sessionID)
     }
 
+    /// Shows our own camera's frames (the self-view) to `handler` for as long as the
+    /// subscription lives. While nobody watches, the camera's frames are only sent: none is
+    /// converted for a view nobody shows. With a `viewport`, frames are cropped and scaled in
+    /// GStreamer to that view's pixels (one view shows us at a time: the call window's tile).
+    public func watchSelfView(viewport: VideoViewport? = nil, _ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
+        let watch = selfViewWatchers.subscribe(handler)
+        selfViewport = viewport
+        let resized = viewport?.changes.subscribe { [weak self, weak viewport] _ in
+            guard let self, self.selfViewport === viewport else { return }
+            self.session?.setSelfViewSize(viewport?.pixelSize)
+        }
+        session?.setSelfViewSize(viewport?.pixelSize)
+        session?.setSelfViewShown(true)
+        return Subscription { [weak self, weak viewport] in
+            watch.cancel()
+            resized?.cancel()
+            guard let self else { return }
+            if self.selfViewport === viewport { self.selfViewport = nil }
+            self.session?.setSelfViewShown(self.selfViewWatchers.count > 0)
+        }
+    }
+
+    /// The view showing our camera, if it gave its size.
+    private weak var selfViewport: VideoViewport?
+    /// Self-view frames handed to the views, and the last one's size (CONFAB_STATS).
+    public private(set) var selfViewFramesShown = 0
+    public private(set) var selfViewFrameSize: VideoSize?
+
     /// Shows every participant's camera frames (confab-peer's report): everyone is received.
     public func watchAllVideo(_ handler: @escaping @MainActor (RemoteVideoFrame) -> Void) -> Subscription {
         let watch = everyonesVideoWatchers.subscribe(handler)
@@ -90,6 +118,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// The largest size our camera is sent at (what is sent follows the path up to it); asked
     /// when a call starts.
     public var maximumVideoSize: @MainActor () -> VideoSize = { VideoSize(width: 1280, height: 720) }
+    /// The size remote cameras are scaled to when no view says (`watchVideo` without a
+    /// viewport, `watchAllVideo`); nil: 640x360.
+    public var remoteVideoSizeWithoutView: VideoSize?
     /// Join as this display rather than Confab's "user|session": for a plain Janus room whose
     /// other participants are not Confab apps (`confab-peer janus`).
     public var plainDisplay: String?
@@ -123,6 +154,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         configuration.audioProcessing = audioProcessing()
         configuration.maximumVideoSize = maximumVideoSize()
         configuration.plainDisplay = plainDisplay
+        if let size = remoteVideoSizeWithoutView {
+            configuration.remoteVideoWidth = size.width
+            configuration.remoteVideoHeight = size.height
+        }
         configuration.mediaServerTrust = mediaServerTrust
         let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
         self.session = session
@@ -136,7 +171,14 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
                 self.everyonesVideoWatchers.send(received)
             }
         }
-        session.onLocalFrame = { [weak self] frame in self?.localFrames.send(frame) }
+        session.onLocalFrame = { [weak self] frame in
+            guard let self else { return }
+            self.selfViewFramesShown += 1
+            self.selfViewFrameSize = VideoSize(width: frame.width, height: frame.height)
+            self.selfViewWatchers.send(frame)
+        }
+        session.setSelfViewShown(selfViewWatchers.count > 0)
+        session.setSelfViewSize(selfViewport?.pixelSize)
         session.onInputFailed = { [weak self, weak session] device, detail in
             guard let self, let session else { return }
             self.inputFailed(device, detail: detail, in: session)

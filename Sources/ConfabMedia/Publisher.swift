@@ -38,8 +38,8 @@ final class Publisher {
     /// picture (stuck, or taken by another program) is noticed by `checkCamera`.
     private var cameraAttachedAt: ContinuousClock.Instant?
     private var lastCameraFrameAt: ContinuousClock.Instant?
-    /// Self-view frames counted at the sink when `checkCamera` last looked: counted as they
-    /// arrive, not as the main loop shows them — a loaded machine (the 30-minute soak, load 30
+    /// Camera frames counted at the camera's tee when `checkCamera` last looked: counted as they
+    /// arrive (whether the self-view is shown or not), not as the main loop shows them — a loaded machine (the 30-minute soak, load 30
     /// on two cores) once had a running camera judged stuck and taken out for the rest of the call.
     private var cameraFramesSeen = 0
     /// How long a camera that is on may give no picture before it counts as failed.
@@ -88,14 +88,7 @@ final class Publisher {
         // up): an input waiting there could not be taken out.
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
             + "tee name=camera-tee "
-            // The self-view is mirrored, as in the lobby; what is sent is not. It is scaled
-            // down first: converting a 720p camera to BGRA for a small tile is wasted work.
-            // (Not to its tile's size: renegotiating this branch while the camera input was
-            // being swapped in made the camera stop with "not-negotiated" in 2 of 4 bench runs;
-            // the remote videos follow their tiles, see DisplaySizedVideo.)
-            + "camera-tee. ! queue leaky=downstream max-size-buffers=1 ! videoscale ! video/x-raw,width=\(Self.selfViewSize(configuration).width),"
-            + "height=\(Self.selfViewSize(configuration).height) ! videoflip video-direction=horiz ! videoconvert ! video/x-raw,format=BGRA ! "
-            + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false "
+            + "camera-tee. ! \(Self.selfViewBranch(size: Self.selfViewSize(configuration))) "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
             // CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
             + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
@@ -128,6 +121,9 @@ final class Publisher {
         pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in
             self?.onLocalFrame?(frame)
         }
+        // The camera watchdog counts frames where they enter, whether or not the self-view is shown.
+        pipeline.countBuffers(atInputOf: "camera-tee")
+        pipeline.keepReconfigureInside(atInputOf: "self-view-valve")
         pipeline.watchBus { [weak self] message in
             switch message {
             case .level(let reading):
@@ -187,6 +183,57 @@ final class Publisher {
         "video/x-raw,width=\(step.size.width),height=\(step.size.height),pixel-aspect-ratio=1/1"
     }
 
+    /// The self-view's branch from the camera's tee to the `self-view` appsink. The self-view is
+    /// mirrored, as in the lobby; what is sent is not. It is scaled down first: converting a
+    /// 720p camera to BGRA for a small tile is wasted work. (Not to its tile's size:
+    /// renegotiating this branch while the camera input was being swapped in made the camera
+    /// stop with "not-negotiated" in 2 of 4 bench runs; the remote videos follow their tiles,
+    /// see DisplaySizedVideo.) The valve is closed while nobody shows the self-view
+    /// (confab-peer, the minimized window, a layout without our tile): frames are dropped
+    /// there, before any work (`setSelfViewShown`).
+    ///
+    /// Once the tile's size is known (`setSelfViewSize`), the camera is cropped to the part the
+    /// tile shows and converted and scaled in one pass to the tile's pixels, then mirrored:
+    /// GTK only copies it (scaling it there cost more than the conversion, bench-media --perf).
+    static func selfViewBranch(size: VideoSize) -> String {
+        "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! videocrop name=self-view-crop ! "
+            + "videoconvertscale ! capsfilter name=self-view-size caps=\"\(selfViewCaps(size))\" ! videoflip video-direction=horiz ! "
+            + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
+    }
+
+    private static func selfViewCaps(_ size: VideoSize) -> String {
+        "video/x-raw,format=BGRA,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1"
+    }
+
+    /// The crop and size the self-view was last given.
+    private var selfViewShape: (crop: VideoCrop, size: VideoSize)?
+
+    /// Shows the self-view at `tile` (its view's device pixels; nil: the default size, the
+    /// whole picture) from the next frame on. The camera always arrives at the largest size we
+    /// send (`cameraInputDescription`), so the crop is known before the frame comes. Only this
+    /// branch renegotiates (see `keepReconfigureInside`).
+    func setSelfViewSize(_ tile: VideoSize?) {
+        Self.setSelfViewShape(Self.selfViewShape(camera: rate.largestStep.size, tile: tile, configuration: configuration),
+                              in: pipeline, last: &selfViewShape)
+    }
+
+    static func selfViewShape(camera: VideoSize, tile: VideoSize?, configuration: CallMediaConfiguration) -> (crop: VideoCrop, size: VideoSize) {
+        guard let tile else { return (VideoCrop(), selfViewSize(configuration)) }
+        // The tile's own size, within what a screen needs (a huge window gains nothing).
+        return (VideoViewport.coverCrop(of: camera, in: tile), VideoViewport.coverSize(of: tile, in: tile))
+    }
+
+    static func setSelfViewShape(_ shape: (crop: VideoCrop, size: VideoSize), in pipeline: MediaPipeline,
+                                 last: inout (crop: VideoCrop, size: VideoSize)?) {
+        if last?.crop != shape.crop {
+            for (edge, pixels) in [("left", shape.crop.left), ("right", shape.crop.right), ("top", shape.crop.top), ("bottom", shape.crop.bottom)] {
+                pipeline.set(edge, "\(pixels)", onElement: "self-view-crop")
+            }
+        }
+        if last?.size != shape.size { pipeline.set("caps", selfViewCaps(shape.size), onElement: "self-view-size") }
+        last = shape
+    }
+
     /// The self-view's size: the sent size's 16:9 at 360p at most (a tile, not the screen).
     private static func selfViewSize(_ configuration: CallMediaConfiguration) -> VideoSize {
         let largest = configuration.maximumVideoSize
@@ -200,14 +247,14 @@ final class Publisher {
                                  sources: ["camera-source": source], to: "camera-tee")
         cameraAttachedAt = .now
         lastCameraFrameAt = nil
-        cameraFramesSeen = pipeline.framesArrived(atAppSink: "self-view") ?? 0
+        cameraFramesSeen = pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0
     }
 
     /// Called now and then (once a second): a camera that is on but has given no picture for
     /// `cameraSilenceLimit` is taken out and reported as failed, like one that errors.
     func checkCamera(now: ContinuousClock.Instant = .now) {
         guard isVideoOn, isCameraOpen, let camera, let attached = cameraAttachedAt else { return }
-        let arrived = pipeline.framesArrived(atAppSink: "self-view") ?? 0
+        let arrived = pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0
         if arrived != cameraFramesSeen {
             cameraFramesSeen = arrived
             lastCameraFrameAt = now
@@ -302,6 +349,12 @@ final class Publisher {
                 pipeline.detachInput(named: Self.cameraInput)
             }
         }
+    }
+
+    /// Converts the camera's frames for the self-view (`onLocalFrame`) while someone shows it;
+    /// otherwise they are dropped as they leave the camera's tee.
+    func setSelfViewShown(_ shown: Bool) {
+        pipeline.set("drop", shown ? "false" : "true", onElement: "self-view-valve")
     }
 
     /// Switches to other devices while sending: others keep receiving the same streams, now

@@ -49,10 +49,7 @@ final class JanusRoomPeer {
         let joining = devices.joining(withoutDevices: settings.joinWithoutDevices)
         engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: plan.display, iceAddress: settings.mediaAddress) { joining }
         engine.plainDisplay = plan.display
-        let processing = settings.audioProcessing
-        engine.audioProcessing = { processing }
-        let largest = settings.maximumVideoSize
-        engine.maximumVideoSize = { largest }
+        engine.configure(for: settings)
         let requestedAt = Date()
         recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt)
         let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)

@@ -1,3 +1,4 @@
+import ConfabCore
 import Foundation
 import GLibBridge
 
@@ -92,6 +93,8 @@ struct MediaReport: Encodable {
         var averageFPS: Double?
         /// The centre pixel of the last frame.
         var centerPixel: Color?
+        /// The size the camera's video arrives at (decoded; the frames this peer looks at are
+        /// scaled down, see PeerMedia).
         var videoSize: Size?
 
         /// RMS level of the received audio, dBFS: the last reading and the mean of all.
@@ -221,14 +224,15 @@ protocol ReceivedVideo {
 }
 
 extension ReceivedVideo {
-    /// Counts `frame`, received at `now`; true when it is the first.
+    /// Counts `frame`, received at `now` and decoded at `decodedSize` (the frame's own size when
+    /// nil); true when it is the first.
     @discardableResult
-    mutating func record(_ frame: VideoFrame, at now: Date) -> Bool {
+    mutating func record(_ frame: VideoFrame, decodedSize: VideoSize? = nil, at now: Date) -> Bool {
         framesReceived += 1
         let isFirst = firstFrameAt == nil
         if isFirst { firstFrameAt = now }
         lastFrameAt = now
-        videoSize = MediaReport.Size(width: frame.width, height: frame.height)
+        videoSize = MediaReport.Size(width: decodedSize?.width ?? frame.width, height: decodedSize?.height ?? frame.height)
         if let pixel = frame.pixel(x: frame.width / 2, y: frame.height / 2) {
             centerPixel = MediaReport.Color(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue))
         }

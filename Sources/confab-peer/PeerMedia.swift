@@ -38,10 +38,7 @@ final class PeerMedia {
         engine.mediaServerTrust = client.serverTrust
         service = PeerCallService(client: client)
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
-        let processing = settings.audioProcessing
-        engine.audioProcessing = { processing }
-        let largest = settings.maximumVideoSize
-        engine.maximumVideoSize = { largest }
+        engine.configure(for: settings)
         engine.onDeviceFailed = { [weak viewModel] failure in viewModel?.localMedia.deviceFailed(failure) }
         let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
         report = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))
@@ -223,4 +220,18 @@ final class PeerMedia {
 private final class DevicesInUse {
     var devices: CallMediaDevices
     init(_ devices: CallMediaDevices) { self.devices = devices }
+}
+
+extension GStreamerCallMediaEngine {
+    /// What a peer's engine is told before a call, in a coordinator call or a plain Janus room.
+    func configure(for settings: PeerMediaSettings) {
+        let processing = settings.audioProcessing
+        audioProcessing = { processing }
+        let largest = settings.maximumVideoSize
+        maximumVideoSize = { largest }
+        // Nobody looks at a peer's pictures: it counts frames and reads a colour, for which a
+        // thumbnail does (converting each frame whole cost more than decoding it, bench-media
+        // --perf). The report gives the decoded size.
+        remoteVideoSizeWithoutView = VideoSize(width: 160, height: 90)
+    }
 }

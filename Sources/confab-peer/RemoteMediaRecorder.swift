@@ -119,7 +119,7 @@ final class RemoteMediaRecorder {
     private func received(_ frame: VideoFrame, from feed: RemoteFeed) {
         let now = Date()
         var record = self.record(for: feed, at: now)
-        if record.record(frame, at: now) {
+        if record.record(frame, decodedSize: feed.receivedVideoSize, at: now) {
             record.firstFrameAfterJoinSeconds = now.timeIntervalSince(joinRequestedAt)
             PeerSession.say("first frame from \(feed.userID) after \(String(format: "%.3f", now.timeIntervalSince(joinRequestedAt))) s")
         }

@@ -500,11 +500,18 @@ class MediaCallTestCase(XvfbTestCase):
         """The app's last `confab-stats: receiving` line for `user` among the lines after the
         first `after` of its output, as a dict (size, fps, kbps, paused), or None; and the
         number of lines read."""
+        return self.last_stats(f"receiving user={user}", after)
+
+    def last_stats(self, kind, after=0):
+        """The app's last `confab-stats: KIND …` line (e.g. "sending", "self-view") among the
+        lines after the first `after` of its output, its key=value pairs after KIND as a dict,
+        or None; and the number of lines read."""
         lines = self.app.output().splitlines()
+        prefix = f"confab-stats: {kind} "
         last = None
         for line in lines[after:]:
-            if line.startswith(f"confab-stats: receiving user={user} "):
-                last = dict(part.split("=", 1) for part in line.split()[2:])
+            if line.startswith(prefix):
+                last = dict(part.split("=", 1) for part in line[len(prefix):].split() if "=" in part)
         return last, len(lines)
 
     def tearDown(self):

@@ -34,6 +34,8 @@ final class CallPage: MainWindowPage {
     /// received (see `GStreamerCallMediaEngine.watchVideo`). They end when the page closes, as
     /// when the call is minimized.
     private var videoWatches: [String: Subscription] = [:]
+    /// A watch on our own camera while the layout shows our tile (and the page is shown).
+    private var selfViewWatch: Subscription?
     private let media: GStreamerCallMediaEngine?
     private let call: ActiveCall
     private let sidebar: ParticipantsSidebar
@@ -98,7 +100,6 @@ final class CallPage: MainWindowPage {
         area.onShownSessionsChanged = { [weak self] in self?.watchShownVideo() }
         if let media {
             frameSubscriptions = [
-                media.localFrames.subscribe { [weak self] frame in self?.area.selfTile.show(frame) },
                 media.remoteScreenshareFrames.subscribe { [weak self] received in
                     guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
                     view.show(received.frame)
@@ -134,6 +135,7 @@ final class CallPage: MainWindowPage {
     func close() {
         frameSubscriptions = []
         videoWatches = [:]
+        selfViewWatch = nil
         timer?.cancel()
         bindings.forEach { $0.cancel() }
         bindings = []
@@ -209,9 +211,14 @@ final class CallPage: MainWindowPage {
         updateStatus()
     }
 
-    /// Watches the cameras of the participants whose tiles are shown, and only theirs.
+    /// Watches the cameras of the participants whose tiles are shown, and only theirs (ours too).
     private func watchShownVideo() {
         guard let media else { return }
+        if !area.showsSelf {
+            selfViewWatch = nil
+        } else if selfViewWatch == nil {
+            selfViewWatch = media.watchSelfView(viewport: area.selfTile.viewport) { [weak self] frame in self?.area.selfTile.show(frame) }
+        }
         let shown = area.shownSessions
         for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }
         for session in shown where videoWatches[session] == nil {

@@ -30,6 +30,9 @@ final class ParticipantsArea {
     /// Called when `shownSessions` changes without a new arrangement (the spotlight's strip
     /// scrolled or was resized).
     var onShownSessionsChanged: (@MainActor () -> Void)?
+    /// Whether the arrangement places our own tile (the full-screen layout of someone else does
+    /// not): our camera is converted for it only then.
+    private(set) var showsSelf = true
     /// Every participant the arrangement places, whether or not its tile is in view.
     private var placedSessions: Set<String> = []
     /// The spotlight strip's tiles (their clamps), by participant session.
@@ -121,6 +124,7 @@ final class ParticipantsArea {
         spotlightStripTiles = [:]
         let others = order.compactMap { tiles[$0]?.view }
         placedSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
+        showsSelf = true
         defer { updateShownSessions(notify: false) }
         if share {
             for tile in others + [selfTile.view] { placeThumbnail(tile, in: shareStrip) }
@@ -140,7 +144,9 @@ final class ParticipantsArea {
             if main !== selfTile.view { placeThumbnail(selfTile.view, in: spotlightStrip) }
             spotlightStripView.isVisible = !order.filter { $0 != spotlight }.isEmpty || main !== selfTile.view
         case .fullScreen:
-            place(spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view, in: fullScreenMain)
+            let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
+            place(main, in: fullScreenMain)
+            showsSelf = main === selfTile.view
         }
         view.visiblePageName = layout.rawValue
     }

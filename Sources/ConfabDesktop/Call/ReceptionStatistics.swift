@@ -8,6 +8,7 @@ import GLibBridge
 ///     confab-stats: receiving user=bob size=640x360 fps=30.0 kbps=512.3 paused=0
 ///     confab-stats: sending size=1280x720 fps=30 kbps=1430.1 target=1500.0 loss=0.000
 ///     confab-stats: first-frame user=bob at=1795000000.123
+///     confab-stats: self-view frames=1234 size=425x505
 ///
 /// (`first-frame` once per feed: the wall-clock time its first frame reached the main thread,
 /// which `meson-helpers/bench-media` compares with the moment it clicked Join.)
@@ -28,6 +29,10 @@ final class ReceptionStatistics {
                 let size = feed.receivedVideoSize.map { "\($0.width)x\($0.height)" } ?? "-"
                 Self.report("receiving user=\(feed.userID) size=\(size) fps=\(feed.framesPerSecond) "
                     + "kbps=\(((feed.videoBitrate ?? 0) / 100).rounded() / 10) paused=\(feed.isVideoPaused ? 1 : 0)")
+            }
+            if let media {
+                let size = media.selfViewFrameSize.map { "\($0.width)x\($0.height)" } ?? "-"
+                Self.report("self-view frames=\(media.selfViewFramesShown) size=\(size)")
             }
             if let sent = session.sentVideo {
                 Self.report("sending size=\(sent.size.width)x\(sent.size.height) fps=\(sent.framerate) "

@@ -29,7 +29,8 @@ public final class MediaPipeline {
     let pipeline: UnsafeMutablePointer<GstElement>
     private var busWatchID: guint = 0
     private var mailboxes: [VideoFrameMailbox] = []
-    private var mailboxByAppSink: [String: VideoFrameMailbox] = [:]
+    /// Buffers counted at elements' inputs (see `countBuffers`), by element name.
+    private var bufferCounts: [String: UnsafeMutablePointer<gint>] = [:]
     public private(set) var isPlaying = false
 
     /// Pipelines alive in this process; tests use it to prove owners release theirs.
@@ -79,6 +80,7 @@ public final class MediaPipeline {
     isolated deinit {
         tearDown()
         gst_object_unref(gpointer(pipeline))
+        bufferCounts.values.forEach { confab_release_buffer_count($0) }
         MediaPipeline.liveCount -= 1
     }
 
@@ -130,6 +132,16 @@ public final class MediaPipeline {
         gst_object_unref(gpointer(input))
     }
 
+    /// Keeps renegotiations of what follows the element called `name` from reaching what is
+    /// before it (RECONFIGURE stops at its input): the branch after it adapts by itself.
+    public func keepReconfigureInside(atInputOf name: String) {
+        guard let element = elementPointer(named: name) else { return }
+        defer { gst_object_unref(gpointer(element)) }
+        guard let input = gst_element_get_static_pad(element, "sink") else { return }
+        confab_keep_reconfigure_inside(input)
+        gst_object_unref(gpointer(input))
+    }
+
     /// Sets a property of a named element from its string form; GStreamer converts the type.
     public func set(_ property: String, _ value: String, onElement name: String) {
         guard let element = elementPointer(named: name) else { return }
@@ -174,12 +186,7 @@ public final class MediaPipeline {
         let mailbox = VideoFrameMailbox(deliver: handler)
         mailbox.attach(to: sink)
         mailboxes.append(mailbox)
-        mailboxByAppSink[name] = mailbox
     }
-
-    /// How many frames reached the appsink called `name` (see `receiveVideoFrames`), counted as
-    /// they arrive rather than as the main loop gets to them; nil without such a sink.
-    public func framesArrived(atAppSink name: String) -> Int? { mailboxByAppSink[name]?.framesArrived }
 
     // MARK: State
 
@@ -271,6 +278,20 @@ public final class MediaPipeline {
         gst_object_unref(gpointer(element))
         return true
     }
+
+    /// Counts from now on the buffers that reach the element called `name` (its sink pad), on
+    /// the streaming thread: whether a source runs, whatever its branches do with its frames.
+    public func countBuffers(atInputOf name: String) {
+        guard bufferCounts[name] == nil, let element = elementPointer(named: name) else { return }
+        defer { gst_object_unref(gpointer(element)) }
+        guard let input = gst_element_get_static_pad(element, "sink") else { return }
+        bufferCounts[name] = confab_count_buffers(input)
+        gst_object_unref(gpointer(input))
+    }
+
+    /// How many buffers reached the element called `name` since `countBuffers(atInputOf:)`; nil
+    /// if they are not counted.
+    public func buffersArrived(atInputOf name: String) -> Int? { bufferCounts[name].map { Int(confab_buffer_count($0)) } }
 
     /// Starts again from the beginning (looping a sound at its end).
     public func seekToStart() {

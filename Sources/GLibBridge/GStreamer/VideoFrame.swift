@@ -54,8 +54,6 @@ final class VideoFrameMailbox: @unchecked Sendable {
     private let deliver: @MainActor (VideoFrame) -> Void
     /// Set when the owner stops: late wake-ups then deliver nothing.
     private var closed = false
-    /// Frames that reached the sink, delivered or not (a busy main loop delivers only the newest).
-    private var arrivals = 0
 
     init(deliver: @escaping @MainActor (VideoFrame) -> Void) {
         self.deliver = deliver
@@ -69,7 +67,6 @@ final class VideoFrameMailbox: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         let wasEmpty = waiting == nil
         waiting = frame
-        arrivals += 1
         let isClosed = closed
         pthread_mutex_unlock(&lock)
         guard wasEmpty, !isClosed else { return }
@@ -92,14 +89,6 @@ final class VideoFrameMailbox: @unchecked Sendable {
         pthread_mutex_unlock(&lock)
         guard let frame, !isClosed else { return }
         MainActor.assumeIsolated { deliver(frame) }
-    }
-
-    /// How many frames reached the sink so far, counted on the streaming thread: a source that
-    /// runs while the main loop is too busy to show its frames still counts as running.
-    var framesArrived: Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return arrivals
     }
 
     func close() {

@@ -1,0 +1,63 @@
+import ConfabCore
+@testable import ConfabMedia
+import Foundation
+import GLibBridge
+import XCTest
+
+/// The publisher's self-view branch converts the camera only while someone shows it (issue 15),
+/// and the camera's frames are counted where they enter, so a camera nobody looks at still
+/// counts as running (the stuck-camera watchdog reads that count).
+final class SelfViewBranch_Tests: XCTestCase {
+    func test_closedUntilShown_cameraStillCounted_thenFramesComeMirrored_atTheTilesSize() throws { try onMain {
+        // A test camera showing colour bars (grey at its left edge, blue at its right) tee'd to
+        // the branch, as in the publisher.
+        let pipeline = try MediaPipeline(description:
+            "videotestsrc is-live=true pattern=smpte ! "
+            + "video/x-raw,format=I420,width=64,height=36,framerate=30/1 ! tee name=camera-tee "
+            + "camera-tee. ! \(Publisher.selfViewBranch(size: VideoSize(width: 32, height: 18)))")
+        var frames: [VideoFrame] = []
+        pipeline.receiveVideoFrames(fromAppSink: "self-view") { frames.append($0) }
+        pipeline.countBuffers(atInputOf: "camera-tee")
+        pipeline.keepReconfigureInside(atInputOf: "self-view-valve")
+        try pipeline.play()
+
+        // Nobody shows it: the camera runs (counted), nothing is converted for the view.
+        XCTAssertTrue(runLoop(until: { (pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0) >= 10 }), "the camera's frames were not counted")
+        XCTAssertEqual(frames.count, 0, "frames were converted for a self-view nobody shows")
+
+        // Shown: frames come, at the branch's size, mirrored (blue on the left), converted (the
+        // caps the closed valve held back were sent again, or nothing could be).
+        pipeline.set("drop", "false", onElement: "self-view-valve")
+        XCTAssertTrue(runLoop(until: { frames.count >= 3 }), "no frames once the self-view was shown")
+        XCTAssertEqual(frames.last?.width, 32)
+        XCTAssertEqual(frames.last?.height, 18)
+        let left = try XCTUnwrap(frames.last?.pixel(x: 1, y: 2))
+        XCTAssertGreaterThan(Int(left.blue), 150)
+        XCTAssertLessThan(Int(left.red), 60, "the self-view is not mirrored (grey at the left, as the camera has it)")
+
+        // The tile's size known (a portrait grid tile): the camera is cropped to what it shows
+        // and scaled to its pixels, while it runs, with only the branch renegotiating.
+        var shape: (crop: VideoCrop, size: VideoSize)?
+        let tile = VideoSize(width: 20, height: 30)
+        Publisher.setSelfViewShape(Publisher.selfViewShape(camera: VideoSize(width: 64, height: 36), tile: tile,
+                                                           configuration: CallMediaConfiguration(janusURL: "", room: 1, token: "", userID: "", sessionID: "")),
+                                   in: pipeline, last: &shape)
+        XCTAssertEqual(shape?.crop, VideoCrop(left: 20, right: 20, top: 0, bottom: 0))
+        XCTAssertTrue(runLoop(until: { frames.last?.width == 20 && frames.last?.height == 30 }),
+                      "the self-view did not follow its tile (last \(frames.last.map { "\($0.width)x\($0.height)" } ?? "none"))")
+        // Cropped, not squeezed: the middle of the bars, still mirrored (the left edge shows a
+        // bar right of the camera's middle: magenta or red, with red in it).
+        let cropLeft = try XCTUnwrap(frames.last?.pixel(x: 1, y: 2))
+        XCTAssertGreaterThan(Int(cropLeft.red), 150)
+
+        // Hidden again: frames stop, the count goes on.
+        pipeline.set("drop", "true", onElement: "self-view-valve")
+        runLoop(until: { false }, timeout: 0.2)
+        let shown = frames.count, counted = pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0
+        runLoop(until: { false }, timeout: 0.5)
+        XCTAssertEqual(frames.count, shown, "frames kept coming for a hidden self-view")
+        XCTAssertGreaterThan(pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0, counted + 5)
+        XCTAssertNil(pipeline.buffersArrived(atInputOf: "self-view"), "an element nobody counts has no count")
+        pipeline.stop()
+    } }
+}
