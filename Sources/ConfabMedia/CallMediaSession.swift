@@ -348,6 +348,7 @@ public final class CallMediaSession {
     }
 
     private func lost(_ loss: MediaConnectionLoss) {
+        guard !stopped, !hasFailed else { return }
         logger.info("giving the media connection up", metadata: ["why": "\(loss)"])
         switch loss {
         case .pathDown: failed(tr("The network connection dropped"))
