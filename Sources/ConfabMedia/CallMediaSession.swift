@@ -57,23 +57,10 @@ public final class CallMediaSession {
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
-    /// be gone, sooner than the silence does.
+    /// be gone (sooner than the silence does), or that the network it was made without is back.
     private var network: NetworkMonitor?
-    private var networkChangedAt: ContinuousClock.Instant?
-    private var pathDownSince: ContinuousClock.Instant?
-    /// A path down this long is not coming back by itself (a lost address, a failed ICE pair).
-    static let newConnectionAfterPathDown: Duration = .seconds(6)
-    /// After a network change the path is given up as soon as it goes down (which the reports
-    /// tell ~3 s after the change).
-    static let networkChangeCounts: Duration = .seconds(5)
-    /// No report for this long just after a network change gives the connection up.
-    static let silenceAfterNetworkChange: Duration = .milliseconds(1500)
-    /// Changes seen this early are ignored: GIO reports the network once as it starts watching.
-    static let connectingGrace: Duration = .seconds(1)
-    /// A connection that carried nothing for this long will not: one made while the network
-    /// was away (its ICE checks gave up) stays dead after the network is back.
-    static let connectingLimit: Duration = .seconds(8)
-    private var startedAt: ContinuousClock.Instant?
+    /// When to give the connection up (see `MediaConnectionWatch`).
+    private var watch = MediaConnectionWatch()
 
     public init(configuration: CallMediaConfiguration, devices: CallMediaDevices, deviceSource: GStreamerDeviceSource,
                 logger: Logger = Logger(label: "confab.media")) {
@@ -90,6 +77,11 @@ public final class CallMediaSession {
         self.janus = janus
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
         try await janus.connect()
+        // Watching from before our connection gathers its candidates: a connection made while
+        // the network is away must hear of its return even if it comes while publishing.
+        let network = NetworkMonitor()
+        network.onChange { [weak self] _ in self?.networkChanged() }
+        self.network = network
         // The speaker first: the microphone's echo canceller looks for its probe when it starts.
         let speaker = try CallSpeaker(sink: deviceSource.sinkDescription(for: devices.speaker), logger: logger)
         self.speaker = speaker
@@ -106,10 +98,7 @@ public final class CallMediaSession {
         publisher.onInputFailed = { [weak self] device, detail in self?.onInputFailed?(device, detail) }
         let existing = try await publisher.start(on: janus, settings: settings)
         for feed in existing { subscribe(to: feed) }
-        startedAt = .now
-        let network = NetworkMonitor()
-        network.onChange { [weak self] _ in self?.networkChanged() }
-        self.network = network
+        watch.connected()
         statisticsTimer = RepeatingTimer(interval: 1) { [weak self] in self?.refreshFeeds() }
     }
 
@@ -342,7 +331,7 @@ public final class CallMediaSession {
             Task {
                 await publisher.adaptToThePath()
                 self.sentVideo = publisher.sent
-                self.follow(publisher.mediaPath, silence: publisher.reportSilence)
+                self.follow(publisher.mediaPath, silence: publisher.reportSilence, candidates: publisher.localCandidates)
             }
         }
         onChange?()
@@ -358,40 +347,30 @@ public final class CallMediaSession {
 
     /// Gives up on a path that stays down: long enough that a short dropout (a busy Wi-Fi, a
     /// bandwidth cap's queue) recovers by itself, or at once when the network changed lately.
-    private func follow(_ path: MediaPath, silence: Duration?, now: ContinuousClock.Instant = .now) {
+    private func follow(_ path: MediaPath, silence: Duration?, candidates: LocalCandidates) {
         guard !stopped else { return }
         if path != mediaPath {
             logger.info("media path", metadata: ["path": "\(path)"])
             mediaPath = path
         }
-        if path == .connecting, let startedAt, now - startedAt > Self.connectingLimit {
-            failed(tr("The network connection dropped"))
-        }
-        let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
-        // Right after a network change, a report missing for 1.5 s (they come about once a
-        // second) is enough: the addresses under the connection may be gone.
-        if changedLately, let silence, silence > Self.silenceAfterNetworkChange {
-            failed(tr("The network changed"))
-        }
-        pathDownSince = path == .down ? pathDownSince ?? now : nil
-        guard let since = pathDownSince else { return }
-        if changedLately || now - since >= Self.newConnectionAfterPathDown {
-            failed(tr("The network connection dropped"))
-        }
+        if let loss = watch.follow(path: path, silence: silence, candidates: candidates) { lost(loss) }
     }
 
-    /// Addresses or routes changed. A path that is down (or never came up: the connection was
-    /// made while the network was away) will not recover on the addresses it was made on.
+    /// Addresses or routes changed: a path that is down will not recover on the addresses it
+    /// was made on, and one made while the network was away can come up only anew.
     private func networkChanged() {
-        guard !stopped, let startedAt, ContinuousClock.now - startedAt > Self.connectingGrace else { return }
-        networkChangedAt = .now
-        logger.info("the network changed", metadata: ["path": "\(mediaPath)"])
-        // Only a path that was up and went down: one still being made is given its time (a
-        // change while it connects is often the very network it is being made on — the interop
-        // test's browser starting up was one), and `connectingLimit` replaces it if it never
-        // comes up.
-        if mediaPath == .down {
-            failed(tr("The network changed"))
+        guard !stopped else { return }
+        let candidates = publisher?.localCandidates ?? .gathering
+        logger.info("the network changed", metadata: ["path": "\(mediaPath)", "candidates": "\(candidates)"])
+        if let loss = watch.networkChanged(path: mediaPath, candidates: candidates) { lost(loss) }
+    }
+
+    private func lost(_ loss: MediaConnectionLoss) {
+        guard !stopped, !hasFailed else { return }
+        logger.info("giving the media connection up", metadata: ["why": "\(loss)"])
+        switch loss {
+        case .pathDown: failed(tr("The network connection dropped"))
+        case .networkChanged, .madeWithoutAddress: failed(tr("The network changed"))
         }
     }
 

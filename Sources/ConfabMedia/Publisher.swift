@@ -458,6 +458,12 @@ final class Publisher {
         mediaPath = now - lastReportAt > Self.pathDownAfter ? .down : .up
     }
 
+    /// What ICE gathered for our connection: none at all means it was made while the network
+    /// was away (see `LocalCandidates`).
+    var localCandidates: LocalCandidates {
+        LocalCandidates(gathered: webrtc.localCandidatesGathered, isGatheringComplete: webrtc.iceGatheringState == .complete)
+    }
+
     /// Whether the camera device is open (false while video is off, or without a camera).
     var isCameraOpen: Bool { pipeline.hasElement(named: "camera-source") }
 

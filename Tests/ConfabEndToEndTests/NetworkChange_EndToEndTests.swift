@@ -11,6 +11,8 @@ final class NetworkChange_EndToEndTests: XCTestCase {
     private static let call = "default:network-change"
     private static let first = "10.98.0.2", second = "10.98.0.3"
     private static let dropAfter = 9.0, dropLasts = 4.0, moveAfter = 30.0, callLasts = 46.0
+    /// Issue 14: both sides see and hear each other again within 5 s of the network's return.
+    private static let backWithin = 5.0
     private static let peers = [
         // alice joins a second after the controller gave the namespace her first address.
         MediaCall.Peer(user: "alice", joinsAfter: 1, arguments: [
@@ -53,11 +55,12 @@ final class NetworkChange_EndToEndTests: XCTestCase {
         XCTAssertLessThanOrEqual(during, 2, "bob kept receiving alice while her address was gone")
         for (observer, sender) in [("bob", "alice"), ("alice", "bob")] {
             let back = try backAfter(restored, observer: observer, sender: sender)
-            // Issue 14 aims at 5 s; the figure is printed (timings are not asserted here): the
-            // test fails when media never comes back before the next change, 12 s later.
+            // The connection alice made while her address was gone (its ICE found no address)
+            // is replaced as soon as the address returns: 1.4–1.7 s here (video; audio ~0.5 s
+            // later). Left to the 8 s connecting limit it took ~9 s, which fails this.
             print("network change: after the address came back, \(observer) saw \(sender) again in \(back.video) s, heard them in \(back.audio) s")
-            XCTAssertLessThan(back.video, Self.moveAfter - Self.dropAfter - Self.dropLasts)
-            XCTAssertLessThan(back.audio, Self.moveAfter - Self.dropAfter - Self.dropLasts)
+            XCTAssertLessThan(back.video, Self.backWithin, "\(observer) saw \(sender) again too late")
+            XCTAssertLessThan(back.audio, Self.backWithin, "\(observer) heard \(sender) again too late")
         }
     }
 

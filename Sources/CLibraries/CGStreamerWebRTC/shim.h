@@ -39,6 +39,12 @@ static inline gboolean confab_webrtc_add_local_ip_address(GstElement *webrtc, co
     gst_object_unref(ice);
     return added;
 }
+/// webrtcbin's ice-gathering-state (g_object_get is variadic and does not import).
+static inline GstWebRTCICEGatheringState confab_webrtc_ice_gathering_state(GstElement *webrtc) {
+    GstWebRTCICEGatheringState state = GST_WEBRTC_ICE_GATHERING_STATE_NEW;
+    g_object_get(webrtc, "ice-gathering-state", &state, NULL);
+    return state;
+}
 /// The session description a create-offer/create-answer promise replied with (transfer full), or NULL.
 static inline GstWebRTCSessionDescription *confab_promise_take_description(GstPromise *promise, const gchar *field) {
     const GstStructure *reply = gst_promise_get_reply(promise);

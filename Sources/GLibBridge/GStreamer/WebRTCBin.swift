@@ -2,6 +2,7 @@ import CGLib
 import CGStreamer
 import CGStreamerSDP
 import CGStreamerWebRTC
+import Synchronization
 
 /// One WebRTC peer connection: GStreamer's `webrtcbin`, driven with Swift values (SDP text,
 /// candidate strings) and async calls instead of promises and action signals.
@@ -21,12 +22,25 @@ public final class WebRTCBin {
         public let branchName: String
     }
 
+    /// Where gathering our local ICE candidates stands (webrtcbin's `ice-gathering-state`).
+    public enum ICEGatheringState: Sendable, Equatable { case new, gathering, complete }
+
     let element: UnsafeMutablePointer<GstElement>
     private let incoming: IncomingStreamLinker
+    private let candidates = CandidateCount()
 
     init(element: UnsafeMutablePointer<GstElement>, pipeline: UnsafeMutablePointer<GstElement>) {
         self.element = element
         incoming = IncomingStreamLinker(pipeline: pipeline)
+        // Counted on webrtcbin's own thread as each candidate is emitted, before the gathering
+        // state can read "complete" (webrtcbin runs both in order on that thread): counted on
+        // the main loop instead, a candidate still waiting there would make a connection that
+        // has an address look like one without.
+        g_signal_connect_data(gpointer(element), "on-ice-candidate", unsafeBitCast(iceCandidateCounted, to: GCallback.self),
+                              Unmanaged.passRetained(candidates).toOpaque(), { data, _ in
+                                  guard let data else { return }
+                                  Unmanaged<CandidateCount>.fromOpaque(data).release()
+                              }, GConnectFlags(rawValue: 0))
     }
 
     isolated deinit {
@@ -67,6 +81,21 @@ public final class WebRTCBin {
     public func onIncomingStream(_ handler: @escaping @MainActor (IncomingStream) -> Void) {
         incoming.onLinked = handler
         incoming.connect(to: element)
+    }
+
+    /// How many local ICE candidates with a socket of their own (UDP, or passive TCP) were
+    /// gathered so far. Active TCP candidates are not counted: libnice offers one for every
+    /// address it is given, there or not (port 9, a socket is opened only to connect out), so
+    /// they tell nothing of a usable address.
+    public var localCandidatesGathered: Int { candidates.value.withLock { $0 } }
+
+    /// webrtcbin's `ice-gathering-state`. Complete with no candidate gathered means ICE found
+    /// no usable local address when the description was set (GStreamer 1.22 never gathers again).
+    public var iceGatheringState: ICEGatheringState {
+        let state = confab_webrtc_ice_gathering_state(element)
+        if state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE { return .complete }
+        if state == GST_WEBRTC_ICE_GATHERING_STATE_GATHERING { return .gathering }
+        return .new
     }
 
     // MARK: Negotiation
@@ -183,6 +212,33 @@ private let promiseChanged: GstPromiseChangeFunc = { promise, data in
 
 private let releasePromiseBox: GDestroyNotify = { data in
     Unmanaged<PromiseBox>.fromOpaque(data!).release()
+}
+
+/// Local ICE candidates counted as webrtcbin emits them (`WebRTCBin.localCandidatesGathered`).
+private final class CandidateCount: Sendable {
+    let value = Mutex(0)
+}
+
+private let iceCandidateCounted: @convention(c) (gpointer?, guint, UnsafePointer<gchar>?, gpointer?) -> Void = { _, _, candidate, data in
+    guard let data, let candidate, ICECandidateLine(String(cString: candidate)).hasSocket else { return }
+    Unmanaged<CandidateCount>.fromOpaque(data).takeUnretainedValue().value.withLock { $0 += 1 }
+}
+
+/// A candidate line as webrtcbin emits it: "candidate:1 1 UDP 2015363327 10.98.0.2 41235 typ host"
+/// (RFC 8839: foundation, component, transport, priority, address, port, "typ", type, then
+/// extensions such as "tcptype active").
+struct ICECandidateLine {
+    let fields: [Substring]
+    init(_ line: String) { fields = line.split(separator: " ") }
+
+    /// Whether the candidate stands on a socket bound to its address: every UDP one and passive
+    /// TCP, not active TCP (see `WebRTCBin.localCandidatesGathered`).
+    var hasSocket: Bool {
+        guard fields.count > 2 else { return false }
+        guard fields[2].uppercased() == "TCP" else { return true }
+        guard let type = fields.firstIndex(of: "tcptype"), type + 1 < fields.count else { return true }
+        return fields[type + 1] != "active"
+    }
 }
 
 private let iceCandidateFound: @convention(c) (gpointer?, guint, UnsafePointer<gchar>?, gpointer?) -> Void = { _, mline, candidate, data in

@@ -1,0 +1,96 @@
+import ConfabCore
+
+/// What ICE gathered for our media connection to be made on.
+enum LocalCandidates: Sendable, Equatable {
+    /// Not gathered yet, or still gathering: nothing to tell.
+    case gathering
+    /// Gathering ended without a single candidate: there was no usable address when the
+    /// connection was made (the network was away). It can never carry anything, and
+    /// GStreamer 1.22's ICE neither gathers again nor restarts.
+    case noAddress
+    /// At least one candidate: the connection has an address to be made on.
+    case found
+
+    init(gathered: Int, isGatheringComplete: Bool) {
+        self = gathered > 0 ? .found : isGatheringComplete ? .noAddress : .gathering
+    }
+}
+
+/// Why the media connection is given up (the call then makes a new one, see `ActiveCall`).
+enum MediaConnectionLoss: Sendable, Equatable {
+    /// The path stayed down, or never came up.
+    case pathDown
+    /// The network changed and the path went down (or fell silent) soon after.
+    case networkChanged
+    /// The connection was made while the network was away, and the network has changed since.
+    case madeWithoutAddress
+}
+
+/// Decides when our media connection is lost for good, from what the publisher tells of its path
+/// (Janus's receiver reports), what ICE gathered for it, and the system's network changes.
+/// GStreamer 1.22's ICE cannot restart: a new connection is the way back, and it should come
+/// soon after the network does — but not for a first connection that is merely slow to come up.
+struct MediaConnectionWatch {
+    /// A path down this long is not coming back by itself (a lost address, a failed ICE pair).
+    static let newConnectionAfterPathDown: Duration = .seconds(6)
+    /// After a network change the path is given up as soon as it goes down (which the reports
+    /// tell ~3 s after the change).
+    static let networkChangeCounts: Duration = .seconds(5)
+    /// No report for this long just after a network change gives the connection up.
+    static let silenceAfterNetworkChange: Duration = .milliseconds(1500)
+    /// Changes seen this early are ignored: GIO reports the network once as it starts watching.
+    static let connectingGrace: Duration = .seconds(1)
+    /// A connection that carried nothing for this long will not: the backstop for one whose ICE
+    /// checks gave up (`madeWithoutAddress` catches the common case sooner).
+    static let connectingLimit: Duration = .seconds(8)
+
+    /// When the connection was up on Janus (published); nil while it is being made.
+    private var connectedAt: ContinuousClock.Instant?
+    private var networkChangedAt: ContinuousClock.Instant?
+    /// Whether the network changed since watching began (before `connected` too): a connection
+    /// made without an address is replaced on the first change, whenever it came.
+    private var hasNetworkChanged = false
+    private var pathDownSince: ContinuousClock.Instant?
+
+    /// The connection is published; the limits count from now.
+    mutating func connected(at now: ContinuousClock.Instant = .now) {
+        connectedAt = now
+    }
+
+    /// The system's addresses or routes changed. Returns why the connection is lost, if it is.
+    mutating func networkChanged(path: MediaPath, candidates: LocalCandidates,
+                                 now: ContinuousClock.Instant = .now) -> MediaConnectionLoss? {
+        hasNetworkChanged = true
+        // Still being published: `follow` decides once it is (giving up a connection before the
+        // call has it would race its start).
+        guard let connectedAt else { return nil }
+        // Made while the network was away: it will never come up, and this change may well be
+        // the network coming back. (A connection that gathered candidates is not replaced
+        // here: a change while a first connection is made is often the very network it is
+        // made on — the interop test's browser starting up was one.)
+        if candidates == .noAddress { return .madeWithoutAddress }
+        guard now - connectedAt > Self.connectingGrace else { return nil }
+        networkChangedAt = now
+        // A path that was up and went down will not recover on the addresses it was made on.
+        return path == .down ? .networkChanged : nil
+    }
+
+    /// Once a second, with the publisher's path, how long since Janus last reported on what we
+    /// send (nil before its first report), and what ICE gathered.
+    mutating func follow(path: MediaPath, silence: Duration?, candidates: LocalCandidates,
+                         now: ContinuousClock.Instant = .now) -> MediaConnectionLoss? {
+        guard let connectedAt else { return nil }
+        // A change came while the connection was being made (or gathering): now that gathering
+        // is known to have found nothing, the change is acted on.
+        if candidates == .noAddress, hasNetworkChanged { return .madeWithoutAddress }
+        if path == .connecting, now - connectedAt > Self.connectingLimit { return .pathDown }
+        let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
+        // Right after a network change, a report missing for 1.5 s (they come about once a
+        // second) is enough: the addresses under the connection may be gone.
+        if changedLately, let silence, silence > Self.silenceAfterNetworkChange { return .networkChanged }
+        pathDownSince = path == .down ? pathDownSince ?? now : nil
+        guard let since = pathDownSince else { return nil }
+        if changedLately || now - since >= Self.newConnectionAfterPathDown { return .pathDown }
+        return nil
+    }
+}

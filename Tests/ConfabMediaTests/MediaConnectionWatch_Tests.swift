@@ -1,0 +1,116 @@
+import ConfabCore
+@testable import ConfabMedia
+import XCTest
+
+/// When the media connection is given up for a new one (issue 14: a network change recovers
+/// within 5 s), decided from the path, what ICE gathered and the network's changes — without a
+/// network: each test plays the moments a call would see.
+final class MediaConnectionWatch_Tests: XCTestCase {
+    private let start = ContinuousClock.now
+    private func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
+
+    /// A watch whose connection was published at 0 s.
+    private func published() -> MediaConnectionWatch {
+        var watch = MediaConnectionWatch()
+        watch.connected(at: at(0))
+        return watch
+    }
+
+    // MARK: A connection made while the network was away
+
+    func test_madeWithoutAddress_networkComesBack_isReplacedAtOnce() {
+        var watch = published()
+        for second in 1...3 {
+            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(Double(second))),
+                         "replaced while the network is still away")
+        }
+        XCTAssertEqual(watch.networkChanged(path: .connecting, candidates: .noAddress, now: at(3.5)), .madeWithoutAddress)
+    }
+
+    func test_madeWithoutAddress_networkComesBackRightAfterPublishing_isReplacedAtOnce() {
+        var watch = published()
+        // Within the grace that ignores GIO's first report: this connection cannot come up anyway.
+        XCTAssertEqual(watch.networkChanged(path: .connecting, candidates: .noAddress, now: at(0.2)), .madeWithoutAddress)
+    }
+
+    func test_networkBackWhilePublishing_noCandidate_isReplacedAtTheFirstLookAfter() {
+        var watch = MediaConnectionWatch()
+        // Not while the call is still starting the connection.
+        XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .noAddress, now: at(-0.3)))
+        watch.connected(at: at(0))
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(1)), .madeWithoutAddress)
+    }
+
+    func test_networkBackWhileGathering_thenNoCandidate_isReplacedAtTheNextLook() {
+        var watch = published()
+        XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .gathering, now: at(0.1)))
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(1)), .madeWithoutAddress)
+    }
+
+    func test_madeWithoutAddress_networkNeverChanges_isLeftToTheConnectingLimit() {
+        var watch = published()
+        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(7.5)))
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(8.5)), .pathDown)
+    }
+
+    // MARK: A first connection being made normally
+
+    func test_firstConnectionWithCandidates_networkChangesWhileItComesUp_isKept() {
+        var watch = published()
+        // The interop test: a browser starting up beside us changes the network while our
+        // first connection is still coming up on it.
+        XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .found, now: at(0.4)))
+        XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .found, now: at(1.8)))
+        for second in 1...7 {
+            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, now: at(Double(second))))
+        }
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(200), candidates: .found, now: at(7.5)))
+    }
+
+    func test_firstConnectionStillGathering_networkChanges_isKept() {
+        var watch = published()
+        XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .gathering, now: at(0.1)))
+        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, now: at(1)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(100), candidates: .found, now: at(2)))
+    }
+
+    // MARK: A connection that was up
+
+    func test_pathUp_networkChanges_thenReportsStop_isGivenUpAfterOneAndAHalfSeconds() {
+        var watch = published()
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(300), candidates: .found, now: at(10)))
+        XCTAssertNil(watch.networkChanged(path: .up, candidates: .found, now: at(10.2)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(1300), candidates: .found, now: at(11)))
+        XCTAssertEqual(watch.follow(path: .up, silence: .milliseconds(2300), candidates: .found, now: at(12)), .networkChanged)
+    }
+
+    func test_pathDown_networkChanges_isGivenUpAtOnce() {
+        var watch = published()
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(10)))
+        XCTAssertEqual(watch.networkChanged(path: .down, candidates: .found, now: at(10.5)), .networkChanged)
+    }
+
+    func test_pathDown_noNetworkChange_isGivenUpAfterSixSeconds_notBefore() {
+        var watch = published()
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(10)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(9), candidates: .found, now: at(15)))
+        XCTAssertEqual(watch.follow(path: .down, silence: .seconds(10), candidates: .found, now: at(16)), .pathDown)
+    }
+
+    func test_pathDownThenUpAgain_startsCountingAnew() {
+        var watch = published()
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(10)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(500), candidates: .found, now: at(14)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(15)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(9), candidates: .found, now: at(20)))
+    }
+
+    // MARK: Reading what ICE gathered
+
+    func test_localCandidates_fromTheCountAndTheGatheringState() {
+        XCTAssertEqual(LocalCandidates(gathered: 0, isGatheringComplete: false), .gathering)
+        XCTAssertEqual(LocalCandidates(gathered: 0, isGatheringComplete: true), LocalCandidates.noAddress)
+        XCTAssertEqual(LocalCandidates(gathered: 2, isGatheringComplete: false), .found)
+        XCTAssertEqual(LocalCandidates(gathered: 2, isGatheringComplete: true), .found)
+    }
+}
