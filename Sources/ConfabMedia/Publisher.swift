@@ -30,6 +30,8 @@ final class Publisher {
     private let logger: Logger
     private let deviceSource: GStreamerDeviceSource
     private let pipeline: MediaPipeline
+    /// The self-view's size, which follows its tile.
+    private let selfView: DisplaySizedVideo
     private let webrtc: WebRTCBin
     private var camera: MediaDevice?
     private var microphone: MediaDevice?
@@ -106,6 +108,9 @@ final class Publisher {
             + "opusenc bitrate=48000 inband-fec=true dtx=true ! "
             + "rtpopuspay name=audio-pay pt=111 mtu=1200 dtx=true ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc."
         pipeline = try MediaPipeline(description: description)
+        // The camera always arrives at the largest size we send (`cameraInputDescription`).
+        let cameraSize = rate.largestStep.size
+        selfView = DisplaySizedVideo(pipeline: pipeline, filterName: "self-view-size", defaultSize: Self.selfViewSize(configuration)) { cameraSize }
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         // The audio-level header extension lets Janus send talking events (audiolevel_event).
@@ -183,56 +188,22 @@ final class Publisher {
         "video/x-raw,width=\(step.size.width),height=\(step.size.height),pixel-aspect-ratio=1/1"
     }
 
-    /// The self-view's branch from the camera's tee to the `self-view` appsink. The self-view is
-    /// mirrored, as in the lobby; what is sent is not. It is scaled down first: converting a
-    /// 720p camera to BGRA for a small tile is wasted work. (Not to its tile's size:
-    /// renegotiating this branch while the camera input was being swapped in made the camera
-    /// stop with "not-negotiated" in 2 of 4 bench runs; the remote videos follow their tiles,
-    /// see DisplaySizedVideo.) The valve is closed while nobody shows the self-view
-    /// (confab-peer, the minimized window, a layout without our tile): frames are dropped
-    /// there, before any work (`setSelfViewShown`).
-    ///
-    /// Once the tile's size is known (`setSelfViewSize`), the camera is cropped to the part the
-    /// tile shows and converted and scaled in one pass to the tile's pixels, then mirrored:
-    /// GTK only copies it (scaling it there cost more than the conversion, bench-media --perf).
+    /// The self-view's branch from the camera's tee to the `self-view` appsink: mirrored, as in
+    /// the lobby (what is sent is not), and cropped and scaled to its tile's pixels once the
+    /// tile says its size (`setSelfViewSize`, `DisplaySizedVideo`): GTK only copies it. The
+    /// valve is closed while nobody shows the self-view (confab-peer, the minimized window, a
+    /// layout without our tile): frames are dropped there, before any work (`setSelfViewShown`).
+    /// The branch's renegotiations stay inside it (`keepReconfigureInside`): renegotiating the
+    /// camera's input too, while a camera was being swapped in, stopped it with "not-negotiated".
     static func selfViewBranch(size: VideoSize) -> String {
-        "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! videocrop name=self-view-crop ! "
-            + "videoconvertscale ! capsfilter name=self-view-size caps=\"\(selfViewCaps(size))\" ! videoflip video-direction=horiz ! "
-            + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
+        "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! "
+            + DisplaySizedVideo.description(filterName: "self-view-size", defaultSize: size, mirrored: true)
+            + " ! appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
     }
-
-    private static func selfViewCaps(_ size: VideoSize) -> String {
-        "video/x-raw,format=BGRA,width=\(size.width),height=\(size.height),pixel-aspect-ratio=1/1"
-    }
-
-    /// The crop and size the self-view was last given.
-    private var selfViewShape: (crop: VideoCrop, size: VideoSize)?
 
     /// Shows the self-view at `tile` (its view's device pixels; nil: the default size, the
-    /// whole picture) from the next frame on. The camera always arrives at the largest size we
-    /// send (`cameraInputDescription`), so the crop is known before the frame comes. Only this
-    /// branch renegotiates (see `keepReconfigureInside`).
-    func setSelfViewSize(_ tile: VideoSize?) {
-        Self.setSelfViewShape(Self.selfViewShape(camera: rate.largestStep.size, tile: tile, configuration: configuration),
-                              in: pipeline, last: &selfViewShape)
-    }
-
-    static func selfViewShape(camera: VideoSize, tile: VideoSize?, configuration: CallMediaConfiguration) -> (crop: VideoCrop, size: VideoSize) {
-        guard let tile else { return (VideoCrop(), selfViewSize(configuration)) }
-        // The tile's own size, within what a screen needs (a huge window gains nothing).
-        return (VideoViewport.coverCrop(of: camera, in: tile), VideoViewport.coverSize(of: tile, in: tile))
-    }
-
-    static func setSelfViewShape(_ shape: (crop: VideoCrop, size: VideoSize), in pipeline: MediaPipeline,
-                                 last: inout (crop: VideoCrop, size: VideoSize)?) {
-        if last?.crop != shape.crop {
-            for (edge, pixels) in [("left", shape.crop.left), ("right", shape.crop.right), ("top", shape.crop.top), ("bottom", shape.crop.bottom)] {
-                pipeline.set(edge, "\(pixels)", onElement: "self-view-crop")
-            }
-        }
-        if last?.size != shape.size { pipeline.set("caps", selfViewCaps(shape.size), onElement: "self-view-size") }
-        last = shape
-    }
+    /// whole picture) from the next frame on.
+    func setSelfViewSize(_ tile: VideoSize?) { selfView.displaySize = tile }
 
     /// The self-view's size: the sent size's 16:9 at 360p at most (a tile, not the screen).
     private static func selfViewSize(_ configuration: CallMediaConfiguration) -> VideoSize {

@@ -52,7 +52,7 @@ final class Subscriber {
         // A shared screen keeps its own size (BGRA, nothing scaled); a camera is scaled to the
         // tile that shows it (DisplaySizedVideo), at the configured size until a tile says.
         let output = isScreenshare ? "videoconvert ! videoscale ! video/x-raw,format=BGRA,pixel-aspect-ratio=1/1"
-            : DisplaySizedVideo.description(filterName: "display-size-{n}", format: "BGRA", defaultSize: Self.defaultSize(configuration))
+            : DisplaySizedVideo.description(filterName: "display-size-{n}", defaultSize: Self.defaultSize(configuration))
         webrtc.setIncomingBranches([
             // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
             // rather than decode a broken picture until the next one comes by itself.
@@ -227,7 +227,7 @@ final class Subscriber {
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
         decoderName = "decoder-\(number)"
         if !isScreenshare {
-            let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-\(number)", format: "BGRA",
+            let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-\(number)",
                                           defaultSize: Self.defaultSize(configuration)) { [weak self] in self?.receivedVideoSize }
             sized.displaySize = displaySize
             displaySized = sized

@@ -26,31 +26,6 @@ final class VideoViewport_Tests: XCTestCase {
         XCTAssertEqual(size, VideoSize(width: 1920, height: 1080))
     }
 
-    func test_coverCrop_portraitTile_cutsTheSidesEvenly_toTheTilesShape() {
-        // A 425x505 grid tile showing a 640x360 camera: 303 of the 640 columns are shown.
-        let crop = VideoViewport.coverCrop(of: VideoSize(width: 640, height: 360), in: VideoSize(width: 425, height: 505))
-        XCTAssertEqual(crop, VideoCrop(left: 168, right: 168, top: 0, bottom: 0))
-        let left = crop.remainder(of: VideoSize(width: 640, height: 360))
-        XCTAssertEqual(Double(left.width) / Double(left.height), 425.0 / 505.0, accuracy: 0.01)
-    }
-
-    func test_coverCrop_wideTile_cutsTopAndBottom_evenEdges() {
-        let crop = VideoViewport.coverCrop(of: VideoSize(width: 1280, height: 720), in: VideoSize(width: 900, height: 300))
-        XCTAssertEqual(crop.left + crop.right, 0)
-        XCTAssertEqual(crop.top, crop.bottom)
-        XCTAssertEqual(crop.top % 2, 0)
-        let left = crop.remainder(of: VideoSize(width: 1280, height: 720))
-        XCTAssertEqual(Double(left.width) / Double(left.height), 3.0, accuracy: 0.02)
-    }
-
-    func test_coverCrop_sameShape_orNoTile_cutsNothing() {
-        XCTAssertEqual(VideoViewport.coverCrop(of: VideoSize(width: 640, height: 360), in: VideoSize(width: 320, height: 180)), VideoCrop())
-        XCTAssertEqual(VideoViewport.coverCrop(of: VideoSize(width: 640, height: 360), in: VideoSize(width: 0, height: 180)), VideoCrop())
-        // A sliver of a tile never cuts the whole picture away.
-        let crop = VideoViewport.coverCrop(of: VideoSize(width: 640, height: 360), in: VideoSize(width: 1, height: 4000))
-        XCTAssertGreaterThanOrEqual(crop.remainder(of: VideoSize(width: 640, height: 360)).width, 2)
-    }
-
     func test_update_sameSizeTwice_tellsOnce() { onMain {
         let viewport = VideoViewport()
         var told: [VideoSize] = []

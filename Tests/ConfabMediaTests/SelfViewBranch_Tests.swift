@@ -37,12 +37,10 @@ final class SelfViewBranch_Tests: XCTestCase {
 
         // The tile's size known (a portrait grid tile): the camera is cropped to what it shows
         // and scaled to its pixels, while it runs, with only the branch renegotiating.
-        var shape: (crop: VideoCrop, size: VideoSize)?
-        let tile = VideoSize(width: 20, height: 30)
-        Publisher.setSelfViewShape(Publisher.selfViewShape(camera: VideoSize(width: 64, height: 36), tile: tile,
-                                                           configuration: CallMediaConfiguration(janusURL: "", room: 1, token: "", userID: "", sessionID: "")),
-                                   in: pipeline, last: &shape)
-        XCTAssertEqual(shape?.crop, VideoCrop(left: 20, right: 20, top: 0, bottom: 0))
+        let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "self-view-size", defaultSize: VideoSize(width: 32, height: 18)) {
+            VideoSize(width: 64, height: 36)
+        }
+        sized.displaySize = VideoSize(width: 20, height: 30)
         XCTAssertTrue(runLoop(until: { frames.last?.width == 20 && frames.last?.height == 30 }),
                       "the self-view did not follow its tile (last \(frames.last.map { "\($0.width)x\($0.height)" } ?? "none"))")
         // Cropped, not squeezed: the middle of the bars, still mirrored (the left edge shows a

@@ -40,41 +40,10 @@ public final class VideoViewport {
         return VideoSize(width: width, height: height)
     }
 
-    /// The part of a `source`-sized picture that a `tile` shows when the picture covers it
-    /// (centred, cut evenly on the overflowing sides), to crop before scaling it to the tile:
-    /// nothing cut away is converted or copied. Edges are even (4:2:0 chroma is shared by
-    /// pixel pairs) and at least 2 pixels stay on each side.
-    nonisolated public static func coverCrop(of source: VideoSize, in tile: VideoSize) -> VideoCrop {
-        guard source.width > 2, source.height > 2, tile.width > 0, tile.height > 0 else { return VideoCrop() }
-        let tileAspect = Double(tile.width) / Double(tile.height)
-        if tileAspect > Double(source.width) / Double(source.height) {
-            let shown = Double(source.width) / tileAspect
-            let top = min((source.height - 2) / 2, Int(((Double(source.height) - shown) / 2).rounded())) & ~1
-            return VideoCrop(left: 0, right: 0, top: top, bottom: top)
-        }
-        let shown = Double(source.height) * tileAspect
-        let left = min((source.width - 2) / 2, Int(((Double(source.width) - shown) / 2).rounded())) & ~1
-        return VideoCrop(left: left, right: left, top: 0, bottom: 0)
-    }
-
     /// `value` rounded up to a whole number of `reference`'s parity, and at least `reference`.
     nonisolated private static func sameParity(_ value: Double, as reference: Int) -> Int {
         var rounded = max(reference, Int(value.rounded(.up)))
         if (rounded - reference) % 2 != 0 { rounded += 1 }
         return rounded
-    }
-}
-
-/// Pixels cut from each edge of a picture.
-public struct VideoCrop: Equatable, Sendable {
-    public var left = 0, right = 0, top = 0, bottom = 0
-
-    public init(left: Int = 0, right: Int = 0, top: Int = 0, bottom: Int = 0) {
-        (self.left, self.right, self.top, self.bottom) = (left, right, top, bottom)
-    }
-
-    /// What is left of a `size`-sized picture.
-    public func remainder(of size: VideoSize) -> VideoSize {
-        VideoSize(width: size.width - left - right, height: size.height - top - bottom)
     }
 }
