@@ -21,6 +21,8 @@ final class Subscriber {
     private let webrtc: WebRTCBin
     private var handle: JanusHandle?
     private var videoMid: String?
+    /// The last request about forwarding the video (see `configureVideo`).
+    private var configuring: Task<Void, Never>?
     private var framesReceived = 0
     private var decoderName: String?
     /// Watches for a picture that stopped (see `askForKeyframeIfStalled`).
@@ -126,9 +128,17 @@ final class Subscriber {
         }
     }
 
+    /// Tells Janus whether to forward the video, one request after the other: sent from
+    /// separate tasks, a pause (asked as the connection came up) and the resume right after it
+    /// (the tile appearing) could reach Janus in the opposite order, leaving the video paused
+    /// for good while we took it for resumed.
     private func configureVideo(send: Bool) {
         guard let handle, let mid = videoMid else { return }
-        Task { _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: send)])) }
+        let previous = configuring
+        configuring = Task {
+            await previous?.value
+            _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: send)]))
+        }
     }
 
     /// After a loss the depayloader waits for a keyframe, and the keyframe requests webrtcbin

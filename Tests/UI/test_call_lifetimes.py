@@ -247,7 +247,10 @@ class SelfViewCost(MediaCallTestCase):
                 return None
             shown = [int(v) for v in report["size"].split("x")]
             return report if abs(shown[0] - width) <= 4 and abs(shown[1] - height) <= 4 else None
-        wait_for(at_tile_size, timeout=10, what=f"self-view frames at the tile's {width}x{height} (last: {self.self_view()[0]})")
+        try:
+            wait_for(at_tile_size, timeout=10, what=f"self-view frames at the tile's {width}x{height}")
+        except AssertionError as error:
+            raise AssertionError(f"{error}; the last report: {self.self_view()[0]}") from None
         # Drawn: the test camera's ball moves inside the self-view.
         first = screenshot(self.xvfb.display, "self-view-1.png")
         time.sleep(1)
