@@ -53,7 +53,6 @@ public final class CallMediaSession {
     /// scaled to it in GStreamer (`DisplaySizedVideo`).
     private var displaySizes: [String: VideoSize] = [:]
     private var isSelfViewShown = false
-    private var selfViewSize: VideoSize?
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
@@ -91,7 +90,6 @@ public final class CallMediaSession {
         self.publisher = publisher
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.setSelfViewShown(isSelfViewShown)
-        publisher.setSelfViewSize(selfViewSize)
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         publisher.onJoinedRoom = { [weak self] existing in existing.forEach { self?.subscribe(to: $0) } }
@@ -111,13 +109,6 @@ public final class CallMediaSession {
     public func setSelfViewShown(_ shown: Bool) {
         isSelfViewShown = shown
         publisher?.setSelfViewShown(shown)
-    }
-
-    /// Converts our camera for the self-view at `size` (its view's device pixels; nil: a default
-    /// size) from the next frame on.
-    public func setSelfViewSize(_ size: VideoSize?) {
-        selfViewSize = size
-        publisher?.setSelfViewSize(size)
     }
 
     /// Silences everyone's audio here (or brings it back); the echo canceller keeps running.

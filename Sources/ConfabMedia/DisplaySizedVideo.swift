@@ -36,12 +36,10 @@ final class DisplaySizedVideo {
     }
 
     /// The description of the branch's end, BGRA at `defaultSize` until told otherwise: its
-    /// scaler's caps are `filterName-cover`, the shown size's `filterName`. `mirrored` flips it
-    /// left to right (the self-view), on the cropped picture, before conversion.
-    static func description(filterName: String, defaultSize: VideoSize, mirrored: Bool = false) -> String {
+    /// scaler's caps are `filterName-cover`, the shown size's `filterName`.
+    static func description(filterName: String, defaultSize: VideoSize) -> String {
         "videoscale ! capsfilter name=\(filterName)-cover caps=\"\(caps(defaultSize))\" ! "
             + "videocrop left=-1 right=-1 top=-1 bottom=-1 ! capsfilter name=\(filterName) caps=\"\(caps(defaultSize))\" ! "
-            + (mirrored ? "videoflip video-direction=horiz ! " : "")
             + "videoconvert ! video/x-raw,format=BGRA"
     }
 

@@ -68,28 +68,17 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     /// Shows our own camera's frames (the self-view) to `handler` for as long as the
     /// subscription lives. While nobody watches, the camera's frames are only sent: none is
-    /// converted for a view nobody shows. With a `viewport`, frames are cropped and scaled in
-    /// GStreamer to that view's pixels (one view shows us at a time: the call window's tile).
-    public func watchSelfView(viewport: VideoViewport? = nil, _ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
+    /// converted for a view nobody shows.
+    public func watchSelfView(_ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
         let watch = selfViewWatchers.subscribe(handler)
-        selfViewport = viewport
-        let resized = viewport?.changes.subscribe { [weak self, weak viewport] _ in
-            guard let self, self.selfViewport === viewport else { return }
-            self.session?.setSelfViewSize(viewport?.pixelSize)
-        }
-        session?.setSelfViewSize(viewport?.pixelSize)
         session?.setSelfViewShown(true)
-        return Subscription { [weak self, weak viewport] in
+        return Subscription { [weak self] in
             watch.cancel()
-            resized?.cancel()
             guard let self else { return }
-            if self.selfViewport === viewport { self.selfViewport = nil }
             self.session?.setSelfViewShown(self.selfViewWatchers.count > 0)
         }
     }
 
-    /// The view showing our camera, if it gave its size.
-    private weak var selfViewport: VideoViewport?
     /// Self-view frames handed to the views, and the last one's size (CONFAB_STATS).
     public private(set) var selfViewFramesShown = 0
     public private(set) var selfViewFrameSize: VideoSize?
@@ -178,7 +167,6 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             self.selfViewWatchers.send(frame)
         }
         session.setSelfViewShown(selfViewWatchers.count > 0)
-        session.setSelfViewSize(selfViewport?.pixelSize)
         session.onInputFailed = { [weak self, weak session] device, detail in
             guard let self, let session else { return }
             self.inputFailed(device, detail: detail, in: session)

@@ -30,8 +30,6 @@ final class Publisher {
     private let logger: Logger
     private let deviceSource: GStreamerDeviceSource
     private let pipeline: MediaPipeline
-    /// The self-view's size, which follows its tile.
-    private let selfView: DisplaySizedVideo
     private let webrtc: WebRTCBin
     private var camera: MediaDevice?
     private var microphone: MediaDevice?
@@ -108,9 +106,6 @@ final class Publisher {
             + "opusenc bitrate=48000 inband-fec=true dtx=true ! "
             + "rtpopuspay name=audio-pay pt=111 mtu=1200 dtx=true ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc."
         pipeline = try MediaPipeline(description: description)
-        // The camera always arrives at the largest size we send (`cameraInputDescription`).
-        let cameraSize = rate.largestStep.size
-        selfView = DisplaySizedVideo(pipeline: pipeline, filterName: "self-view-size", defaultSize: Self.selfViewSize(configuration)) { cameraSize }
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         // The audio-level header extension lets Janus send talking events (audiolevel_event).
@@ -128,7 +123,6 @@ final class Publisher {
         }
         // The camera watchdog counts frames where they enter, whether or not the self-view is shown.
         pipeline.countBuffers(atInputOf: "camera-tee")
-        pipeline.keepReconfigureInside(atInputOf: "self-view-valve")
         pipeline.watchBus { [weak self] message in
             switch message {
             case .level(let reading):
@@ -188,22 +182,21 @@ final class Publisher {
         "video/x-raw,width=\(step.size.width),height=\(step.size.height),pixel-aspect-ratio=1/1"
     }
 
-    /// The self-view's branch from the camera's tee to the `self-view` appsink: mirrored, as in
-    /// the lobby (what is sent is not), and cropped and scaled to its tile's pixels once the
-    /// tile says its size (`setSelfViewSize`, `DisplaySizedVideo`): GTK only copies it. The
-    /// valve is closed while nobody shows the self-view (confab-peer, the minimized window, a
-    /// layout without our tile): frames are dropped there, before any work (`setSelfViewShown`).
-    /// The branch's renegotiations stay inside it (`keepReconfigureInside`): renegotiating the
-    /// camera's input too, while a camera was being swapped in, stopped it with "not-negotiated".
+    /// The self-view's branch from the camera's tee to the `self-view` appsink. The self-view is
+    /// mirrored, as in the lobby; what is sent is not. It is scaled down first: converting a
+    /// 720p camera to BGRA for a small tile is wasted work. The valve is closed while nobody
+    /// shows the self-view (confab-peer, the minimized window, a layout without our tile):
+    /// frames are dropped there, before any work (`setSelfViewShown`).
+    ///
+    /// Not scaled to its tile's size, unlike the remote videos (`DisplaySizedVideo`): tried
+    /// twice, renegotiating this branch while the camera ran stopped the camera itself with
+    /// "not-negotiated" (the tee hands a branch's failure back to the camera's thread) in about
+    /// one bench-media run in five, even with the branch's RECONFIGURE kept from the tee.
     static func selfViewBranch(size: VideoSize) -> String {
-        "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! "
-            + DisplaySizedVideo.description(filterName: "self-view-size", defaultSize: size, mirrored: true)
-            + " ! appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
+        "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! videoscale ! "
+            + "video/x-raw,width=\(size.width),height=\(size.height) ! videoflip video-direction=horiz ! videoconvert ! "
+            + "video/x-raw,format=BGRA ! appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
     }
-
-    /// Shows the self-view at `tile` (its view's device pixels; nil: the default size, the
-    /// whole picture) from the next frame on.
-    func setSelfViewSize(_ tile: VideoSize?) { selfView.displaySize = tile }
 
     /// The self-view's size: the sent size's 16:9 at 360p at most (a tile, not the screen).
     private static func selfViewSize(_ configuration: CallMediaConfiguration) -> VideoSize {

@@ -226,31 +226,19 @@ class PausedFeeds(MediaCallTestCase):
 
 
 class SelfViewCost(MediaCallTestCase):
-    """Our own camera is converted only for a view that shows it, and at that view's size
-    (issue 15): in the grid the self-view's frames come at its tile's pixels (before, always
-    640x360, which GTK scaled again at every draw), and while the small window shows bob none
-    are made at all."""
+    """Our own camera is converted only for a view that shows it (issue 15): in the call window
+    the self-view plays; while the small window shows bob no self-view frame is made at all
+    (the camera still sends), and the frames come back with the call window."""
 
     def self_view(self, after=0):
         """The last `confab-stats: self-view` line (frames, size) after `after` lines."""
         return self.last_stats("self-view", after)
 
-    def test_selfViewAtItsTilesSize_andNoneMadeWhileMinimized(self):
+    def test_selfViewPlays_andNoneMadeWhileMinimized(self):
         bob, call_window = self.call_bob("self-ui", ["--duration", "60", "--pattern", "ball"], tile="bob, ")
         picture = wait_for(lambda: find(call_window, name="Video of You"), what="the self-view")
         wait_for(lambda: box(picture)[2] > 40 and box(picture)[3] > 40, what="the self-view laid out")
-        _, _, width, height = box(picture)
-
-        def at_tile_size():
-            report, _ = self.self_view()
-            if not report or report["size"] == "-":
-                return None
-            shown = [int(v) for v in report["size"].split("x")]
-            return report if abs(shown[0] - width) <= 4 and abs(shown[1] - height) <= 4 else None
-        try:
-            wait_for(at_tile_size, timeout=10, what=f"self-view frames at the tile's {width}x{height}")
-        except AssertionError as error:
-            raise AssertionError(f"{error}; the last report: {self.self_view()[0]}") from None
+        wait_for(lambda: int((self.self_view()[0] or {}).get("frames", 0)) > 10, what="self-view frames in the call window")
         # Drawn: the test camera's ball moves inside the self-view.
         first = screenshot(self.xvfb.display, "self-view-1.png")
         time.sleep(1)
@@ -258,7 +246,7 @@ class SelfViewCost(MediaCallTestCase):
         changed = changed_pixels(first, second, box(picture))
         self.assertGreater(changed, 200, f"the self-view is frozen ({changed} pixels changed)")
 
-        # Minimized on bob: no self-view frame is made (the camera still sends: bob receives it).
+        # Minimized on bob: no self-view frame is made (the camera still sends).
         press_keys(self.xvfb.display, "self-ui – Confab", "ctrl+m")
         wait_for(lambda: top_level_window(self.accessible, name="self-ui (minimized) – Confab"), what="the minimized window")
         time.sleep(1.5)

@@ -44,15 +44,3 @@ static inline gint *confab_count_buffers(GstPad *pad) {
 }
 static inline gint confab_buffer_count(gint *counter) { return g_atomic_int_get(counter); }
 static inline void confab_release_buffer_count(gint *counter) { g_atomic_rc_box_release(counter); }
-
-/* A pad probe that drops RECONFIGURE on its way upstream: a branch that renegotiates its own end
-   (a view resized) must not make the elements before it renegotiate too — a camera's input,
-   swapped in behind a tee at that moment, then stopped with not-negotiated. */
-static inline GstPadProbeReturn confab_drop_reconfigure(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    (void) pad; (void) data;
-    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
-    return (event != NULL && GST_EVENT_TYPE(event) == GST_EVENT_RECONFIGURE) ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
-}
-static inline void confab_keep_reconfigure_inside(GstPad *pad) {
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, confab_drop_reconfigure, NULL, NULL);
-}

@@ -217,7 +217,7 @@ final class CallPage: MainWindowPage {
         if !area.showsSelf {
             selfViewWatch = nil
         } else if selfViewWatch == nil {
-            selfViewWatch = media.watchSelfView(viewport: area.selfTile.viewport) { [weak self] frame in self?.area.selfTile.show(frame) }
+            selfViewWatch = media.watchSelfView { [weak self] frame in self?.area.selfTile.show(frame) }
         }
         let shown = area.shownSessions
         for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }

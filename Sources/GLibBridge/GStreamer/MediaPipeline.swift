@@ -132,16 +132,6 @@ public final class MediaPipeline {
         gst_object_unref(gpointer(input))
     }
 
-    /// Keeps renegotiations of what follows the element called `name` from reaching what is
-    /// before it (RECONFIGURE stops at its input): the branch after it adapts by itself.
-    public func keepReconfigureInside(atInputOf name: String) {
-        guard let element = elementPointer(named: name) else { return }
-        defer { gst_object_unref(gpointer(element)) }
-        guard let input = gst_element_get_static_pad(element, "sink") else { return }
-        confab_keep_reconfigure_inside(input)
-        gst_object_unref(gpointer(input))
-    }
-
     /// Sets a property of a named element from its string form; GStreamer converts the type.
     public func set(_ property: String, _ value: String, onElement name: String) {
         guard let element = elementPointer(named: name) else { return }
