@@ -37,9 +37,16 @@ final class DisplaySizedVideo {
 
     /// The description of the branch's end, BGRA at `defaultSize` until told otherwise: its
     /// scaler's caps are `filterName-cover`, the shown size's `filterName`.
+    ///
+    /// Both filters change their caps in "delayed" mode: they accept the previous caps until
+    /// the element before them has renegotiated. In the default mode a frame the scaler had
+    /// already negotiated for the old size met the new caps and the branch stopped,
+    /// not-negotiated — within a few dozen changes when a window is resized quickly
+    /// (`DisplaySizedVideo_Tests`), and the stream feeding the branch (a camera behind a tee)
+    /// stopped with it.
     static func description(filterName: String, defaultSize: VideoSize) -> String {
-        "videoscale ! capsfilter name=\(filterName)-cover caps=\"\(caps(defaultSize))\" ! "
-            + "videocrop left=-1 right=-1 top=-1 bottom=-1 ! capsfilter name=\(filterName) caps=\"\(caps(defaultSize))\" ! "
+        "videoscale ! capsfilter name=\(filterName)-cover caps-change-mode=delayed caps=\"\(caps(defaultSize))\" ! "
+            + "videocrop left=-1 right=-1 top=-1 bottom=-1 ! capsfilter name=\(filterName) caps-change-mode=delayed caps=\"\(caps(defaultSize))\" ! "
             + "videoconvert ! video/x-raw,format=BGRA"
     }
 
