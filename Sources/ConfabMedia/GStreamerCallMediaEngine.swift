@@ -79,8 +79,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
     }
 
-    /// Self-view frames handed to the views, and the last one's size (CONFAB_STATS).
-    public private(set) var selfViewFramesShown = 0
+    /// Self-view frames converted and handed over (whether a view drew them), and the last
+    /// one's size (CONFAB_STATS).
+    public private(set) var selfViewFramesMade = 0
     public private(set) var selfViewFrameSize: VideoSize?
 
     /// Shows every participant's camera frames (confab-peer's report): everyone is received.
@@ -162,7 +163,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
         session.onLocalFrame = { [weak self] frame in
             guard let self else { return }
-            self.selfViewFramesShown += 1
+            self.selfViewFramesMade += 1
             self.selfViewFrameSize = VideoSize(width: frame.width, height: frame.height)
             self.selfViewWatchers.send(frame)
         }

@@ -17,30 +17,17 @@ final class DisplaySizedVideo_Tests: XCTestCase {
     override func tearDown() { MainActorMainLoopBridge.uninstall() }
 
     func test_tileResizedAndSenderResized_whilePlaying_framesArriveAtTheTilesSize_neverStopping() throws { try onMain {
-        let pipeline = try MediaPipeline(description:
-            "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! "
+        let branch = try SizedBranch(source: "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! "
             + "videoscale ! capsfilter name=sent caps=\"video/x-raw,width=640,height=360\" ! "
-            + "vp8enc deadline=1 cpu-used=8 ! vp8dec name=decoder-0 ! "
-            + DisplaySizedVideo.description(filterName: "display-size-0", defaultSize: VideoSize(width: 640, height: 360))
-            + " ! appsink name=frames-0 max-buffers=1 drop=true sync=false")
-        var errors: [String] = []
-        pipeline.watchBus { message in
-            if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
-        }
-        var last: VideoFrame?
-        var frames = 0
-        pipeline.receiveVideoFrames(fromAppSink: "frames-0") { frame in
-            frames += 1
-            last = frame
-        }
-        let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-0", defaultSize: VideoSize(width: 640, height: 360)) {
+            + "vp8enc deadline=1 cpu-used=8 ! vp8dec name=decoder-0")
+        let pipeline = branch.pipeline
+        let sized = branch.sized {
             pipeline.videoSize(ofElement: "decoder-0").map { VideoSize(width: $0.width, height: $0.height) }
         }
-        @MainActor func size() -> VideoSize { VideoSize(width: last?.width ?? 0, height: last?.height ?? 0) }
         @MainActor func arrives(at expected: VideoSize, _ what: String) {
-            let before = frames
-            XCTAssertTrue(runLoop(until: { size() == expected && frames >= before + 3 }),
-                          "\(what): frames stayed at \(size()) (\(frames - before) new)")
+            let before = branch.frames
+            XCTAssertTrue(runLoop(until: { branch.size == expected && branch.frames >= before + 3 }),
+                          "\(what): frames stayed at \(branch.size) (\(branch.frames - before) new)")
         }
         try pipeline.play()
         arrives(at: VideoSize(width: 640, height: 360), "before any tile is known: the configured size")
@@ -49,7 +36,7 @@ final class DisplaySizedVideo_Tests: XCTestCase {
         // colour bars' middle (green, as in the camera's middle) sits in the frame's middle.
         sized.displaySize = VideoSize(width: 400, height: 300)
         arrives(at: VideoSize(width: 400, height: 300), "a smaller tile")
-        let middle = try XCTUnwrap(last?.pixel(x: 200, y: 100))
+        let middle = try XCTUnwrap(branch.last?.pixel(x: 200, y: 100))
         XCTAssertTrue(middle.green > 150 && middle.red < 80, "the crop is not centred: the middle is \(middle)")
 
         // The window grows, then the sender drops to 320x180 (a slower path): the tile's size
@@ -64,7 +51,7 @@ final class DisplaySizedVideo_Tests: XCTestCase {
         // A portrait tile: narrower and taller at once.
         sized.displaySize = VideoSize(width: 300, height: 500)
         arrives(at: VideoSize(width: 300, height: 500), "a portrait tile")
-        XCTAssertEqual(errors, [], "the branch failed while the sizes changed")
+        XCTAssertEqual(branch.errors, [], "the branch failed while the sizes changed")
         pipeline.stop()
     } }
 
@@ -73,35 +60,55 @@ final class DisplaySizedVideo_Tests: XCTestCase {
     /// the branch stopped with not-negotiated within a few dozen changes (3 runs in 4 of a
     /// 60-change script, 1 in 2 of 150 changes like these), taking the stream that feeds it down with it.
     func test_tileResizedManyTimesASecond_theBranchNeverStops() throws { try onMain {
-        let pipeline = try MediaPipeline(description:
-            "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! "
-            + DisplaySizedVideo.description(filterName: "display-size-0", defaultSize: VideoSize(width: 640, height: 360))
-            + " ! appsink name=frames-0 max-buffers=1 drop=true sync=false")
-        var errors: [String] = []
-        pipeline.watchBus { message in
-            if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
-        }
-        var last: VideoFrame?
-        pipeline.receiveVideoFrames(fromAppSink: "frames-0") { last = $0 }
-        let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-0", defaultSize: VideoSize(width: 640, height: 360)) {
-            VideoSize(width: 640, height: 360)
-        }
+        let branch = try SizedBranch(source: "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420,width=640,height=360,framerate=30/1")
+        let pipeline = branch.pipeline
+        let sized = branch.sized { VideoSize(width: 640, height: 360) }
         try pipeline.play()
-        XCTAssertTrue(runLoop(until: { last != nil }), "no frame at all")
+        XCTAssertTrue(runLoop(until: { branch.last != nil }), "no frame at all")
         // The same sizes every run: a drag from wide to tall and back, with some jitter.
         var generator = SeededSizes(seed: 7)
         for _ in 0..<250 {
             sized.displaySize = generator.next()
             runLoop(until: { false }, timeout: generator.pause())
-            if !errors.isEmpty { break }
+            if !branch.errors.isEmpty { break }
         }
         let final = VideoSize(width: 300, height: 500)
         sized.displaySize = final
-        XCTAssertTrue(runLoop(until: { last?.width == final.width && last?.height == final.height }),
-                      "frames stopped following the tile (last \(last.map { "\($0.width)x\($0.height)" } ?? "none"))")
-        XCTAssertEqual(errors, [], "the branch stopped while the tile was resized")
+        XCTAssertTrue(runLoop(until: { branch.size == final }), "frames stopped following the tile (last \(branch.size))")
+        XCTAssertEqual(branch.errors, [], "the branch stopped while the tile was resized")
         pipeline.stop()
     } }
+}
+
+/// A running `source` ending in the receiver's branch end (`display-size-0`, 640x360 until a
+/// tile says) and an appsink, with the errors it posted and the frames that came.
+@MainActor
+private final class SizedBranch {
+    let pipeline: MediaPipeline
+    private(set) var errors: [String] = []
+    private(set) var frames = 0
+    private(set) var last: VideoFrame?
+    /// The last frame's size (0x0 before any).
+    var size: VideoSize { VideoSize(width: last?.width ?? 0, height: last?.height ?? 0) }
+
+    init(source: String) throws {
+        pipeline = try MediaPipeline(description: source + " ! "
+            + DisplaySizedVideo.description(filterName: "display-size-0", defaultSize: VideoSize(width: 640, height: 360))
+            + " ! appsink name=frames-0 max-buffers=1 drop=true sync=false")
+        pipeline.watchBus { [weak self] message in
+            if case .error(let text, let debug, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
+        }
+        pipeline.receiveVideoFrames(fromAppSink: "frames-0") { [weak self] frame in
+            self?.frames += 1
+            self?.last = frame
+        }
+    }
+
+    /// The branch end's sizing, with the picture arriving at `sourceSize`.
+    func sized(sourceSize: @escaping @MainActor () -> VideoSize?) -> DisplaySizedVideo {
+        DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-0", defaultSize: VideoSize(width: 640, height: 360),
+                          sourceSize: sourceSize)
+    }
 }
 
 /// Tile sizes and pauses from a fixed seed (a small linear congruential generator), so every

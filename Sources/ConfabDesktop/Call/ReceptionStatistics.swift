@@ -32,7 +32,7 @@ final class ReceptionStatistics {
             }
             if let media {
                 let size = media.selfViewFrameSize.map { "\($0.width)x\($0.height)" } ?? "-"
-                Self.report("self-view frames=\(media.selfViewFramesShown) size=\(size)")
+                Self.report("self-view frames=\(media.selfViewFramesMade) size=\(size)")
             }
             if let sent = session.sentVideo {
                 Self.report("sending size=\(sent.size.width)x\(sent.size.height) fps=\(sent.framerate) "
