@@ -174,6 +174,8 @@ final class RemoteMediaRecorder {
                 if media.isSpeaking, !record.seenSpeaking {
                     record.seenSpeaking = true
                     record.firstSpeakingAt = now
+                    // A test waits for this line before it changes what the far end sends.
+                    PeerSession.say("hearing \(feed.userID) speak")
                 }
                 record.connectionQuality = media.connectionQuality.rawValue
             }

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
@@ -373,17 +374,41 @@ class Server:
 
 
 class Peer:
-    """A headless `confab-peer` process; its JSON report is read when it finishes."""
+    """A headless `confab-peer` process; its JSON report is read when it finishes. What it
+    prints is collected as it comes (by a thread), so a test can wait for a line while it runs."""
 
     def __init__(self, server, user, command):
         self.report_path = tempfile.mktemp(prefix=f"confab-peer-{user}-", suffix=".json")
         binary = os.path.join(os.path.dirname(confab_binary()), "confab-peer")
         self.process = subprocess.Popen([binary, "--server", server.url, "--user", user, "--report", self.report_path, *command],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self._lines = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         _started.append(self)
 
+    def _read(self):
+        with self.process.stdout:
+            for line in self.process.stdout:
+                self._lines.append(line)
+
+    def output(self):
+        """Everything printed so far (all of it once the process has ended)."""
+        if self.process.poll() is not None:
+            self._reader.join(5)
+        return "".join(self._lines)
+
+    def wait_for_output(self, text, timeout=20):
+        """Waits until the peer has printed `text` (a line's part); fails with what it printed."""
+        deadline = time.monotonic() + timeout
+        while text not in self.output():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise AssertionError(f"confab-peer never printed {text!r}; it printed:\n{self.output()}")
+            time.sleep(0.2)
+
     def report(self, timeout=30):
-        output, _ = self.process.communicate(timeout=timeout)
+        self.process.wait(timeout=timeout)
+        output = self.output()
         try:
             with open(self.report_path) as file:
                 return json.load(file)
@@ -397,8 +422,7 @@ class Peer:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
-        if self.process.stdout and not self.process.stdout.closed:
-            self.process.stdout.close()
+        self._reader.join(5)
 
 
 def type_text(node, text):

@@ -189,7 +189,7 @@ class CallLinkLetsAStrangerIn(MainWindowTestCase):
         # carol is no member: without the secret she is refused, with it she is in ada's call.
         refused = self.peer("carol", "join", "default:linked", "--duration", "1")
         self.assertNotEqual(refused.process.wait(30), 0, "confab-peer joined without the link's secret")
-        refusal = refused.process.stdout.read()
+        refusal = refused.output()
         self.assertIn("open the call’s link", refusal, f"refused for another reason:\n{refusal}")
         self.assertIsNone(find(call, name_contains="carol, "), "carol got in without the link")
         carol = self.peer("carol", "join", "default:linked", "--link-secret", secret, "--duration", "8")

@@ -46,8 +46,10 @@ class AppInCallWithMedia(MediaCallTestCase):
 
 class SwitchingDevicesInACall(MediaCallTestCase):
     def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
-        bob, call_window = self.call_bob("devices-ui", ["--duration", "12", "--color", "ff0000", "--tone", "440"], tile="bob, speaking")
-        time.sleep(2)  # bob hears ada's tone for a while first
+        bob, call_window = self.call_bob("devices-ui", ["--duration", "16", "--color", "ff0000", "--tone", "440"], tile="bob, speaking")
+        # bob hears ada's tone first (under load that can take a few seconds after his tile
+        # shows: his subscription to her comes after hers to him).
+        bob.wait_for_output("hearing ada speak", timeout=10)
 
         # Devices → Microphone → the silent test microphone, with the keyboard (the popover has
         # the focus, on the camera row: Down to the microphone row, Enter opens its list, Down
