@@ -66,6 +66,10 @@ final class Publisher {
     var reportSilence: Duration? { lastReportAt.map { .now - $0 } }
     private var isAudioOn = true
     private var lastVideoBytesSent: Double?
+    /// The receiver's transport feedback of the last second, read four times a second.
+    private var transportFeedback = TransportFeedbackPool()
+    private var transportFeedbackReading: RepeatingTimer?
+    private var lastAudioBytesSent: Double?
     /// What we sent, refreshed by `adaptToThePath`.
     private(set) var sent: SentVideo?
 
@@ -94,7 +98,7 @@ final class Publisher {
             + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
             + "vp8enc name=video-encoder deadline=1 cpu-used=8 end-usage=cbr keyframe-max-dist=\(configuration.videoFramerate * 2) "
             + "target-bitrate=\(rate.targetBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
-            + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc. "
+            + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000,rtcp-fb-transport-cc=(boolean)true ! webrtc. "
             // The first level is what the user says (before processing: "you are muted" hints);
             // the second marks what is sent for the audio-level header extension (processing
             // makes new buffers, so the mark must come after it).
@@ -109,8 +113,14 @@ final class Publisher {
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         // The audio-level header extension lets Janus send talking events (audiolevel_event).
-        if !pipeline.addAudioLevelExtension(toPayloader: "audio-pay", id: 1) {
+        if !pipeline.addHeaderExtension(.audioLevel, toPayloader: "audio-pay", id: 1) {
             logger.warning("the audio-level RTP header extension is not available; nobody will be shown speaking")
+        }
+        // Janus answers every packet carrying a transport-wide sequence number with when it
+        // arrived (TWCC, every 200 ms): what the path delivers, well before a receiver report
+        // says anything (see `TransportFeedback`). Audio shares the path, so it is counted too.
+        for payloader in ["video-pay", "audio-pay"] where !pipeline.addHeaderExtension(.transportWideCC, toPayloader: payloader, id: 3) {
+            logger.warning("the transport-wide congestion control extension is not available; the send rate follows receiver reports only")
         }
         for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
         // The inputs' threads never wait on the connection, not even with a query.
@@ -123,6 +133,10 @@ final class Publisher {
         }
         // The camera watchdog counts frames where they enter, whether or not the self-view is shown.
         pipeline.countBuffers(atInputOf: "camera-tee")
+        transportFeedbackReading = RepeatingTimer(interval: 0.25) { [weak self] in
+            guard let self, let summary = self.webrtc.transportFeedbackSummary(), let feedback = TransportFeedback(summary: summary) else { return }
+            self.transportFeedback.add(feedback)
+        }
         pipeline.watchBus { [weak self] message in
             switch message {
             case .level(let reading):
@@ -380,6 +394,10 @@ final class Publisher {
         var bitrate: Double?
         if let bytes, let last = lastVideoBytesSent { bitrate = max(0, bytes - last) * 8 }
         lastVideoBytesSent = bytes
+        let audioBytes = reports.first { $0["type"]?.text == "outbound-rtp" && !RTPSourceStatistics.isVideo($0) }?["bytes-sent"]?.number
+        var audioBitrate = 0.0
+        if let audioBytes, let last = lastAudioBytesSent { audioBitrate = max(0, audioBytes - last) * 8 }
+        lastAudioBytesSent = audioBytes
         let remote = reports.first { $0["type"]?.text == "remote-inbound-rtp" && $0["local-id"]?.text == outbound["id"]?.text }
         // A report is new when it covers packets the last one did not (Janus reports about
         // once a second; none at all while the path is down): then there is a loss to tell.
@@ -389,8 +407,10 @@ final class Publisher {
             loss = reportedLoss.add(highestSequence: Int(sequence), cumulativeLost: Int(lost))
         }
         let roundTrip = loss != nil ? remote?["round-trip-time"]?.number : nil
+        let transport = transportFeedback.take()
         if isVideoOn, let bitrate {
-            let stepChanged = rate.update(with: SendFeedback(lossFraction: loss, roundTripTime: roundTrip, sentBitrate: bitrate))
+            let stepChanged = rate.update(with: SendFeedback(lossFraction: loss, roundTripTime: roundTrip, sentBitrate: bitrate, transport: transport,
+                                                             audioBitrate: audioBitrate))
             // The congestion is answered (the rate was cut, or is at its floor already): start
             // pooling anew, or the loss would block growth for seconds after the link cleared.
             if rate.isCongested { reportedLoss.reset() }
@@ -402,7 +422,8 @@ final class Publisher {
         }
         let encoded = pipeline.videoSize(ofElement: "video-encoder").map { VideoSize(width: $0.width, height: $0.height) }
         sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, bytesSent: bytes, bitrate: bitrate,
-                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime)
+                         targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime,
+                         transport: transport ?? sent?.transport)
     }
 
     /// Whether Janus's receiver reports about our audio or video keep coming (`mediaPath`).
@@ -437,6 +458,8 @@ final class Publisher {
             await handle.detach()
         }
         handle = nil
+        transportFeedbackReading?.cancel()
+        transportFeedbackReading = nil
         pipeline.stop()
     }
 }

@@ -1,3 +1,4 @@
+import ConfabCore
 import GLibBridge
 
 /// Reads the RTP session's own numbers that webrtcbin attaches to each stream report
@@ -18,5 +19,17 @@ enum RTPSourceStatistics {
         guard let typeEnd = text[keyRange.upperBound...].firstIndex(of: ")") else { return nil }
         let digits = text[text.index(after: typeEnd)...].prefix { $0.isNumber || $0 == "-" }
         return Double(digits)
+    }
+}
+
+extension TransportFeedback {
+    /// From rtpsession's TWCC summary (`WebRTCBin.transportFeedbackSummary`); nil before the
+    /// first feedback (no bitrates yet).
+    init?(summary: [String: StatisticValue]) {
+        guard let sent = summary["bitrate-sent"]?.number, let delivered = summary["bitrate-recv"]?.number, sent > 0 else { return nil }
+        self.init(sentBitrate: sent, deliveredBitrate: delivered,
+                  lossFraction: (summary["packet-loss-pct"]?.number ?? 0) / 100,
+                  // Nanoseconds; GStreamer's "none" (no pair of packets to compare) reads as no growth.
+                  delayGrowth: (summary["avg-delta-of-delta"]?.number).map { abs($0) < 1e12 ? $0 / 1e9 : 0 } ?? 0)
     }
 }

@@ -73,6 +73,8 @@ public struct SentVideo: Sendable, Equatable {
     /// the round trip there and back (seconds).
     public var lossFraction: Double?
     public var roundTripTime: Double?
+    /// What the media server's transport-wide feedback said last (nil without it).
+    public var transport: TransportFeedback?
 
     /// Our uplink's quality as the media server sees it.
     public var uplinkQuality: ConnectionQuality {

@@ -72,6 +72,11 @@ struct MediaReport: Encodable {
         let targetKilobitsPerSecond: Double
         let lossFraction: Double?
         let roundTripSeconds: Double?
+        /// From the media server's transport-wide feedback (absent without it): what arrived of
+        /// what we sent (all our packets, audio too), and how fast the delay grew.
+        let deliveredKilobitsPerSecond: Double?
+        let transportSentKilobitsPerSecond: Double?
+        let delayGrowthMilliseconds: Double?
     }
 
     /// What this peer received from one other participant session.

@@ -60,7 +60,10 @@ final class RemoteMediaRecorder {
                 self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height, framerate: sent.framerate,
                                             videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 },
                                             targetKilobitsPerSecond: Double(sent.targetBitrate / 100) / 10,
-                                            lossFraction: sent.lossFraction, roundTripSeconds: sent.roundTripTime))
+                                            lossFraction: sent.lossFraction, roundTripSeconds: sent.roundTripTime,
+                                            deliveredKilobitsPerSecond: sent.transport.map { ($0.deliveredBitrate / 100).rounded() / 10 },
+                                            transportSentKilobitsPerSecond: sent.transport.map { ($0.sentBitrate / 100).rounded() / 10 },
+                                            delayGrowthMilliseconds: sent.transport.map { ($0.delayGrowth * 10_000).rounded() / 10 }))
             }
         }
     }

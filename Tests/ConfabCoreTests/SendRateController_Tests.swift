@@ -121,6 +121,95 @@ final class SendRateController_Tests: XCTestCase {
     }
 }
 
+/// The media server's transport-wide feedback (TWCC) says what the path delivered, within a
+/// second: the rate follows it rather than waiting for receiver reports (issue 14).
+final class SendRateControllerWithTransportFeedback_Tests: XCTestCase {
+    private let p720 = VideoSize(width: 1280, height: 720)
+
+    private func feedback(sent: Double, delivered: Double, video: Double, loss: Double? = 0, audio: Double = 50_000) -> SendFeedback {
+        SendFeedback(lossFraction: loss, roundTripTime: 0.02, sentBitrate: video,
+                     transport: TransportFeedback(sentBitrate: sent, deliveredBitrate: delivered, lossFraction: 0.02, delayGrowth: 0.001),
+                     audioBitrate: audio)
+    }
+
+    func test_suddenCap_cutsToTheVideosShareOfWhatArrived_atTheFirstFeedback() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+        // The receiver report says nothing yet (no loss: the cap's queue still holds it all).
+        controller.update(with: feedback(sent: 1_000_000, delivered: 300_000, video: 950_000))
+        XCTAssertTrue(controller.isCongested)
+        XCTAssertEqual(controller.targetBitrate, Int((300_000.0 - 50_000) * 0.85), "a little under what arrived, less the audio")
+        XCTAssertNotEqual(controller.step.size, p720)
+    }
+
+    func test_reportOfTheFloodRightAfterTheCut_doesNotCutAgain() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+        controller.update(with: feedback(sent: 1_000_000, delivered: 300_000, video: 950_000))
+        let settled = controller.targetBitrate
+        // The next report covers the second before the cut: 80 % lost. The feedback shows the
+        // path keeping up with the new rate.
+        controller.update(with: feedback(sent: 260_000, delivered: 255_000, video: 210_000, loss: 0.8))
+        XCTAssertEqual(controller.targetBitrate, settled, "cut twice for one congestion (to the floor, as the old controller did)")
+    }
+
+    func test_pathThatKeepsUp_withRandomLoss_isNotOverused_andGrows() {
+        var controller = SendRateController(maximumSize: p720)
+        let start = controller.targetBitrate
+        for _ in 0..<3 { controller.update(with: feedback(sent: 560_000, delivered: 545_000, video: 500_000, loss: 0.02)) }
+        XCTAssertFalse(controller.isCongested)
+        XCTAssertGreaterThan(controller.targetBitrate, start)
+    }
+
+    func test_nearAMeasuredLimit_growthWaitsForTheEncoderToReachTheTarget() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+        controller.update(with: feedback(sent: 1_000_000, delivered: 300_000, video: 950_000))
+        let settled = controller.targetBitrate
+        // The encoder lags far under the new target: nothing proves the path carries more.
+        for _ in 0..<5 { controller.update(with: feedback(sent: 150_000, delivered: 150_000, video: 100_000)) }
+        XCTAssertEqual(controller.targetBitrate, settled, "grew while the encoder sent half of the target")
+        // Sending the target, the path keeping up: probing resumes, gently near the limit.
+        controller.update(with: feedback(sent: Double(settled) + 50_000, delivered: Double(settled) + 50_000, video: Double(settled)))
+        XCTAssertGreaterThan(controller.targetBitrate, settled)
+        XCTAssertLessThan(controller.targetBitrate, Int(Double(settled) * 1.1), "near the limit it grows gently")
+    }
+
+    func test_capLifted_afterAFeedbackMeasuredLimit_backTo720pWithinFifteenSeconds() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+        controller.update(with: feedback(sent: 1_000_000, delivered: 300_000, video: 950_000))
+        var seconds = 0
+        while controller.step.size != p720, seconds < 60 {
+            let video = Double(controller.targetBitrate)
+            controller.update(with: feedback(sent: video + 50_000, delivered: video + 50_000, video: video))
+            seconds += 1
+        }
+        XCTAssertLessThanOrEqual(seconds, 14, "back to 720p only after \(seconds) s")
+    }
+}
+
+/// A second's transport feedback summaries, averaged (each covers only 300 ms).
+final class TransportFeedbackPool_Tests: XCTestCase {
+    private func summary(_ sent: Double, _ delivered: Double) -> TransportFeedback {
+        TransportFeedback(sentBitrate: sent, deliveredBitrate: delivered, lossFraction: 0, delayGrowth: 0)
+    }
+
+    func test_summariesAreAveraged_andTakenOnce() {
+        var pool = TransportFeedbackPool()
+        pool.add(summary(400_000, 300_000))
+        pool.add(summary(200_000, 300_000))
+        XCTAssertEqual(pool.take(), summary(300_000, 300_000))
+        XCTAssertNil(pool.take(), "nothing came since")
+    }
+
+    func test_theSameSummaryAgain_isNoNews() {
+        var pool = TransportFeedbackPool()
+        pool.add(summary(400_000, 100_000))
+        pool.add(summary(400_000, 100_000))
+        pool.add(summary(200_000, 200_000))
+        XCTAssertEqual(pool.take(), summary(300_000, 150_000))
+        pool.add(summary(200_000, 200_000))
+        XCTAssertNil(pool.take(), "a path that is down leaves the last summary as it was")
+    }
+}
+
 /// Loss from receiver reports, pooled over enough packets that one random loss is not a cut.
 final class ReportedLoss_Tests: XCTestCase {
     func test_fewPacketsPerReport_arePooled_soOneLossIsNotSixPercent() {

@@ -47,10 +47,11 @@ final class BandwidthAdaptation_EndToEndTests: XCTestCase {
             let moment = start.addingTimeInterval(second)
             let got = received.samples.last { $0.at <= moment }
             let out = sent.last { $0.at <= moment }
-            print(String(format: "bandwidth t=%4.0f s  alice sends %@ target %@ kbit/s, sent %@ kbit/s, loss %@ | bob gets %@x%@ at %@ fps, %@ kbit/s",
+            print(String(format: "bandwidth t=%4.0f s  alice sends %@ target %@ kbit/s, sent %@ kbit/s, loss %@, TWCC %@/%@ kbit/s %@ ms | bob gets %@x%@ at %@ fps, %@ kbit/s",
                          moment.timeIntervalSince(capStartedAt), out.map { "\($0.width)x\($0.height)@\($0.framerate ?? 0)" } ?? "-",
                          "\(out?.targetKilobitsPerSecond ?? -1)", "\(out?.videoKilobitsPerSecond ?? -1)",
                          "\(out?.lossFraction.map { ($0 * 1000).rounded() / 10 } ?? -1) %",
+                         "\(out?.deliveredKilobitsPerSecond ?? -1)", "\(out?.transportSentKilobitsPerSecond ?? -1)", "\(out?.delayGrowthMilliseconds ?? -1)",
                          "\(got?.width ?? 0)", "\(got?.height ?? 0)", "\(got?.framesPerSecond ?? -1)", "\(got?.videoKilobitsPerSecond ?? -1)"))
         }
     }

@@ -65,3 +65,19 @@ static inline gchar *confab_promise_error_text(GstPromise *promise) {
     }
     return text;
 }
+
+/// The TWCC summary of webrtcbin's RTP session 0 (with max-bundle every stream is in it):
+/// rtpsession's "twcc-stats", over the last 300 ms of our packets the receiver's transport
+/// feedback covered. NULL before the session exists. Free with gst_structure_free.
+static inline GstStructure *confab_webrtc_twcc_stats(GstElement *webrtc) {
+    GstElement *rtpbin = gst_bin_get_by_name(GST_BIN(webrtc), "rtpbin");
+    if (rtpbin == NULL) return NULL;
+    GstElement *session = NULL;
+    g_signal_emit_by_name(rtpbin, "get-session", 0u, &session);
+    gst_object_unref(rtpbin);
+    if (session == NULL) return NULL;
+    GstStructure *stats = NULL;
+    g_object_get(session, "twcc-stats", &stats, NULL);
+    gst_object_unref(session);
+    return stats;
+}

@@ -8,11 +8,57 @@ public struct SendFeedback: Sendable, Equatable {
     public var roundTripTime: Double?
     /// Video bits per second we sent over the last second.
     public var sentBitrate: Double
+    /// When each of our packets arrived (TWCC), over the latest feedback; nil when the server
+    /// sends none, or none came since the last feedback.
+    public var transport: TransportFeedback?
+    /// Audio bits per second we sent over the last second: the feedback counts audio too.
+    public var audioBitrate: Double
 
-    public init(lossFraction: Double?, roundTripTime: Double?, sentBitrate: Double) {
+    public init(lossFraction: Double?, roundTripTime: Double?, sentBitrate: Double, transport: TransportFeedback? = nil, audioBitrate: Double = 0) {
         self.lossFraction = lossFraction
         self.roundTripTime = roundTripTime
         self.sentBitrate = sentBitrate
+        self.transport = transport
+        self.audioBitrate = audioBitrate
+    }
+
+    /// What the path delivered of our video (all it delivered but the audio), when the
+    /// transport feedback shows the path overused: we sent clearly more than arrived, over
+    /// what random loss explains. Nil on a path that kept up, or without the feedback.
+    var videoDeliveredOverAnOverusedPath: Double? {
+        guard let transport, transport.sentBitrate >= TransportFeedback.leastToJudge,
+              transport.deliveredBitrate < transport.sentBitrate * TransportFeedback.deliveredShareOfAnOverusedPath else { return nil }
+        return max(0, transport.deliveredBitrate - audioBitrate)
+    }
+}
+
+/// What the media server's transport-wide feedback (TWCC: the arrival time of every packet,
+/// every 200 ms) says about the packets of ours it covers, as GStreamer's rtpsession sums it
+/// up. Unlike a receiver report it tells what the path *delivered*: a sender over the link's
+/// rate sees `deliveredBitrate` stay at the link's rate while `sentBitrate` goes past it (the
+/// rest waits in a queue, or is dropped from it), within a fraction of a second.
+public struct TransportFeedback: Sendable, Equatable {
+    /// Bits per second of the covered packets, as they left us and as they arrived.
+    public var sentBitrate: Double
+    public var deliveredBitrate: Double
+    /// The share of the covered packets that never arrived, 0…1.
+    public var lossFraction: Double
+    /// How much later than sent, on average, each packet arrived than the one before it
+    /// (seconds; "delta of delta"): above zero while a queue fills.
+    public var delayGrowth: Double
+
+    /// Under this share of what we sent arriving, the path is overused: the rest queues in
+    /// front of the bottleneck or is dropped there. (Random loss of a few per cent, and the
+    /// feedback's short window, read as 0.9–1 on a path that keeps up: measured here.)
+    static let deliveredShareOfAnOverusedPath = 0.9
+    /// Below this rate (a still picture, muted audio) a few packets decide the share.
+    static let leastToJudge = 60_000.0
+
+    public init(sentBitrate: Double, deliveredBitrate: Double, lossFraction: Double, delayGrowth: Double) {
+        self.sentBitrate = sentBitrate
+        self.deliveredBitrate = deliveredBitrate
+        self.lossFraction = lossFraction
+        self.delayGrowth = delayGrowth
     }
 }
 
@@ -72,6 +118,8 @@ public struct SendRateController: Sendable {
     static let gentleGrowth = 1.05
     static let gentleSecondsAtMost = 3
     static let cut = 0.85
+    static let sentShareToGrowNearALimit = 0.7
+    static let reportsLagFeedbackBy = 2
 
     public private(set) var targetBitrate: Int
     public private(set) var step: VideoQualityStep
@@ -86,6 +134,11 @@ public struct SendRateController: Sendable {
     /// What got through when the link was last congested: probing slows down near it.
     private var congestedAt: Int?
     private var gentleSeconds = 0
+    /// Whether the media server sends transport feedback (then it decides most cuts).
+    private var hasTransportFeedback = false
+    /// Whether `congestedAt` is what transport feedback saw delivered (not a receiver report's
+    /// estimate, which a flooded link underrates).
+    private var limitWasMeasured = false
 
     /// - Parameters:
     ///   - maximumSize: the largest size to send (a step of the ladder or smaller).
@@ -116,25 +169,53 @@ public struct SendRateController: Sendable {
             queueing = roundTrip - (recentRoundTrips.min() ?? roundTrip)
         }
         let loss = feedback.lossFraction.map { min(max($0, 0), 1) }
-        isCongested = (loss ?? 0) > Self.lossToCut || queueing > Self.queueingLimit
-        // A report covers the second before it: the one right after a cut still describes the
-        // old rate, and cutting on it again would cut twice for one congestion — unless most
-        // of what we send is lost: then every second over the link is a second of frozen
-        // video, and landing too low costs only a few seconds of growth.
-        if isCongested, secondsSinceCut >= 2 || (loss ?? 0) > Self.lossToCutAgain {
+        let overused = feedback.videoDeliveredOverAnOverusedPath
+        if feedback.transport != nil { hasTransportFeedback = true }
+        isCongested = (loss ?? 0) > Self.lossToCut || queueing > Self.queueingLimit || overused != nil
+        if let delivered = overused {
+            // The transport feedback measured what got through, within a fraction of a second
+            // of our sending it: settle a little under that. A receiver report would say so only
+            // a second or two later, with the link flooded meanwhile (seen: 3–4 s frozen at a
+            // sudden cap, and a second cut, on the stale report, down to the floor).
+            // The limit is what the latest overuse delivered: the first second of a sudden cap
+            // still counts packets from before it (seen: 470 kbit/s "delivered" over a 300 kbit/s
+            // cap), which would have had the rate grow fast right back into the cap.
+            congestedAt = Int(delivered)
+            limitWasMeasured = true
+            let settled = max(Self.minimumBitrate, Int(delivered * Self.cut))
+            if settled < targetBitrate {
+                targetBitrate = settled
+                secondsSinceCut = 0
+            }
+        } else if isCongested, hasTransportFeedback, secondsSinceCut < Self.reportsLagFeedbackBy {
+            // With transport feedback, a receiver report in the seconds after a cut describes
+            // the rate before it (and the queue it left): the feedback, not the report, says
+            // whether the cut was enough. (Seen: a second cut on a report, to the floor, whose
+            // limit then counted for nothing and let the rate grow fast back into the cap.)
+        } else if isCongested, secondsSinceCut >= 2 || (loss ?? 0) > Self.lossToCutAgain {
+            // A report covers the second before it: the one right after a cut still describes the
+            // old rate, and cutting on it again would cut twice for one congestion — unless most
+            // of what we send is lost: then every second over the link is a second of frozen
+            // video, and landing too low costs only a few seconds of growth.
             // What got through, a little under: the queue drains and the loss stops.
             let delivered = feedback.sentBitrate * (1 - (loss ?? 0))
             let reference = delivered > 0 ? min(Double(targetBitrate), delivered) : Double(targetBitrate)
             // The first cut of a congestion says what the link carried; the cuts that follow
             // within it see the link flooded by what was queued, and would underrate it.
             congestedAt = secondsSinceCut >= 2 ? Int(reference) : max(congestedAt ?? 0, Int(reference))
+            limitWasMeasured = false
             targetBitrate = max(Self.minimumBitrate, Int(reference * Self.cut))
             secondsSinceCut = 0
         } else if let loss, loss < Self.lossToGrow, queueing < Self.queueingLimit / 2,
                   secondsSinceCut > Self.holdAfterCongestion {
             // Only when we really sent near the target: an encoder sending far less (a still
             // picture) proves nothing about the path.
-            if feedback.sentBitrate > Double(targetBitrate) * 0.4 || targetBitrate < 600_000 {
+            // Near a limit the path showed, the encoder must really send near the target first:
+            // growing while it lags (it takes a second or two to reach a new rate) had the target
+            // far past the limit when it caught up (seen: 450 kbit/s asked, 215 sent, then a
+            // freeze as it came).
+            let provenRate = congestedAt == nil || feedback.sentBitrate > Double(targetBitrate) * Self.sentShareToGrowNearALimit
+            if provenRate, feedback.sentBitrate > Double(targetBitrate) * 0.4 || targetBitrate < 600_000 {
                 // Near the rate that last congested the link, probe gently: a jump past it
                 // fills the queue and costs a freeze; well away from it, grow fast.
                 // Past the old limit with a clear path: the link got better; forget it.
@@ -142,7 +223,8 @@ public struct SendRateController: Sendable {
                 // A limit at the floor was measured on a flooded link (most of what we sent was
                 // lost or queued): it says nothing about what the link carries, and creeping
                 // from the floor cost 3 s of a recovery (seen at 20 s instead of 15).
-                if let limit = congestedAt, Double(limit) <= Double(Self.minimumBitrate) * 1.2 { congestedAt = nil }
+                // (Transport feedback measures a limit even on a flooded link: that one is kept.)
+                if !limitWasMeasured, let limit = congestedAt, Double(limit) <= Double(Self.minimumBitrate) * 1.2 { congestedAt = nil }
                 var nearTheLimit = congestedAt.map { Double(targetBitrate) > Double($0) * 0.8 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
                 // A few clear seconds at the old limit: the link got better; stop creeping.
                 gentleSeconds = nearTheLimit ? gentleSeconds + 1 : 0
@@ -195,5 +277,33 @@ public struct ReportedLoss: Sendable {
         }
         let expected = recent.reduce(0) { $0 + $1.expected }
         return expected > 0 ? min(1, Double(recent.reduce(0) { $0 + $1.lost }) / Double(expected)) : nil
+    }
+}
+
+/// The transport feedback summaries of one second, pooled: each covers only the last 300 ms of
+/// our packets (GStreamer's window), which one burst of a keyframe or of a draining queue can
+/// swing either way (measured: 0.85–1.4 delivered for sent on a path that kept up), so the
+/// second's summaries are averaged. A summary the same as the one before is no news (no
+/// feedback came between the readings).
+public struct TransportFeedbackPool: Sendable {
+    private var samples: [TransportFeedback] = []
+    private var last: TransportFeedback?
+
+    public init() {}
+
+    public mutating func add(_ summary: TransportFeedback) {
+        defer { last = summary }
+        guard summary != last else { return }
+        samples.append(summary)
+    }
+
+    /// The average of what came since the last call, and forgets it; nil when nothing came.
+    public mutating func take() -> TransportFeedback? {
+        defer { samples = [] }
+        guard !samples.isEmpty else { return nil }
+        let count = Double(samples.count)
+        func mean(_ value: (TransportFeedback) -> Double) -> Double { samples.reduce(0) { $0 + value($1) } / count }
+        return TransportFeedback(sentBitrate: mean(\.sentBitrate), deliveredBitrate: mean(\.deliveredBitrate),
+                                 lossFraction: mean(\.lossFraction), delayGrowth: mean(\.delayGrowth))
     }
 }

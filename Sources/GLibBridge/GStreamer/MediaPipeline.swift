@@ -154,12 +154,13 @@ public final class MediaPipeline {
         return gst_pad_has_current_caps(staticPad) != 0
     }
 
-    /// Makes the RTP payloader called `name` send the audio-level header extension with `id`.
+    /// Makes the RTP payloader called `name` send `headerExtension` with `id` (false when this
+    /// GStreamer has no element for it).
     @discardableResult
-    public func addAudioLevelExtension(toPayloader name: String, id: Int) -> Bool {
+    public func addHeaderExtension(_ headerExtension: RTPHeaderExtension, toPayloader name: String, id: Int) -> Bool {
         guard let element = elementPointer(named: name) else { return false }
         defer { gst_object_unref(gpointer(element)) }
-        return confab_add_audio_level_extension(element, guint(id)) != 0
+        return confab_add_header_extension(element, headerExtension.rawValue, guint(id)) != 0
     }
 
     /// Asks the encoder upstream of the element called `name` (its payloader) for a keyframe.
@@ -325,4 +326,13 @@ public final class MediaPipeline {
         if case .error(let text, _, _) = BusMessage(message) { return text }
         return nil
     }
+}
+
+/// The RTP header extensions our payloaders send, by the URI the SDP names them with.
+public enum RTPHeaderExtension: String, Sendable {
+    /// RFC 6464: how loud each audio packet is (Janus's talking events come from it).
+    case audioLevel = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
+    /// A sequence number across all our packets: the receiver's feedback (TWCC) then says when
+    /// each arrived, which tells what the path delivers (see `TransportFeedback`).
+    case transportWideCC = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
 }

@@ -124,6 +124,15 @@ public final class WebRTCBin {
         confab_webrtc_add_ice_candidate(element, guint(mlineIndex), candidate)
     }
 
+    /// The latest summary of the receiver's transport-wide feedback (rtpsession's "twcc-stats":
+    /// bitrate-sent, bitrate-recv, packet-loss-pct, avg-delta-of-delta, …), keyed by field
+    /// name; nil before the RTP session exists. Cheap: no stats reply is built.
+    public func transportFeedbackSummary() -> [String: StatisticValue]? {
+        guard let stats = confab_webrtc_twcc_stats(element) else { return nil }
+        defer { gst_structure_free(stats) }
+        return WebRTCStatistics.fields(of: stats)
+    }
+
     /// The connection statistics, flattened: one dictionary per report, keyed by field name.
     public func statistics() async -> [[String: StatisticValue]] {
         await withCheckedContinuation { continuation in

@@ -36,7 +36,7 @@ enum WebRTCStatistics {
         var fields: [String: StatisticValue] = [:]
     }
 
-    private static func fields(of report: UnsafePointer<GstStructure>) -> [String: StatisticValue] {
+    static func fields(of report: UnsafePointer<GstStructure>) -> [String: StatisticValue] {
         let collector = Collector()
         withExtendedLifetime(collector) {
             gst_structure_foreach(report, { fieldID, value, data in

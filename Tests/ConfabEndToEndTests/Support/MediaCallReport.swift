@@ -54,6 +54,9 @@ struct MediaPeerReport: Decodable {
             let targetKilobitsPerSecond: Double?
             let lossFraction: Double?
             let roundTripSeconds: Double?
+            let deliveredKilobitsPerSecond: Double?
+            let transportSentKilobitsPerSecond: Double?
+            let delayGrowthMilliseconds: Double?
         }
         let sentVideo: [SentSample]?
         let joinRequestedAt: Date?
