@@ -159,6 +159,15 @@ final class SendRateControllerWithTransportFeedback_Tests: XCTestCase {
         XCTAssertGreaterThan(controller.targetBitrate, start)
     }
 
+    func test_lossyRadioLink_isNotOverused_theRateHolds() {
+        var controller = SendRateController(maximumSize: p720)
+        let start = controller.targetBitrate
+        // 8 % lost at random, as the receiver reports too: no queue, so cutting would not help.
+        for _ in 0..<5 { controller.update(with: feedback(sent: 560_000, delivered: 515_000, video: Double(start), loss: 0.08)) }
+        XCTAssertFalse(controller.isCongested)
+        XCTAssertEqual(controller.targetBitrate, start)
+    }
+
     func test_nearAMeasuredLimit_growthWaitsForTheEncoderToReachTheTarget() {
         var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
         controller.update(with: feedback(sent: 1_000_000, delivered: 300_000, video: 950_000))
