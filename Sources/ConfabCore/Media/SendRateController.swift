@@ -214,7 +214,10 @@ public struct SendRateController: Sendable {
             // growing while it lags (it takes a second or two to reach a new rate) had the target
             // far past the limit when it caught up (seen: 450 kbit/s asked, 215 sent, then a
             // freeze as it came).
-            let provenRate = congestedAt == nil || feedback.sentBitrate > Double(targetBitrate) * Self.sentShareToGrowNearALimit
+            // (Away from the limit the encoder may lag: a picture that needs less than the
+            // target, or a new size just started, must not hold back a recovery.)
+            let nearAMeasuredLimit = limitWasMeasured && congestedAt.map { Double(targetBitrate) > Double($0) * 0.7 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
+            let provenRate = !nearAMeasuredLimit || feedback.sentBitrate > Double(targetBitrate) * Self.sentShareToGrowNearALimit
             if provenRate, feedback.sentBitrate > Double(targetBitrate) * 0.4 || targetBitrate < 600_000 {
                 // Near the rate that last congested the link, probe gently: a jump past it
                 // fills the queue and costs a freeze; well away from it, grow fast.
