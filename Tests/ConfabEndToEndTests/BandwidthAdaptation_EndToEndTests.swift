@@ -73,11 +73,9 @@ final class BandwidthAdaptation_EndToEndTests: XCTestCase {
         let frames = try XCTUnwrap(received.frames(at: to)) - (try XCTUnwrap(received.frames(at: from)))
         let readings = try XCTUnwrap(received.audioReadings(at: to)) - (try XCTUnwrap(received.audioReadings(at: from)))
         print("bandwidth: under the cap bob got alice at \(Double(frames) / seconds) fps, \(Double(readings) / seconds) audio readings/s")
-        // Issue 14 aims at ≥ 10 fps; measured 8.5–15 fps over runs here (each overrun of the
-        // link while probing costs a second or two of picture), so the test guards against what
-        // no adaptation looks like — a picture frozen for the whole cap, 0–2 fps — and prints the
-        // figure.
-        XCTAssertGreaterThanOrEqual(Double(frames) / seconds, 6, "alice's video nearly stopped at 300 kbit/s")
+        // Issue 14's ≥ 10 fps. Measured 12.3–15.1 fps over 6 runs here since the rate follows
+        // transport feedback (8.5–15 on receiver reports alone, when this guarded only ≥ 6).
+        XCTAssertGreaterThanOrEqual(Double(frames) / seconds, 10, "alice's video fell under 10 fps at 300 kbit/s")
         XCTAssertGreaterThanOrEqual(Double(readings) / seconds, 8, "alice's audio broke up at 300 kbit/s")
         // No long freeze: probing for more bandwidth overruns the link now and then (the
         // reports come a second late, the queue holds half a second), which costs one to three
