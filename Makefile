@@ -49,8 +49,9 @@ test-ui:
 
 ## Start-up time, preview fps, CPU and memory of the lobby (release build); prints numbers.
 ## Benchmarks print numbers, never assert: the lobby (start-up, preview fps, CPU, memory) and
-## signalling (memory per connection, ring fan-out latency, joins per second), and calls on
-## shaped links (received fps, sizes, bitrate, freezes, audio).
+## signalling (memory per connection, ring fan-out latency, joins per second), calls on
+## shaped links (received fps, sizes, bitrate, freezes, audio), and the VP8 encoder's speed
+## settings (CPU per frame and picture quality on the send ladder).
 bench: test-deps
 	$(SWIFT) build -c release --product confab
 	$(SWIFT) build -c release --product confab-server
@@ -58,6 +59,7 @@ bench: test-deps
 	/usr/bin/python3 meson-helpers/bench-signalling --binary .build/release/confab-server
 	$(SWIFT) build -c release --product confab-peer
 	/usr/bin/python3 meson-helpers/bench-network --binaries .build/release
+	/usr/bin/python3 meson-helpers/bench-encoder
 
 ## A call's media beside headless Chromium (issue 15; prints a table, asserts nothing): N confab
 ## apps, N Chromium pages on janus.js and N confab-peers on one Janus, for N = 2 and 4: CPU,
