@@ -394,7 +394,8 @@ final class Publisher {
     }
 
     /// Once a second: reads what Janus's receiver reports say about our video (loss, round
-    /// trip) and what we sent, and sets the encoder's bitrate, size and frame rate from them.
+    /// trip), what its transport feedback said over the second (`transportFeedback`) and what
+    /// we sent, and sets the encoder's bitrate, size and frame rate from them.
     func adaptToThePath() async {
         let reports = await webrtc.statistics()
         followThePath(reports)

@@ -83,6 +83,10 @@ public struct VideoQualityStep: Sendable, Equatable, CustomStringConvertible {
 /// and Janus only relays a fixed cap (its REMB), so this is ours: a loss- and delay-based
 /// AIMD in the spirit of Google Congestion Control's loss controller.
 ///
+/// - Where Janus sends transport-wide feedback (`TransportFeedback`), it speaks first: a second
+///   in which clearly less arrived than we sent cuts the video to its share of what arrived,
+///   which is also taken as the link's limit; receiver reports right after such a cut are
+///   about the flood before it and cut nothing.
 /// - Congestion (over 10 % lost, or the round trip grown by more than `queueingLimit` over the
 ///   best seen lately: a queue filling in front of a bottleneck) cuts the target to 85 % of
 ///   what got through.
