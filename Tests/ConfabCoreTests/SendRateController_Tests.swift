@@ -208,6 +208,14 @@ final class TransportFeedbackPool_Tests: XCTestCase {
         XCTAssertNil(pool.take(), "nothing came since")
     }
 
+    func test_aPoolNobodyTakesFrom_keepsOnlyTheNewest() {
+        var pool = TransportFeedbackPool()
+        for index in 0..<1000 { pool.add(summary(Double(index), Double(index))) }
+        let newest = (1000 - TransportFeedbackPool.samplesAtMost..<1000).map(Double.init)
+        let mean = newest.reduce(0, +) / Double(newest.count)
+        XCTAssertEqual(pool.take(), summary(mean, mean))
+    }
+
     func test_theSameSummaryAgain_isNoNews() {
         var pool = TransportFeedbackPool()
         pool.add(summary(400_000, 100_000))

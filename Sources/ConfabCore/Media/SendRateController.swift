@@ -298,10 +298,15 @@ public struct TransportFeedbackPool: Sendable {
 
     public init() {}
 
+    /// A second's worth at four readings a second, with room; older ones are dropped, so a pool
+    /// nobody takes from (video off: nothing adapts) stays small.
+    static let samplesAtMost = 8
+
     public mutating func add(_ summary: TransportFeedback) {
         defer { last = summary }
         guard summary != last else { return }
         samples.append(summary)
+        if samples.count > Self.samplesAtMost { samples.removeFirst(samples.count - Self.samplesAtMost) }
     }
 
     /// The average of what came since the last call, and forgets it; nil when nothing came.
