@@ -401,12 +401,10 @@ final class Publisher {
         followThePath(reports)
         guard let outbound = reports.first(where: { $0["type"]?.text == "outbound-rtp" && RTPSourceStatistics.isVideo($0) }) else { return }
         let bytes = outbound["bytes-sent"]?.number
-        var bitrate: Double?
-        if let bytes, let last = lastVideoBytesSent { bitrate = max(0, bytes - last) * 8 }
+        let bitrate = Self.bitsPerSecond(bytes, since: lastVideoBytesSent)
         lastVideoBytesSent = bytes
         let audioBytes = reports.first { $0["type"]?.text == "outbound-rtp" && !RTPSourceStatistics.isVideo($0) }?["bytes-sent"]?.number
-        var audioBitrate = 0.0
-        if let audioBytes, let last = lastAudioBytesSent { audioBitrate = max(0, audioBytes - last) * 8 }
+        let audioBitrate = Self.bitsPerSecond(audioBytes, since: lastAudioBytesSent) ?? 0
         lastAudioBytesSent = audioBytes
         let remote = reports.first { $0["type"]?.text == "remote-inbound-rtp" && $0["local-id"]?.text == outbound["id"]?.text }
         // A report is new when it covers packets the last one did not (Janus reports about
@@ -434,6 +432,13 @@ final class Publisher {
         sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, bytesSent: bytes, bitrate: bitrate,
                          targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime,
                          transport: transport ?? sent?.transport)
+    }
+
+    /// Bits a second from a byte counter read once a second and its reading before (nil
+    /// until there are two readings).
+    private static func bitsPerSecond(_ bytes: Double?, since last: Double?) -> Double? {
+        guard let bytes, let last else { return nil }
+        return max(0, bytes - last) * 8
     }
 
     /// Whether Janus's receiver reports about our audio or video keep coming (`mediaPath`).

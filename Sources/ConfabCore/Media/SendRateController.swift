@@ -220,7 +220,7 @@ public struct SendRateController: Sendable {
             // freeze as it came).
             // (Away from the limit the encoder may lag: a picture that needs less than the
             // target, or a new size just started, must not hold back a recovery.)
-            let nearAMeasuredLimit = limitWasMeasured && congestedAt.map { Double(targetBitrate) > Double($0) * 0.7 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
+            let nearAMeasuredLimit = limitWasMeasured && isTargetNearTheLimit(from: 0.7)
             let provenRate = !nearAMeasuredLimit || feedback.sentBitrate > Double(targetBitrate) * Self.sentShareToGrowNearALimit
             if provenRate, feedback.sentBitrate > Double(targetBitrate) * 0.4 || targetBitrate < 600_000 {
                 // Near the rate that last congested the link, probe gently: a jump past it
@@ -232,7 +232,7 @@ public struct SendRateController: Sendable {
                 // from the floor cost 3 s of a recovery (seen at 20 s instead of 15).
                 // (Transport feedback measures a limit even on a flooded link: that one is kept.)
                 if !limitWasMeasured, let limit = congestedAt, Double(limit) <= Double(Self.minimumBitrate) * 1.2 { congestedAt = nil }
-                var nearTheLimit = congestedAt.map { Double(targetBitrate) > Double($0) * 0.8 && Double(targetBitrate) < Double($0) * 1.3 } ?? false
+                var nearTheLimit = isTargetNearTheLimit(from: 0.8)
                 // A few clear seconds at the old limit: the link got better; stop creeping.
                 gentleSeconds = nearTheLimit ? gentleSeconds + 1 : 0
                 if gentleSeconds > Self.gentleSecondsAtMost { nearTheLimit = false }
@@ -243,6 +243,13 @@ public struct SendRateController: Sendable {
         guard next != step else { return false }
         step = next
         return true
+    }
+
+    /// Whether the target is between `low` times the rate that last congested the link and
+    /// 1.3 times it (past that, the link got better: see `update`).
+    private func isTargetNearTheLimit(from low: Double) -> Bool {
+        guard let limit = congestedAt.map(Double.init) else { return false }
+        return Double(targetBitrate) > limit * low && Double(targetBitrate) < limit * 1.3
     }
 
     /// The largest step whose minimum the target reaches.
