@@ -71,11 +71,14 @@ public final class CallMediaSession {
 
     /// Connects to Janus, publishes what `settings` allow, and subscribes to everyone already there.
     public func start(settings: CallSettings) async throws {
-        WebRTCCertificate.prepare()
+        JoinTimeline.mark("media-start")
+        // Normally made as the program started; if not, it is made while we connect.
+        DTLSCertificate.prepare()
         let janus = JanusSession(url: configuration.janusURL, trust: configuration.mediaServerTrust, logger: logger)
         self.janus = janus
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
         try await janus.connect()
+        JoinTimeline.mark("janus-connected")
         // Watching from before our connection gathers its candidates: a connection made while
         // the network is away must hear of its return even if it comes while publishing.
         let network = NetworkMonitor()
@@ -88,12 +91,16 @@ public final class CallMediaSession {
         let publisher = try Publisher(configuration: configuration, devices: devices, deviceSource: deviceSource,
                                       echoProbeName: speaker.echoProbeName, logger: logger)
         self.publisher = publisher
+        JoinTimeline.mark("publisher-built")
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.setSelfViewShown(isSelfViewShown)
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         publisher.onJoinedRoom = { [weak self] existing in existing.forEach { self?.subscribe(to: $0) } }
         publisher.onInputFailed = { [weak self] device, detail in self?.onInputFailed?(device, detail) }
+        // Our offer and the answers to those already in need it.
+        await DTLSCertificate.ready()
+        JoinTimeline.mark("certificate-ready")
         let existing = try await publisher.start(on: janus, settings: settings)
         for feed in existing { subscribe(to: feed) }
         watch.connected()
@@ -372,13 +379,3 @@ public final class CallMediaSession {
     }
 }
 
-/// GStreamer creates its DTLS certificate lazily inside the first offer (0.1–8 s); make it now.
-@MainActor
-enum WebRTCCertificate {
-    private static var prepared = false
-    static func prepare() {
-        guard !prepared else { return }
-        prepared = true
-        _ = try? MediaPipeline(description: "fakesrc num-buffers=0 ! dtlsdec ! fakesink")
-    }
-}

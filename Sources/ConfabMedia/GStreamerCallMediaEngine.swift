@@ -138,6 +138,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
                       onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
                       onFailure: @escaping @MainActor (String) -> Void) async throws {
+        JoinTimeline.mark("engine-start")
         await stop()
         var configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
                                                    userID: userID, sessionID: sessionID, iceAddress: iceAddress)

@@ -273,6 +273,7 @@ final class Publisher {
         let joined = try await handle.request(.joinPublisher(room: configuration.room, token: configuration.joinToken,
                                                              display: configuration.display))
         let existing = PublishedFeed.list(in: joined.data)
+        JoinTimeline.mark("joined-room")
         privateID = joined.data.privateID
         // Receiving those already there need not wait for our own publishing (the camera opening,
         // the offer and answer): their first frames come that much sooner.
@@ -296,6 +297,7 @@ final class Publisher {
         }
         try pipeline.play()
         try await waitUntilPayloadersNegotiated()
+        JoinTimeline.mark("payloaders-negotiated")
         if !cameraOpened { pipeline.detachInput(named: Self.cameraInput) }
         if !microphoneOpened { pipeline.detachInput(named: Self.microphoneInput) }
         setSending(audio: settings.audioOn)
@@ -305,6 +307,7 @@ final class Publisher {
         let configured = try await handle.request(.publish, jsep: .offer(offer))
         guard let answer = configured.jsep, answer.type == .answer else { throw JanusError.unexpectedReply("no SDP answer to our offer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)
+        JoinTimeline.mark("published")
         return existing
     }
 

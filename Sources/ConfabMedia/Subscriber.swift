@@ -91,14 +91,17 @@ final class Subscriber {
     func followReceivedSize() { displaySized?.apply() }
 
     func start(on janus: JanusSession, privateID: UInt64?) async throws {
+        JoinTimeline.mark("subscriber-start", feed: feed)
         let handle = try await janus.attachVideoRoom()
         self.handle = handle
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
         try pipeline.play()
+        JoinTimeline.mark("subscriber-attached", feed: feed)
         let attached = try await handle.request(.joinSubscriber(room: configuration.room, token: configuration.joinToken,
                                                                 privateID: privateID, feeds: [feed]))
         guard let offer = attached.jsep, offer.type == .offer else { throw JanusError.unexpectedReply("no SDP offer to receive with") }
         videoMid = attached.data.streams?.first { $0.type == "video" }?.mid
+        JoinTimeline.mark("offer-received", feed: feed)
         try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
         // Retransmission requests for lost video packets (Janus offers nack and rtx for video;
         // audio relies on Opus FEC). On its own this did not make webrtcbin send NACKs for
@@ -109,7 +112,9 @@ final class Subscriber {
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
         let passiveAnswer = answer.replacingOccurrences(of: "a=setup:active", with: "a=setup:passive")
         try await webrtc.setLocalDescription(.answer, sdp: passiveAnswer)
+        JoinTimeline.mark("answer-made", feed: feed)
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
+        JoinTimeline.mark("answer-accepted", feed: feed)
         if isVideoPaused { configureVideo(send: false) }
     }
 
@@ -233,6 +238,7 @@ final class Subscriber {
     }
 
     private func streamLinked(_ stream: WebRTCBin.IncomingStream) {
+        JoinTimeline.mark("\(stream.media)-stream-linked", feed: feed)
         guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
         decoderName = "decoder-\(number)"
@@ -250,6 +256,7 @@ final class Subscriber {
         pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)") { [weak self] frame in
             guard let self else { return }
             self.framesReceived += 1
+            if self.framesReceived == 1 { JoinTimeline.mark("first-frame", feed: self.feed) }
             self.lastFrameAt = .now
             self.onFrame?(frame)
         }

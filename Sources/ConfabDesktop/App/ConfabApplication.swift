@@ -38,6 +38,8 @@ public final class ConfabApplication {
         Wording.install(translate: { Translations.translate($0) },
                         translatePlural: { Translations.translate($0, $1, count: $2) })
         GStreamer.initialize()
+        // Every call needs it, and making it takes a while: from now, not from the first Join.
+        DTLSCertificate.prepare()
         application = Application(id: Self.applicationID, unique: options.isSingleInstance)
         let preferences = AppPreferences()
         self.preferences = preferences

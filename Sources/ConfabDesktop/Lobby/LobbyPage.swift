@@ -115,7 +115,9 @@ final class LobbyPage: MainWindowPage {
     private func join() {
         guard case .lobby(let info) = callViewModel.callingState else { return }
         switch info.admission {
-        case .notAsked: Task { await lobby.join() }
+        case .notAsked:
+            JoinTimeline.mark("join-clicked")
+            Task { await lobby.join() }
         case .waitingForHost: callViewModel.stopWaitingForHost()
         case .denied: break
         }
