@@ -81,3 +81,19 @@ static inline GstStructure *confab_webrtc_twcc_stats(GstElement *webrtc) {
     gst_object_unref(session);
     return stats;
 }
+
+static void confab_jitterbuffer_start_early(GstElement *rtpbin, GstElement *jitterbuffer, guint session, guint ssrc, gpointer packets) {
+    (void)rtpbin; (void)session; (void)ssrc;
+    g_object_set(jitterbuffer, "faststart-min-packets", GPOINTER_TO_UINT(packets), NULL);
+}
+
+/// Each jitterbuffer webrtcbin makes from now on passes its first packets on once `packets`
+/// in a row have come, instead of holding the first for the whole latency. FALSE when
+/// webrtcbin has no rtpbin.
+static inline gboolean confab_webrtc_start_jitterbuffers_early(GstElement *webrtc, guint packets) {
+    GstElement *rtpbin = gst_bin_get_by_name(GST_BIN(webrtc), "rtpbin");
+    if (rtpbin == NULL) return FALSE;
+    g_signal_connect(rtpbin, "new-jitterbuffer", G_CALLBACK(confab_jitterbuffer_start_early), GUINT_TO_POINTER(packets));
+    gst_object_unref(rtpbin);
+    return TRUE;
+}

@@ -56,6 +56,15 @@ public final class WebRTCBin {
         confab_webrtc_add_local_ip_address(element, address) != 0
     }
 
+    /// Received packets are passed on as soon as `packets` in a row have come at the start of a
+    /// stream, instead of after the jitterbuffer's whole latency: the first frame and the first
+    /// sound come that much sooner. Later packets wait for their gaps as before. Call before
+    /// any stream arrives.
+    @discardableResult
+    public func startJitterbuffersEarly(afterPackets packets: Int) -> Bool {
+        confab_webrtc_start_jitterbuffers_early(element, guint(packets)) != 0
+    }
+
     /// Sets a property on transceiver `index` from its string form ("direction" = "sendonly", "do-nack" = "true").
     public func setTransceiverProperty(index: Int, _ property: String, _ value: String) {
         guard let transceiver = confab_webrtc_get_transceiver(element, gint(index)) else { return }
