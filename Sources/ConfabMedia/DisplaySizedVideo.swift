@@ -44,10 +44,13 @@ final class DisplaySizedVideo {
     /// not-negotiated — within a few dozen changes when a window is resized quickly
     /// (`DisplaySizedVideo_Tests`), and the stream feeding the branch (a camera behind a tee)
     /// stopped with it.
-    static func description(filterName: String, defaultSize: VideoSize) -> String {
+    ///
+    /// `beforeConversion` (a gst-launch fragment ending in "! ") works on the shown pixels
+    /// only, in the source's own format: the lobby's mirror.
+    static func description(filterName: String, defaultSize: VideoSize, beforeConversion: String = "") -> String {
         "videoscale ! capsfilter name=\(filterName)-cover caps-change-mode=delayed caps=\"\(caps(defaultSize))\" ! "
             + "videocrop left=-1 right=-1 top=-1 bottom=-1 ! capsfilter name=\(filterName) caps-change-mode=delayed caps=\"\(caps(defaultSize))\" ! "
-            + "videoconvert ! video/x-raw,format=BGRA"
+            + "\(beforeConversion)videoconvert ! video/x-raw,format=BGRA"
     }
 
     /// - Parameters:

@@ -79,6 +79,7 @@ final class LobbyPage: MainWindowPage {
         toasts.expand()
 
         cameraPreview.onFrame = { [weak self] frame in self?.show(frame) }
+        preview.onPictureSizeChanged { [weak cameraPreview] size in cameraPreview?.setDisplaySize(size) }
         joinButton.onClicked { [weak self] in self?.join() }
         copyLink.align(horizontal: .center)
         copyLink.tooltip = tr("Copy the call’s link: whoever has it can join")

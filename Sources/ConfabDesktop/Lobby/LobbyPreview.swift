@@ -43,6 +43,12 @@ final class LobbyPreview {
 
     var framesShown: Int { picture.framesShown }
 
+    /// Told of the picture's size in device pixels when it changes, for the camera's frames to
+    /// be scaled to it.
+    func onPictureSizeChanged(_ handler: @escaping @MainActor (VideoSize) -> Void) {
+        picture.onPixelSizeChanged = { width, height in handler(VideoSize(width: width, height: height)) }
+    }
+
     func show(_ frame: VideoFrame) { picture.show(frame) }
 
     /// One page per state: video while the camera runs and has produced a frame, else the avatar.
