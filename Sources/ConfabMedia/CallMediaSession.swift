@@ -14,6 +14,8 @@ import Logging
 public final class CallMediaSession {
     /// Everyone we receive, by Janus feed id.
     public private(set) var remoteFeeds: [UInt64: RemoteFeed] = [:]
+    /// One camera frame in this many is shown in the self-view (`SelfViewRate`).
+    private var selfViewFrameStep = 1
     /// What we send of our camera, refreshed once a second.
     public private(set) var sentVideo: SentVideo?
     /// Called on the main loop for each remote video frame (feed id, frame).
@@ -94,6 +96,7 @@ public final class CallMediaSession {
         JoinTimeline.mark("publisher-built")
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.setSelfViewShown(isSelfViewShown)
+        publisher.setSelfViewFrameStep(selfViewFrameStep)
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         publisher.onJoinedRoom = { [weak self] existing in existing.forEach { self?.subscribe(to: $0) } }
@@ -240,6 +243,7 @@ public final class CallMediaSession {
                                           isScreenshare: identity.isScreenshare, isSpeaking: feed.isTalking)
         publishedFeeds[feed.id] = feed
         startReceiving(feed)
+        updateSelfViewRate()
         onChange?()
     }
 
@@ -274,12 +278,21 @@ public final class CallMediaSession {
         }
     }
 
+    /// Fewer self-view frames in a big call, all of them again when it gets small.
+    private func updateSelfViewRate() {
+        let step = SelfViewRate.frameStep(othersInCall: remoteFeeds.values.filter { !$0.isScreenshare }.count)
+        guard step != selfViewFrameStep else { return }
+        selfViewFrameStep = step
+        publisher?.setSelfViewFrameStep(step)
+    }
+
     private func unsubscribe(from feedID: UInt64) {
         guard let subscriber = subscribers.removeValue(forKey: feedID) else { return }
         speaker?.remove(feed: feedID)
         remoteFeeds[feedID] = nil
         publishedFeeds[feedID] = nil
         Task { await subscriber.stop() }
+        updateSelfViewRate()
         onChange?()
     }
 

@@ -347,6 +347,11 @@ final class Publisher {
         pipeline.set("drop", shown ? "false" : "true", onElement: "self-view-valve")
     }
 
+    /// The self-view shows one camera frame in `step` (`SelfViewRate`); dropped before any work.
+    func setSelfViewFrameStep(_ step: Int) {
+        pipeline.letThrough(oneBufferIn: step, atInputOf: "self-view-valve")
+    }
+
     /// Switches to other devices while sending: others keep receiving the same streams, now
     /// from the new camera or microphone (also one plugged in after joining). The same device
     /// again is tried anew when its input failed and was taken out.

@@ -44,4 +44,38 @@ final class SelfViewBranch_Tests: XCTestCase {
         XCTAssertNil(pipeline.buffersArrived(atInputOf: "self-view"), "an element nobody counts has no count")
         pipeline.stop()
     } }
+
+    /// In a big call the self-view shows every other camera frame (SelfViewRate): the others
+    /// are dropped as they enter the branch, and the camera itself keeps all of its frames.
+    func test_frameStepTwo_showsHalfTheCameraFrames_thenAllAgain() throws { try onMain {
+        let pipeline = try MediaPipeline(description:
+            "videotestsrc is-live=true pattern=smpte ! "
+            + "video/x-raw,format=I420,width=64,height=36,framerate=30/1 ! tee name=camera-tee "
+            + "camera-tee. ! \(Publisher.selfViewBranch(size: VideoSize(width: 32, height: 18)))")
+        pipeline.countBuffers(atInputOf: "camera-tee")
+        // Counted where frames reach the appsink, on the streaming thread: what the branch made.
+        pipeline.countBuffers(atInputOf: "self-view")
+        pipeline.set("drop", "false", onElement: "self-view-valve")
+        try pipeline.play()
+        XCTAssertTrue(runLoop(until: { (pipeline.buffersArrived(atInputOf: "self-view") ?? 0) >= 3 }), "no self-view frames")
+
+        /// Camera frames and self-view frames over the next second.
+        @MainActor func countOverASecond() -> (camera: Int, shown: Int) {
+            let camera = pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0, shown = pipeline.buffersArrived(atInputOf: "self-view") ?? 0
+            runLoop(until: { false }, timeout: 1)
+            return ((pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0) - camera, (pipeline.buffersArrived(atInputOf: "self-view") ?? 0) - shown)
+        }
+        pipeline.letThrough(oneBufferIn: 2, atInputOf: "self-view-valve")
+        runLoop(until: { false }, timeout: 0.2)
+        let halved = countOverASecond()
+        XCTAssertGreaterThan(halved.camera, 20, "the camera slowed down with the self-view")
+        XCTAssertEqual(Double(halved.shown), Double(halved.camera) / 2, accuracy: 2,
+                       "every other frame should reach the self-view (\(halved.shown) of \(halved.camera))")
+
+        pipeline.letThrough(oneBufferIn: 1, atInputOf: "self-view-valve")
+        runLoop(until: { false }, timeout: 0.2)
+        let all = countOverASecond()
+        XCTAssertEqual(all.shown, all.camera, accuracy: 2, "all frames again (\(all.shown) of \(all.camera))")
+        pipeline.stop()
+    } }
 }

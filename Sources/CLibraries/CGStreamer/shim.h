@@ -43,4 +43,26 @@ static inline gint *confab_count_buffers(GstPad *pad) {
     return counter;
 }
 static inline gint confab_buffer_count(gint *counter) { return g_atomic_int_get(counter); }
+
+/* Lets one buffer in `step` through a pad and drops the others (`step` 1: all pass). The
+   setting is a reference-counted box, as the counter above, changed by the caller at any time. */
+typedef struct { gint step; gint seen; } ConfabBufferThinning;
+static inline GstPadProbeReturn confab_thin_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void) pad; (void) info;
+    ConfabBufferThinning *thinning = (ConfabBufferThinning *) data;
+    gint step = g_atomic_int_get(&thinning->step);
+    if (step <= 1) return GST_PAD_PROBE_OK;
+    /* Only the streaming thread writes `seen`. */
+    thinning->seen = (thinning->seen + 1) % step;
+    return thinning->seen == 0 ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
+}
+static inline ConfabBufferThinning *confab_thin_buffers(GstPad *pad) {
+    ConfabBufferThinning *thinning = g_atomic_rc_box_new0(ConfabBufferThinning);
+    thinning->step = 1;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, confab_thin_buffer, g_atomic_rc_box_acquire(thinning),
+                      (GDestroyNotify) g_atomic_rc_box_release);
+    return thinning;
+}
+static inline void confab_set_thinning_step(ConfabBufferThinning *thinning, gint step) { g_atomic_int_set(&thinning->step, step); }
+static inline void confab_release_thinning(ConfabBufferThinning *thinning) { g_atomic_rc_box_release(thinning); }
 static inline void confab_release_buffer_count(gint *counter) { g_atomic_rc_box_release(counter); }

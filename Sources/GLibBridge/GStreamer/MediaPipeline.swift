@@ -31,6 +31,8 @@ public final class MediaPipeline {
     private var mailboxes: [VideoFrameMailbox] = []
     /// Buffers counted at elements' inputs (see `countBuffers`), by element name.
     private var bufferCounts: [String: UnsafeMutablePointer<gint>] = [:]
+    /// Elements whose input lets only some buffers through (see `letThrough`), by name.
+    private var thinnings: [String: UnsafeMutablePointer<ConfabBufferThinning>] = [:]
     public private(set) var isPlaying = false
 
     /// Pipelines alive in this process; tests use it to prove owners release theirs.
@@ -81,6 +83,7 @@ public final class MediaPipeline {
         tearDown()
         gst_object_unref(gpointer(pipeline))
         bufferCounts.values.forEach { confab_release_buffer_count($0) }
+        thinnings.values.forEach { confab_release_thinning($0) }
         MediaPipeline.liveCount -= 1
     }
 
@@ -278,6 +281,20 @@ public final class MediaPipeline {
         guard let input = gst_element_get_static_pad(element, "sink") else { return }
         bufferCounts[name] = confab_count_buffers(input)
         gst_object_unref(gpointer(input))
+    }
+
+    /// From now on only one buffer in `step` reaches the element called `name` (its sink pad);
+    /// the others are dropped before it, on the streaming thread. 1 lets all through. No caps
+    /// change and nothing renegotiates: the branch's timestamps simply have gaps.
+    public func letThrough(oneBufferIn step: Int, atInputOf name: String) {
+        if thinnings[name] == nil {
+            guard let element = elementPointer(named: name) else { return }
+            defer { gst_object_unref(gpointer(element)) }
+            guard let input = gst_element_get_static_pad(element, "sink") else { return }
+            thinnings[name] = confab_thin_buffers(input)
+            gst_object_unref(gpointer(input))
+        }
+        if let thinning = thinnings[name] { confab_set_thinning_step(thinning, gint(max(1, step))) }
     }
 
     /// How many buffers reached the element called `name` since `countBuffers(atInputOf:)`; nil
