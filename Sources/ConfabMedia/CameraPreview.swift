@@ -42,9 +42,9 @@ public final class CameraPreview: CameraPreviewSource {
         let captured = VideoSize(width: size.width, height: size.height)
         // Captured at `size`, then scaled (in the camera's own format) and cropped to the
         // picture, and only then mirrored — as people expect to see themselves; what others
-        // receive is not — and converted for cairo: every step on the pixels shown, none on
-        // the rest (bench-lobby: 7.2 % of a core for a 640x480 camera in the default window,
-        // most of it converting, mirroring and then scaling in GTK what the picture cut off).
+        // receive is not — and converted for cairo: those steps work on the pixels shown, and
+        // GTK only copies them (bench-lobby, 720p camera: 17.7 → 13 % of a core; converting
+        // and mirroring the whole frame, then scaling it in GTK, cost the difference).
         let processing = "\(decode)videoconvert ! videoscale ! capsfilter caps=\"video/x-raw,width=\(size.width),height=\(size.height),"
             + "pixel-aspect-ratio=1/1\" ! "
             + DisplaySizedVideo.description(filterName: "preview-size", defaultSize: captured, beforeConversion: "videoflip video-direction=horiz ! ")

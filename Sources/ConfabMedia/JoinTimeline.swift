@@ -2,8 +2,8 @@ import Foundation
 import GLibBridge
 
 /// Marks the steps from joining to the first remote frame on stderr, with the monotonic
-/// time, when `CONFAB_TIMELINE=1`: `bench-media --timeline` reads them to say where the
-/// time to the first frame goes. Silent otherwise.
+/// time, when `CONFAB_TIMELINE=1`: bench-media sets it and prints the steps of the last to
+/// join, to say where the time to the first frame goes. Silent otherwise.
 public enum JoinTimeline {
     private static let enabled = ProcessInfo.processInfo.environment["CONFAB_TIMELINE"] == "1"
 

@@ -43,6 +43,7 @@ static inline gint *confab_count_buffers(GstPad *pad) {
     return counter;
 }
 static inline gint confab_buffer_count(gint *counter) { return g_atomic_int_get(counter); }
+static inline void confab_release_buffer_count(gint *counter) { g_atomic_rc_box_release(counter); }
 
 /* Lets one buffer in `step` through a pad and drops the others (`step` 1: all pass). The
    setting is a reference-counted box, as the counter above, changed by the caller at any time. */
@@ -65,4 +66,3 @@ static inline ConfabBufferThinning *confab_thin_buffers(GstPad *pad) {
 }
 static inline void confab_set_thinning_step(ConfabBufferThinning *thinning, gint step) { g_atomic_int_set(&thinning->step, step); }
 static inline void confab_release_thinning(ConfabBufferThinning *thinning) { g_atomic_rc_box_release(thinning); }
-static inline void confab_release_buffer_count(gint *counter) { g_atomic_rc_box_release(counter); }

@@ -82,7 +82,7 @@ static inline GstStructure *confab_webrtc_twcc_stats(GstElement *webrtc) {
     return stats;
 }
 
-static void confab_jitterbuffer_start_early(GstElement *rtpbin, GstElement *jitterbuffer, guint session, guint ssrc, gpointer packets) {
+static inline void confab_jitterbuffer_start_early(GstElement *rtpbin, GstElement *jitterbuffer, guint session, guint ssrc, gpointer packets) {
     (void)rtpbin; (void)session; (void)ssrc;
     g_object_set(jitterbuffer, "faststart-min-packets", GPOINTER_TO_UINT(packets), NULL);
 }
