@@ -46,7 +46,10 @@ class AppInCallWithMedia(MediaCallTestCase):
 
 class SwitchingDevicesInACall(MediaCallTestCase):
     def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
-        bob, call_window = self.call_bob("devices-ui", ["--duration", "16", "--color", "ff0000", "--tone", "440"], tile="bob, speaking")
+        # bob's tone is not ada's (her test microphone plays 440 Hz): with the same tone, ada's
+        # echo canceller takes her microphone's tone for the echo of bob's, which her speaker
+        # plays, and cancels it — bob then never hears her speak (CI, 2026-11-25).
+        bob, call_window = self.call_bob("devices-ui", ["--duration", "16", "--color", "ff0000", "--tone", "660"], tile="bob, speaking")
         # bob hears ada's tone first (under load that can take a few seconds after his tile
         # shows: his subscription to her comes after hers to him).
         bob.wait_for_output("hearing ada speak", timeout=10)
