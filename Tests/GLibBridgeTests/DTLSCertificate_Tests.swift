@@ -13,17 +13,10 @@ final class DTLSCertificate_Tests: XCTestCase {
     /// asked for this one test).
     func test_makingTheCertificate_leavesTheMainLoopRunning() throws {
         if ProcessInfo.processInfo.environment[Self.childVariable] == "1" { return checkInThisProcess() }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["GLibBridgeTests.DTLSCertificate_Tests/test_makingTheCertificate_leavesTheMainLoopRunning"]
-        child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: "1"]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = output
-        try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        XCTAssertEqual(child.terminationStatus, 0, text)
+        let (status, text) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]),
+                                          ["GLibBridgeTests.DTLSCertificate_Tests/test_makingTheCertificate_leavesTheMainLoopRunning"],
+                                          environment: ProcessInfo.processInfo.environment.merging([Self.childVariable: "1"]) { $1 })
+        XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("Executed 1 test, with 0 failures"), text)
         print(text.split(separator: "\n").first { $0.contains("timer ticks") } ?? "")
     }

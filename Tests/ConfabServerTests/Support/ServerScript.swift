@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import Foundation
 import XCTest
 
@@ -15,18 +16,11 @@ enum ServerScript {
             .deletingLastPathComponent().deletingLastPathComponent()
         let figures = FileManager.default.temporaryDirectory.appendingPathComponent("confab-\(name)-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: figures) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("meson-helpers/\(name)").path] + arguments
-            + ["--server-binary", try ServerBinary.executable().path, "--json", figures.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, text) = try runToEnd(URL(fileURLWithPath: "/usr/bin/env"),
+                                          ["python3", repository.appendingPathComponent("meson-helpers/\(name)").path] + arguments
+                                              + ["--server-binary", try ServerBinary.executable().path, "--json", figures.path])
         print(text)
-        XCTAssertEqual(process.terminationStatus, 0, text)
+        XCTAssertEqual(status, 0, text)
         let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: figures)) as? [String: Any], text)
         return Run(output: text, figures: parsed)
     }
