@@ -74,7 +74,18 @@ class ChatAndReactions(MediaCallTestCase):
                 time.sleep(0.5)
                 return find(self.accessible, role="push button", name="Lower hand dave")
             click(wait_for(lower_hand_offered, timeout=20, interval=0.5, what="Lower hand in dave's menu"))
-            wait_for(lambda: not self.daves_tile_says(call_window, "hand raised"), timeout=10, what="dave's hand down on his tile")
+
+            def hand_down():
+                # The click on Lower hand is lost now and then while the menu opens: the menu
+                # closes and the hand stays up (CI and here, 2026-11-25: about one run in two,
+                # dave never told). As a user would, open the menu and click it again.
+                if not self.daves_tile_says(call_window, "hand raised"):
+                    return True
+                again = lower_hand_offered()
+                if again is not None:
+                    click(again)
+                return False
+            wait_for(hand_down, timeout=30, interval=3, what="dave's hand down on his tile")
             lowered = True
 
         # erin joins late: the call's stored chat is hers from the start.
