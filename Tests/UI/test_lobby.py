@@ -1,10 +1,12 @@
 """UI tests of the lobby: the real `confab` under XvfbTestCase, driven through AT-SPI."""
+import os
+import subprocess
 import time
 import unittest
 
 import pyatspi
 
-from confab_ui import App, XvfbTestCase, application, click, find, is_checked, press_keys, screenshot, top_level_window, wait_for
+from confab_ui import App, XvfbTestCase, application, click, find, is_checked, pixel, press_keys, screenshot, top_level_window, wait_for
 
 # Nothing listens on the discard port: the lobby must cope with an unreachable server.
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
@@ -75,6 +77,54 @@ class LobbyWithTestDevices(LobbyTestCase):
         wait_for(lambda: is_checked(camera), what="camera toggle on")
         self.wait_shown("image", "Camera preview")
         self.assertIsNone(find(self.window, name_contains="camera is off"))
+
+    def test_preview_showsTheWholeCameraFrame_withTheTogglesInView_atEverySize(self):
+        """The lobby is where people check what the others will see: the preview has the
+        camera's 16:9 shape, filled by its frames, as large as the window allows with the
+        toggles still in view above Join. (It was a 584x158 strip at the default size, the
+        frame cropped to a band across the face.)"""
+        preview = self.control("image", "Camera preview")
+        toggles = [self.control("push button", "Microphone"), self.control("push button", "Camera")]
+        join = self.control("push button", "Join call")
+
+        def box(node):
+            extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            return extents.x, extents.y, extents.width, extents.height
+
+        def has_camera_shape():
+            _, _, width, height = box(preview)
+            return height > 0 and abs(width / height - 16 / 9) < 0.02
+
+        def toggles_above_join():
+            return all(box(toggle)[1] + box(toggle)[3] <= box(join)[1] for toggle in toggles)
+
+        for width, height in ((900, 700), (650, 505), (360, 480)):
+            subprocess.run(["xdotool", "search", "--name", f"^{LOBBY_TITLE}$", "windowsize", str(width), str(height)], check=True,
+                           env=dict(os.environ, DISPLAY=self.xvfb.display), timeout=10, stdout=subprocess.DEVNULL)
+            # Laid out anew (the window's extents leave out the few pixels of its client-side border).
+            wait_for(lambda: abs(box(self.window)[2] - width) < 12 and abs(box(self.window)[3] - height) < 12 and has_camera_shape()
+                     and toggles_above_join(),
+                     what=f"a 16:9 preview with the toggles above Join in a {width}x{height} window (preview {box(preview)}, "
+                          f"toggles {[box(toggle) for toggle in toggles]}, Join {box(join)})")
+            x, y, preview_width, preview_height = box(preview)
+            self.assertGreaterEqual(preview_width, 280, "the smallest preview")
+            time.sleep(0.5)  # frames scaled to the new size
+            # The test camera's background (0x303846) in both top corners, inside the rounded
+            # edge: the frame fills the preview, no bars beside it. The moving ball and its
+            # cross-hair lines pass by now and then: a few points per corner, a few shots.
+            corners = {"left": x + 14, "right": x + preview_width - 34}
+            seen = {}
+            for attempt in range(4):
+                shot = screenshot(self.xvfb.display, f"lobby-{width}x{height}.png")
+                for corner, corner_x in corners.items():
+                    points = [pixel(shot, corner_x + 5 * k, y + 14 + 5 * k) for k in range(5)]
+                    seen.setdefault(corner, []).append(points)
+                if all(any(sum(abs(r - 0x30) < 12 and abs(g - 0x38) < 12 and abs(b - 0x46) < 12 for r, g, b in points) >= 3
+                           for points in seen[corner]) for corner in corners):
+                    break
+                time.sleep(0.25)
+            else:
+                self.fail(f"the camera's frame does not fill the preview's top corners at {width}x{height}: {seen}")
 
     def test_ctrlD_and_ctrlE_toggleMicrophoneAndCamera(self):
         microphone = self.control("push button", "Microphone")

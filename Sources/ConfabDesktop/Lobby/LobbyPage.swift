@@ -29,6 +29,9 @@ final class LobbyPage: MainWindowPage {
     /// For those who may read the call: its link, to invite people who are not members.
     private let copyLink = Button(iconName: "edit-copy-symbolic", label: tr("Copy link"))
     private let toasts: ToastOverlay
+    private let scrolled: ScrolledWindow
+    private let heading = Label(tr("Before Joining"), cssClasses: ["title-2"])
+    private let toggles: Box
     private var bindings: [ObservationBinding] = []
     private var previewHasFrame = false
     private var toastForwarder: ToastForwarder?
@@ -51,8 +54,7 @@ final class LobbyPage: MainWindowPage {
         back.onClicked { [weak lobby] in lobby?.close() }
         header.packStart(back)
         header.packEnd(MainMenu.button())
-        let heading = Label(tr("Before Joining"), cssClasses: ["title-2"])
-        let toggles = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button])
+        toggles = Box(.horizontal, spacing: 24, children: [microphoneToggle.button, cameraToggle.button])
         toggles.align(horizontal: .center)
         joinButton.addCSSClass("suggested-action")
         joinButton.addCSSClass("pill")
@@ -62,12 +64,13 @@ final class LobbyPage: MainWindowPage {
         microphoneWarning.wrap()
         connectionWarning.wrap()
 
-        let column = Box(.vertical, spacing: 18, children: [
+        let column = Box(.vertical, spacing: Self.columnSpacing, children: [
             heading, preview.view, microphoneWarning, microphoneStatus, connectionWarning,
             toggles, participantsLabel, copyLink, deviceSelectors.view,
         ])
-        column.setMargins(top: 12, bottom: 24, start: 24, end: 24)
-        toasts = ToastOverlay(child: ScrolledWindow(child: Clamp(maximumWidth: 640, child: column)))
+        column.setMargins(top: Self.columnTopMargin, bottom: 24, start: 24, end: 24)
+        scrolled = ScrolledWindow(child: Clamp(maximumWidth: 640, child: column))
+        toasts = ToastOverlay(child: scrolled)
         admissionLabel.wrap()
         admissionRow = Box(.horizontal, spacing: 12, children: [admissionSpinner, admissionLabel])
         admissionRow.align(horizontal: .center)
@@ -88,8 +91,23 @@ final class LobbyPage: MainWindowPage {
         content.addShortcut("Escape") { [weak lobby] in lobby?.close() }
         content.addShortcut("Return") { [weak self] in self?.join() }
         content.addShortcut("KP_Enter") { [weak self] in self?.join() }
+        // The heading and the toggles stay in view with the preview; the device list may scroll.
+        // After the layout that told us: a resize queued inside it would leave the column unallocated.
+        scrolled.onViewportHeightChange { [weak self] in Task { @MainActor in self?.fitPreview() } }
         bind()
     }
+
+    /// The preview as large as its shape allows, with the heading above it, and the warnings and
+    /// toggles below it, still in view; what comes after (the devices) may scroll. Called again
+    /// when a warning comes or goes (the content's height changes).
+    private func fitPreview() {
+        guard let viewport = scrolled.viewportHeight else { return }
+        let beside = [heading, microphoneWarning, microphoneStatus, connectionWarning, toggles].filter(\.isVisible)
+        preview.maximumHeight = viewport - Self.columnTopMargin - beside.reduce(0) { $0 + $1.naturalHeight + Self.columnSpacing }
+    }
+
+    private static let columnTopMargin = 12
+    private static let columnSpacing = 18
 
     func shown(in window: Window) {
         lobby.start()

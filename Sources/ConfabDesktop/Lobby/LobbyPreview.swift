@@ -3,10 +3,11 @@ import GLibBridge
 
 /// The lobby's big picture: the live camera preview, or the user's avatar with the reason
 /// there is no video (camera off, none found, or failed), with the mic meter and the
-/// connection quality laid over its bottom edge.
+/// connection quality laid over its bottom edge. It has the camera's shape (16:9, what is sent),
+/// so the whole frame shows: the lobby is where people check what others will see.
 @MainActor
 final class LobbyPreview {
-    let view: Overlay
+    let view: AspectFit
     let micLevel = MicrophoneLevelIndicator()
     let connectionQuality = ConnectionQualityIndicator()
     private let stack = Stack()
@@ -26,7 +27,6 @@ final class LobbyPreview {
         // Grows with the window; small enough for a phone-sized one (360 px less the lobby's
         // margins).
         stack.setSizeRequest(width: 280, height: 158)
-        stack.expand()
         stack.addCSSClass("preview")
         stack.clipChildren()
 
@@ -37,8 +37,16 @@ final class LobbyPreview {
         bottomBar.align(vertical: .end)
         bottomBar.setMargins(12)
 
-        view = Overlay(child: stack)
-        view.addOverlay(bottomBar)
+        let overlay = Overlay(child: stack)
+        overlay.addOverlay(bottomBar)
+        view = AspectFit(child: overlay, ratio: 16.0 / 9.0, minimumHeight: 158)
+    }
+
+    /// The tallest the preview may be: what the window shows of the lobby, less what must be
+    /// seen with it. Nil: as tall as its width makes it.
+    var maximumHeight: Int? {
+        get { view.maximumHeight }
+        set { view.maximumHeight = newValue }
     }
 
     var framesShown: Int { picture.framesShown }

@@ -198,6 +198,21 @@ public final class ScrolledWindow: Widget {
         adjustments.append(reference)
     }
 
+    /// The height of the part of the content shown; nil before the view is laid out.
+    public var viewportHeight: Int? {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(c()) else { return nil }
+        let size = gtk_adjustment_get_page_size(adjustment)
+        return size > 0 ? Int(size) : nil
+    }
+
+    /// Runs `body` when the view's or its content's height changes (the window resized).
+    public func onViewportHeightChange(_ body: @escaping @MainActor () -> Void) {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(c()) else { return }
+        let reference = AdjustmentReference(adjustment)
+        reference.onSignal("changed", body)
+        adjustments.append(reference)
+    }
+
     private var adjustments: [AdjustmentReference] = []
 }
 

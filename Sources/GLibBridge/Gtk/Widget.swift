@@ -37,6 +37,15 @@ open class Widget: GObjectReference {
 
     public func setSizeRequest(width: Int, height: Int) { gtk_widget_set_size_request(widget, gint(width), gint(height)) }
 
+    /// The height the widget asks for at the width it has now (a wrapping label's lines), or at
+    /// its natural width before it is laid out.
+    public var naturalHeight: Int {
+        var minimum: gint = 0, natural: gint = 0
+        let width = gtk_widget_get_width(widget)
+        gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, width > 0 ? width : -1, &minimum, &natural, nil, nil)
+        return Int(natural)
+    }
+
     public func expand(horizontally: Bool = true, vertically: Bool = true) {
         gtk_widget_set_hexpand(widget, horizontally ? 1 : 0)
         gtk_widget_set_vexpand(widget, vertically ? 1 : 0)

@@ -1,0 +1,118 @@
+import CGLib
+import CGtk
+
+/// Shows its child at one shape (a camera's 16:9), as wide as it is given and no taller than
+/// `maximumHeight`; when that limit is what holds it, the child is narrower and centred. Laid out
+/// by a GtkCustomLayout (`AspectFitPlan` has the rules), so the shape follows the real
+/// allocation: a box would give a preview the height its neighbours leave, a strip in a tall
+/// column (issue 15: 584x158 in the lobby, a band of the face).
+@MainActor
+public final class AspectFit: Widget {
+    private let state: AspectFitState
+
+    /// `ratio` is width ÷ height; the child is never smaller than `minimumHeight` tall.
+    public init(child: Widget, ratio: Double, minimumHeight: Int) {
+        state = AspectFitState(child: child, plan: AspectFitPlan(ratio: ratio, minimumHeight: minimumHeight, maximumHeight: nil))
+        // A GtkBox for its child handling; its box layout is replaced.
+        super.init(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        gtk_box_append(c(), child.widget)
+        g_object_set_qdata_full(objectPointer, AspectFitState.quark, Unmanaged.passRetained(state).toOpaque()) { data in
+            guard let data else { return }
+            Unmanaged<AspectFitState>.fromOpaque(data).release()
+        }
+        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(aspectFitRequestMode, aspectFitMeasure, aspectFitAllocate))
+    }
+
+    /// The tallest the child may be (nil: as tall as the width makes it).
+    public var maximumHeight: Int? {
+        get { state.plan.maximumHeight }
+        set {
+            guard newValue != state.plan.maximumHeight else { return }
+            state.plan.maximumHeight = newValue
+            gtk_widget_queue_resize(widget)
+        }
+    }
+}
+
+/// The shape rules, apart from GTK so that they can be tested.
+public struct AspectFitPlan: Equatable, Sendable {
+    public var ratio: Double
+    public var minimumHeight: Int
+    public var maximumHeight: Int?
+
+    public init(ratio: Double, minimumHeight: Int, maximumHeight: Int?) {
+        self.ratio = ratio
+        self.minimumHeight = minimumHeight
+        self.maximumHeight = maximumHeight
+    }
+
+    /// The height asked for at `width`: the shape's, within the limits (the minimum wins over a
+    /// maximum below it: a very short window scrolls rather than shrinking the picture to nothing).
+    public func height(forWidth width: Int) -> Int {
+        let shaped = Int((Double(width) / ratio).rounded(.down))
+        return max(minimumHeight, min(shaped, maximumHeight ?? shaped))
+    }
+
+    /// The child's rectangle in an allocation of `width` × `height`: the largest of the shape
+    /// that fits, centred.
+    public func childFrame(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        let fitWidth = min(width, Int((Double(height) * ratio).rounded(.down)))
+        let fitHeight = min(height, Int((Double(fitWidth) / ratio).rounded()))
+        return ((width - fitWidth) / 2, (height - fitHeight) / 2, fitWidth, fitHeight)
+    }
+}
+
+/// What the layout callbacks work from: kept on the GtkBox (GObject qdata), so it lives exactly
+/// as long as the widget however the Swift wrapper is held.
+@MainActor
+final class AspectFitState {
+    static let quark = g_quark_from_static_string("confab-aspect-fit")
+    let child: Widget
+    var plan: AspectFitPlan
+
+    init(child: Widget, plan: AspectFitPlan) {
+        self.child = child
+        self.plan = plan
+    }
+
+    static func of(_ widget: UnsafeMutablePointer<GtkWidget>?) -> AspectFitState? {
+        guard let widget, let data = g_object_get_qdata(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), quark)
+        else { return nil }
+        return Unmanaged<AspectFitState>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    func measure(_ orientation: GtkOrientation, forSize: Int) -> (minimum: Int, natural: Int) {
+        var minimum: gint = 0, natural: gint = 0
+        gtk_widget_measure(child.widget, orientation, -1, &minimum, &natural, nil, nil)
+        if orientation == GTK_ORIENTATION_HORIZONTAL { return (Int(minimum), Int(natural)) }
+        // Height for width; without a width, the shape at the child's own natural width.
+        let height = plan.height(forWidth: forSize >= 0 ? forSize : Int(natural))
+        return (max(Int(minimum), height), max(Int(minimum), height))
+    }
+
+    func allocate(width: Int, height: Int) {
+        let frame = plan.childFrame(width: width, height: height)
+        var box = GtkAllocation(x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
+        gtk_widget_size_allocate(child.widget, &box, -1)
+    }
+}
+
+// The layout callbacks carry no user data: the state is found on the widget itself. GTK runs
+// layout on the main thread.
+private let aspectFitRequestMode: GtkCustomRequestModeFunc = { _ in GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH }
+
+private let aspectFitMeasure: GtkCustomMeasureFunc = { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
+    let address = Int(bitPattern: widget)
+    let size = MainActor.assumeIsolated {
+        AspectFitState.of(UnsafeMutablePointer(bitPattern: address))?.measure(orientation, forSize: Int(forSize)) ?? (minimum: 0, natural: 0)
+    }
+    minimum?.pointee = gint(size.minimum)
+    natural?.pointee = gint(size.natural)
+    minimumBaseline?.pointee = -1
+    naturalBaseline?.pointee = -1
+}
+
+private let aspectFitAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
+    let address = Int(bitPattern: widget)
+    MainActor.assumeIsolated { AspectFitState.of(UnsafeMutablePointer(bitPattern: address))?.allocate(width: Int(width), height: Int(height)) }
+}
