@@ -1,7 +1,11 @@
 """UI tests of ringing: the real app and a real confab-server, with a confab-peer on the other end."""
 import json
+import os
+import subprocess
 import time
 import unittest
+
+import pyatspi
 
 from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, on_screen, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
@@ -44,6 +48,48 @@ class CallsTestCase(XvfbTestCase):
 
 
 class AppRingsPeer(CallsTestCase):
+    def test_oneToOne_bobLarge_ourSelfViewSmallInHisCorner_andBesideHimWhenNarrow(self):
+        """A one-to-one call shows the person you talk to over the whole area, your own picture
+        small in its corner and clear of his name and pin button (the SDK's grid leaves the local
+        user out up to three people). They were two portrait tiles side by side, each a strip
+        cropped from a 16:9 video. In a phone-sized window the self-view joins the grid rather
+        than hide him."""
+        self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), "corner")
+        click(find(self.home, role="push button", name="Call"))
+        call_window = self.window("corner – Confab")
+        bob_tile = self.wait_for_tile(call_window, "bob")
+        self_tile = self.wait_for_tile(call_window, "You")
+        pin = wait_for(lambda: find(call_window, role="push button", name="Pin bob"), what="the pin button on bob's tile")
+
+        def box(node):
+            extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            return extents.x, extents.y, extents.width, extents.height
+
+        def overlap(a, b):
+            ax, ay, aw, ah = box(a)
+            bx, by, bw, bh = box(b)
+            return min(ax + aw, bx + bw) > max(ax, bx) and min(ay + ah, by + bh) > max(ay, by)
+
+        def self_in_bobs_corner():
+            window_width = box(call_window)[2]
+            (bx, by, bw, bh), (sx, sy, sw, sh) = box(bob_tile), box(self_tile)
+            return (bw >= 0.8 * window_width and 0 < sw <= window_width / 3
+                    and bx + bw / 2 < sx and by + bh / 2 < sy and sx + sw <= bx + bw and sy + sh <= by + bh)
+
+        wait_for(self_in_bobs_corner, what=f"bob across the window, our self-view in his bottom-right corner "
+                                          f"(bob {box(bob_tile)}, self {box(self_tile)}, window {box(call_window)})")
+        self.assertFalse(overlap(pin, self_tile), f"the self-view covers bob's pin button ({box(pin)} under {box(self_tile)})")
+        screenshot(self.xvfb.display, "one-to-one.png")
+
+        subprocess.run(["xdotool", "search", "--name", "^corner – Confab$", "windowsize", "360", "640"], check=True,
+                       env=dict(os.environ, DISPLAY=self.xvfb.display), timeout=10, stdout=subprocess.DEVNULL)
+        wait_for(lambda: box(call_window)[2] < 400 and not overlap(bob_tile, self_tile) and box(self_tile)[2] > 100,
+                 what=f"in a phone-sized window, the self-view beside bob (bob {box(bob_tile)}, self {box(self_tile)})")
+        screenshot(self.xvfb.display, "one-to-one-narrow.png")
+
     def test_appRingsBob_bobAccepts_bothInCall_thenHangUp(self):
         bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
         self.server.wait_for_connections(2)  # the app and bob are both signed in

@@ -23,7 +23,7 @@ final class ParticipantTile {
     private static let avatarSize = 64
     /// The space the name bar takes at the tile's bottom: its 8 px margin and a row as tall as
     /// the pin button in it.
-    private static let nameBarHeight = 44
+    static let nameBarHeight = 44
 
     /// - Parameter onTogglePin: when given, the tile has a pin button (pin on this device only).
     init(name: String, onTogglePin: (@MainActor () -> Void)? = nil) {

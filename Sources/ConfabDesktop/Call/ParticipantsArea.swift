@@ -12,7 +12,8 @@ final class ParticipantsArea {
     /// Your own name, for the self-view's avatar.
     private let selfName: String
     private(set) var tiles: [String: ParticipantTile] = [:]
-    private let grid = Grid(spacing: 8)
+    /// The self-view in the corner stays above the name and pin button of the tile under it.
+    private let grid = TileGrid(spacing: 8, cornerClearance: ParticipantTile.nameBarHeight)
     private let spotlightMain = Box(.vertical)
     private let spotlightStrip = Box(.horizontal, spacing: 8)
     /// The strip under the spotlight; hidden when nobody is in it (alone in a call, the one
@@ -80,6 +81,8 @@ final class ParticipantsArea {
     }
 
     private static let sharePage = "screenshare"
+    /// The self-view's look while it sits in the grid's corner, over the video (confab.css).
+    private static let cornerClass = "corner-tile"
 
     /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large; while
     /// `sharedScreen` is set, in the share layout instead.
@@ -116,7 +119,7 @@ final class ParticipantsArea {
     }
 
     private func arrange(layout: ParticipantsLayout, order: [String], spotlight: String?, share: Bool) {
-        grid.setChildren([], columns: 1)
+        grid.setChildren([], corner: nil, cornerClass: Self.cornerClass)
         for (container, tile) in placed { container.remove(tile) }
         placed = []
         stripClamps.forEach { $0.removeChild() }
@@ -133,8 +136,14 @@ final class ParticipantsArea {
         }
         switch layout {
         case .grid:
-            let views = others + [selfTile.view]
-            grid.setChildren(views, columns: Int(Double(views.count).squareRoot().rounded(.up)))
+            // With one or two others, they share the area and we are a small tile in its
+            // corner (the SDK's grid omits the local user up to three people): in a one-to-one
+            // call the person you talk to is large, not a portrait strip cropped from their video.
+            if (1...2).contains(others.count) {
+                grid.setChildren(others, corner: selfTile.view, cornerClass: Self.cornerClass)
+            } else {
+                grid.setChildren(others + [selfTile.view], corner: nil, cornerClass: Self.cornerClass)
+            }
         case .spotlight:
             let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
             place(main, in: spotlightMain)

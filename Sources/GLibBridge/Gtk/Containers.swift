@@ -310,30 +310,6 @@ public final class StatusPage: Widget {
     public func setIconName(_ name: String) { adw_status_page_set_icon_name(c(), name) }
 }
 
-/// GtkGrid: children in rows and columns, all the same size.
-@MainActor
-public final class Grid: Widget {
-    private var children: [Widget] = []
-
-    public init(spacing: Int) {
-        super.init(gtk_grid_new())
-        gtk_grid_set_row_spacing(c(), guint(spacing))
-        gtk_grid_set_column_spacing(c(), guint(spacing))
-        gtk_grid_set_row_homogeneous(c(), 1)
-        gtk_grid_set_column_homogeneous(c(), 1)
-    }
-
-    /// Replaces the children, laid out `columns` per row.
-    public func setChildren(_ widgets: [Widget], columns: Int) {
-        for child in children { gtk_grid_remove(c(), child.widget) }
-        children = widgets
-        let columns = max(1, columns)
-        for (index, child) in widgets.enumerated() {
-            gtk_grid_attach(c(), child.widget, gint(index % columns), gint(index / columns), 1, 1)
-        }
-    }
-}
-
 /// AdwFlap: a sidebar beside the content, revealed and hidden; when the window is too narrow
 /// for both it floats over the content instead of squeezing it.
 @MainActor

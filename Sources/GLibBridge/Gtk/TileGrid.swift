@@ -1,0 +1,169 @@
+import CGLib
+import CGtk
+
+/// Equal tiles in rows, with room for one more tile kept small in a corner over them (a call's
+/// self-view, as the Stream SDK shows it with one or two others: the people you talk to large).
+/// When the area is too small for a corner tile that leaves the others visible, it takes its
+/// place in the grid instead. Laid out by a GtkCustomLayout (`TileGridPlan` has the rules), so
+/// the choice follows the real allocation: a window resized, a sidebar opened.
+@MainActor
+public final class TileGrid: Widget {
+    private let state: TileGridState
+
+    /// `cornerClearance`: how far above the area's bottom edge the corner tile stays, so that
+    /// the bar along the bottom of the tile under it (a name, buttons) stays in view.
+    public init(spacing: Int, cornerClearance: Int) {
+        state = TileGridState(spacing: spacing, cornerClearance: cornerClearance)
+        // A GtkBox for its child handling; its box layout is replaced. Children are drawn in
+        // order, so the corner tile (appended last) is drawn over the others and gets the clicks.
+        super.init(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+        g_object_set_qdata_full(objectPointer, TileGridState.quark, Unmanaged.passRetained(state).toOpaque()) { data in
+            guard let data else { return }
+            Unmanaged<TileGridState>.fromOpaque(data).release()
+        }
+        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(tileGridRequestMode, tileGridMeasure, tileGridAllocate))
+    }
+
+    /// Replaces the children: `tiles` in the grid and `corner`, if any, over them; the corner
+    /// tile carries the CSS class `cornerClass` while it is in the corner.
+    public func setChildren(_ tiles: [Widget], corner: Widget?, cornerClass: String) {
+        for child in state.tiles + [state.corner].compactMap({ $0 }) { gtk_box_remove(c(), child.widget) }
+        state.corner?.removeCSSClass(state.cornerClass)
+        state.tiles = tiles
+        state.corner = corner
+        state.cornerClass = cornerClass
+        state.cornerShown = false
+        for child in tiles + [corner].compactMap({ $0 }) { gtk_box_append(c(), child.widget) }
+        gtk_widget_queue_resize(widget)
+    }
+
+    /// Whether the corner tile is in the corner now (false: in the grid, or none).
+    public var isCornerShown: Bool { state.cornerShown }
+}
+
+/// Where each tile goes, apart from GTK so that it can be tested.
+public struct TileGridPlan: Equatable, Sendable {
+    public struct Frame: Equatable, Sendable {
+        public var x, y, width, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
+    }
+
+    /// The grid's tiles, in order (with the corner tile last when it had to join them).
+    public var tiles: [Frame]
+    /// The corner tile's frame when it is in the corner.
+    public var corner: Frame?
+
+    /// The corner tile: 16:9 at this width, this far from the edges.
+    public static let cornerWidth = 240
+    public static let cornerMargin = 12
+
+    /// `count` grid tiles (plus the corner one, if `hasCorner`) in `width` × `height`; the corner
+    /// tile sits `clearance` above the bottom margin. It stays a corner only while it covers at
+    /// most a third of the area's width and height: in a smaller area it would hide the very
+    /// people it sits on.
+    public static func make(count: Int, hasCorner: Bool, width: Int, height: Int, spacing: Int, clearance: Int) -> TileGridPlan {
+        let cornerHeight = cornerWidth * 9 / 16
+        let cornerFits = hasCorner && count > 0 && cornerWidth * 3 <= width && cornerHeight * 3 <= height
+        let inGrid = count + (hasCorner && !cornerFits ? 1 : 0)
+        let corner = cornerFits
+            ? Frame(x: width - cornerWidth - cornerMargin, y: height - cornerHeight - cornerMargin - clearance,
+                    width: cornerWidth, height: cornerHeight)
+            : nil
+        return TileGridPlan(tiles: grid(count: inGrid, width: width, height: height, spacing: spacing), corner: corner)
+    }
+
+    /// Columns for `count` tiles: as many as rows, or one more (1, 2, 2, 2, 3, 3, 3, 3, 3, 4…).
+    public static func columns(for count: Int) -> Int { max(1, Int(Double(count).squareRoot().rounded(.up))) }
+
+    /// Equal cells, row by row; a last row that is not full starts at the left.
+    static func grid(count: Int, width: Int, height: Int, spacing: Int) -> [Frame] {
+        guard count > 0 else { return [] }
+        let columns = columns(for: count), rows = (count + columns - 1) / columns
+        let cellWidth = max(0, (width - spacing * (columns - 1)) / columns)
+        let cellHeight = max(0, (height - spacing * (rows - 1)) / rows)
+        return (0..<count).map { index in
+            Frame(x: (index % columns) * (cellWidth + spacing), y: (index / columns) * (cellHeight + spacing), width: cellWidth, height: cellHeight)
+        }
+    }
+}
+
+/// What the layout callbacks work from: kept on the GtkBox (GObject qdata), so it lives exactly
+/// as long as the widget however the Swift wrapper is held.
+@MainActor
+final class TileGridState {
+    static let quark = g_quark_from_static_string("confab-tile-grid")
+    let spacing: Int
+    let cornerClearance: Int
+    var tiles: [Widget] = []
+    var corner: Widget?
+    var cornerClass = ""
+    var cornerShown = false
+
+    init(spacing: Int, cornerClearance: Int) {
+        self.spacing = spacing
+        self.cornerClearance = cornerClearance
+    }
+
+    static func of(_ widget: UnsafeMutablePointer<GtkWidget>?) -> TileGridState? {
+        guard let widget, let data = g_object_get_qdata(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), quark)
+        else { return nil }
+        return Unmanaged<TileGridState>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    private static func minimumSize(of widget: Widget, _ orientation: GtkOrientation) -> Int {
+        var minimum: gint = 0, natural: gint = 0
+        gtk_widget_measure(widget.widget, orientation, -1, &minimum, &natural, nil, nil)
+        return Int(minimum)
+    }
+
+    /// The smallest grid that holds every tile, the corner one included (where it goes when
+    /// the area is small): the window can always shrink to it.
+    func measure(_ orientation: GtkOrientation) -> (minimum: Int, natural: Int) {
+        let all = tiles + [corner].compactMap { $0 }
+        guard !all.isEmpty else { return (0, 0) }
+        let columns = TileGridPlan.columns(for: all.count), rows = (all.count + columns - 1) / columns
+        let lines = orientation == GTK_ORIENTATION_HORIZONTAL ? columns : rows
+        let cell = all.map { Self.minimumSize(of: $0, orientation) }.max() ?? 0
+        let size = lines * cell + (lines - 1) * spacing
+        return (size, size)
+    }
+
+    func allocate(width: Int, height: Int) {
+        let plan = TileGridPlan.make(count: tiles.count, hasCorner: corner != nil, width: width, height: height, spacing: spacing,
+                                     clearance: cornerClearance)
+        let inGrid = tiles + (plan.corner == nil ? [corner].compactMap { $0 } : [])
+        for (tile, frame) in zip(inGrid, plan.tiles) { Self.place(tile, frame) }
+        if let corner, let frame = plan.corner { Self.place(corner, frame) }
+        let shown = plan.corner != nil
+        if shown != cornerShown, let corner {
+            cornerShown = shown
+            // A shadow and an opaque background over the video (neither changes a size).
+            corner.setCSSClass(cornerClass, shown)
+        }
+    }
+
+    private static func place(_ tile: Widget, _ frame: TileGridPlan.Frame) {
+        var box = GtkAllocation(x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
+        gtk_widget_size_allocate(tile.widget, &box, -1)
+    }
+}
+
+// The layout callbacks carry no user data: the state is found on the widget itself. GTK runs
+// layout on the main thread.
+private let tileGridRequestMode: GtkCustomRequestModeFunc = { _ in GTK_SIZE_REQUEST_CONSTANT_SIZE }
+
+private let tileGridMeasure: GtkCustomMeasureFunc = { widget, orientation, _, minimum, natural, minimumBaseline, naturalBaseline in
+    let address = Int(bitPattern: widget)
+    let size = MainActor.assumeIsolated {
+        TileGridState.of(UnsafeMutablePointer(bitPattern: address))?.measure(orientation) ?? (minimum: 0, natural: 0)
+    }
+    minimum?.pointee = gint(size.minimum)
+    natural?.pointee = gint(size.natural)
+    minimumBaseline?.pointee = -1
+    naturalBaseline?.pointee = -1
+}
+
+private let tileGridAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
+    let address = Int(bitPattern: widget)
+    MainActor.assumeIsolated { TileGridState.of(UnsafeMutablePointer(bitPattern: address))?.allocate(width: Int(width), height: Int(height)) }
+}

@@ -1,0 +1,47 @@
+import GLibBridge
+import XCTest
+
+/// The call grid: with a corner tile (the self-view beside one or two others), the others share
+/// the whole area and the corner tile sits small over its bottom-right corner, clear of the bar
+/// under it; where it would cover too much of them, it joins the grid.
+final class TileGridPlan_Tests: XCTestCase {
+    private typealias Frame = TileGridPlan.Frame
+
+    func test_oneOtherInADefaultWindow_theOtherTakesTheWholeArea_andTheCornerSitsAboveItsBar() {
+        let plan = TileGridPlan.make(count: 1, hasCorner: true, width: 876, height: 505, spacing: 8, clearance: 44)
+        XCTAssertEqual(plan.tiles, [Frame(x: 0, y: 0, width: 876, height: 505)])
+        XCTAssertEqual(plan.corner, Frame(x: 876 - 240 - 12, y: 505 - 135 - 12 - 44, width: 240, height: 135))
+    }
+
+    func test_twoOthers_sideBySide_withTheCornerOverTheSecond() {
+        let plan = TileGridPlan.make(count: 2, hasCorner: true, width: 1000, height: 600, spacing: 8, clearance: 44)
+        XCTAssertEqual(plan.tiles, [Frame(x: 0, y: 0, width: 496, height: 600), Frame(x: 504, y: 0, width: 496, height: 600)])
+        XCTAssertEqual(plan.corner?.x, 1000 - 240 - 12)
+    }
+
+    func test_phoneSizedArea_theCornerTileJoinsTheGrid() {
+        let narrow = TileGridPlan.make(count: 1, hasCorner: true, width: 336, height: 450, spacing: 8, clearance: 44)
+        XCTAssertNil(narrow.corner)
+        XCTAssertEqual(narrow.tiles, [Frame(x: 0, y: 0, width: 164, height: 450), Frame(x: 172, y: 0, width: 164, height: 450)])
+        // Wide but short (a 500 px tall window): it would cover most of the other's height.
+        let short = TileGridPlan.make(count: 1, hasCorner: true, width: 876, height: 300, spacing: 8, clearance: 44)
+        XCTAssertNil(short.corner)
+        XCTAssertEqual(short.tiles.count, 2)
+    }
+
+    func test_aloneInTheCall_theCornerTileTakesTheWholeArea() {
+        let alone = TileGridPlan.make(count: 0, hasCorner: true, width: 876, height: 505, spacing: 8, clearance: 44)
+        XCTAssertNil(alone.corner)
+        XCTAssertEqual(alone.tiles, [Frame(x: 0, y: 0, width: 876, height: 505)])
+    }
+
+    func test_noCorner_equalCellsRowByRow_theLastRowFromTheLeft() {
+        let plan = TileGridPlan.make(count: 5, hasCorner: false, width: 808, height: 408, spacing: 8, clearance: 44)
+        XCTAssertNil(plan.corner)
+        XCTAssertEqual(plan.tiles, [
+            Frame(x: 0, y: 0, width: 264, height: 200), Frame(x: 272, y: 0, width: 264, height: 200), Frame(x: 544, y: 0, width: 264, height: 200),
+            Frame(x: 0, y: 208, width: 264, height: 200), Frame(x: 272, y: 208, width: 264, height: 200),
+        ])
+        XCTAssertEqual((1...10).map(TileGridPlan.columns(for:)), [1, 2, 2, 2, 3, 3, 3, 3, 3, 4])
+    }
+}
