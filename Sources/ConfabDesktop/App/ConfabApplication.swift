@@ -40,6 +40,7 @@ public final class ConfabApplication {
         GStreamer.initialize()
         // Every call needs it, and making it takes a while: from now, not from the first Join.
         DTLSCertificate.prepare()
+        Application.leaveGLUnloadedWhenRenderingWithCairo()
         application = Application(id: Self.applicationID, unique: options.isSingleInstance)
         let preferences = AppPreferences()
         self.preferences = preferences

@@ -14,6 +14,18 @@ public final class Application: GObjectReference {
         super.init(takingOwnershipOf: adw_application_new(id, flags))
     }
 
+    /// With the cairo renderer asked for (`GSK_RENDERER=cairo`: no GPU worth using, as in a
+    /// virtual machine or under Xvfb), GTK 4.8 on X11 still loads GL as it opens the display, to
+    /// pick a visual for GL windows that will never be made: Mesa's software driver and LLVM,
+    /// about 20 MiB of each app's footprint (bench-media, two apps in a call: PSS 105–106 → 84–88
+    /// MiB each). `GDK_DEBUG=gl-disable` tells it not to. Must run before GTK opens the display.
+    public static func leaveGLUnloadedWhenRenderingWithCairo() {
+        guard let renderer = g_getenv("GSK_RENDERER").map({ String(cString: $0) }), renderer == "cairo" else { return }
+        let debug = g_getenv("GDK_DEBUG").map { String(cString: $0) } ?? ""
+        guard !debug.split(separator: ",").contains("gl-disable") else { return }
+        g_setenv("GDK_DEBUG", debug.isEmpty ? "gl-disable" : "\(debug),gl-disable", 1)
+    }
+
     /// Runs `body` once the application is ready to create windows.
     public func onActivate(_ body: @escaping @MainActor () -> Void) { onSignal("activate", body) }
 
