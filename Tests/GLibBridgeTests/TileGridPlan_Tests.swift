@@ -44,4 +44,26 @@ final class TileGridPlan_Tests: XCTestCase {
         ])
         XCTAssertEqual((1...10).map(TileGridPlan.columns(for:)), [1, 2, 2, 2, 3, 3, 3, 3, 3, 4])
     }
+
+    func test_eachCorner_insideTheMargins_theBottomOnesAboveTheBar() {
+        func corner(_ position: TileGridPlan.Corner) -> Frame? {
+            TileGridPlan.make(count: 1, hasCorner: true, width: 876, height: 505, spacing: 8, clearance: 44, position: position).corner
+        }
+        XCTAssertEqual(corner(.topLeft), Frame(x: 12, y: 12, width: 240, height: 135))
+        XCTAssertEqual(corner(.topRight), Frame(x: 624, y: 12, width: 240, height: 135))
+        XCTAssertEqual(corner(.bottomLeft), Frame(x: 12, y: 314, width: 240, height: 135))
+        XCTAssertEqual(corner(.bottomRight), Frame(x: 624, y: 314, width: 240, height: 135))
+    }
+
+    func test_dragged_followsThePointerWithinTheArea_andSettlesInTheNearestCorner() {
+        let dragged = TileGridPlan.make(count: 1, hasCorner: true, width: 876, height: 505, spacing: 8, clearance: 44,
+                                        position: .bottomRight, dragOffset: (-500, -250)).corner!
+        XCTAssertEqual(dragged, Frame(x: 124, y: 64, width: 240, height: 135))
+        XCTAssertEqual(TileGridPlan.nearestCorner(to: dragged, width: 876, height: 505), .topLeft)
+        let pastTheEdge = TileGridPlan.make(count: 1, hasCorner: true, width: 876, height: 505, spacing: 8, clearance: 44,
+                                            position: .bottomRight, dragOffset: (400, 400)).corner!
+        XCTAssertEqual(pastTheEdge, Frame(x: 636, y: 370, width: 240, height: 135), "never outside the area")
+        XCTAssertEqual(TileGridPlan.nearestCorner(to: Frame(x: 500, y: 10, width: 240, height: 135), width: 876, height: 505), .topRight)
+        XCTAssertEqual(TileGridPlan.nearestCorner(to: Frame(x: 10, y: 300, width: 240, height: 135), width: 876, height: 505), .bottomLeft)
+    }
 }

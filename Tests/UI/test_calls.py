@@ -84,6 +84,23 @@ class AppRingsPeer(CallsTestCase):
         self.assertFalse(overlap(pin, self_tile), f"the self-view covers bob's pin button ({box(pin)} under {box(self_tile)})")
         screenshot(self.xvfb.display, "one-to-one.png")
 
+        # It may hide what matters under it: dragged towards the top left (a mouse, through the
+        # X server), it settles in that corner and stays there.
+        sx, sy, sw, sh = box(self_tile)
+        bx, by, _, _ = box(bob_tile)
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        subprocess.run(["xdotool", "mousemove", str(sx + sw // 2), str(sy + sh // 2), "mousedown", "1"], env=env, check=True, timeout=10)
+        for step in range(1, 11):
+            subprocess.run(["xdotool", "mousemove", str(sx + sw // 2 - step * (sx - bx) // 10), str(sy + sh // 2 - step * (sy - by) // 10)],
+                           env=env, check=True, timeout=10)
+            time.sleep(0.03)
+        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True, timeout=10)
+        wait_for(lambda: box(self_tile)[0] - box(bob_tile)[0] < 40 and box(self_tile)[1] - box(bob_tile)[1] < 40,
+                 what=f"the self-view in bob's top-left corner after the drag (bob {box(bob_tile)}, self {box(self_tile)})")
+        time.sleep(0.5)
+        self.assertLess(box(self_tile)[0] - box(bob_tile)[0], 40, "the self-view left the corner it was dropped in")
+        screenshot(self.xvfb.display, "one-to-one-dragged.png")
+
         subprocess.run(["xdotool", "search", "--name", "^corner – Confab$", "windowsize", "360", "640"], check=True,
                        env=dict(os.environ, DISPLAY=self.xvfb.display), timeout=10, stdout=subprocess.DEVNULL)
         wait_for(lambda: box(call_window)[2] < 400 and not overlap(bob_tile, self_tile) and box(self_tile)[2] > 100,

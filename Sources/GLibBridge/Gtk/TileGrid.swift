@@ -5,7 +5,9 @@ import CGtk
 /// self-view, as the Stream SDK shows it with one or two others: the people you talk to large).
 /// When the area is too small for a corner tile that leaves the others visible, it takes its
 /// place in the grid instead. Laid out by a GtkCustomLayout (`TileGridPlan` has the rules), so
-/// the choice follows the real allocation: a window resized, a sidebar opened.
+/// the choice follows the real allocation: a window resized, a sidebar opened. The corner tile
+/// can be dragged to another corner (it may hide what matters in the video under it), as the
+/// SDK's corner view can; it stays there until dragged again.
 @MainActor
 public final class TileGrid: Widget {
     private let state: TileGridState
@@ -22,13 +24,24 @@ public final class TileGrid: Widget {
             Unmanaged<TileGridState>.fromOpaque(data).release()
         }
         gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(tileGridRequestMode, tileGridMeasure, tileGridAllocate))
+        // Bubble phase: the tiles' own buttons (a pin) keep their clicks; the state is found
+        // through the gesture's widget, so the handlers need no data of their own.
+        let drag = gtk_gesture_drag_new()!
+        gtk_event_controller_set_propagation_phase(drag, GTK_PHASE_BUBBLE)
+        for (signal, handler) in [("drag-begin", tileGridDragBegan), ("drag-update", tileGridDragMoved), ("drag-end", tileGridDragEnded)] {
+            g_signal_connect_data(UnsafeMutableRawPointer(drag), signal, unsafeBitCast(handler, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+        }
+        gtk_widget_add_controller(widget, drag)
     }
 
     /// Replaces the children: `tiles` in the grid and `corner`, if any, over them; the corner
     /// tile carries the CSS class `cornerClass` while it is in the corner.
     public func setChildren(_ tiles: [Widget], corner: Widget?, cornerClass: String) {
         for child in state.tiles + [state.corner].compactMap({ $0 }) { gtk_box_remove(c(), child.widget) }
-        state.corner?.removeCSSClass(state.cornerClass)
+        if let previous = state.corner {
+            previous.removeCSSClass(state.cornerClass)
+            gtk_widget_set_cursor_from_name(previous.widget, nil)
+        }
         state.tiles = tiles
         state.corner = corner
         state.cornerClass = cornerClass
@@ -39,6 +52,9 @@ public final class TileGrid: Widget {
 
     /// Whether the corner tile is in the corner now (false: in the grid, or none).
     public var isCornerShown: Bool { state.cornerShown }
+
+    /// The corner the corner tile sits in.
+    public var cornerPosition: TileGridPlan.Corner { state.position }
 }
 
 /// Where each tile goes, apart from GTK so that it can be tested.
@@ -53,6 +69,9 @@ public struct TileGridPlan: Equatable, Sendable {
     /// The corner tile's frame when it is in the corner.
     public var corner: Frame?
 
+    /// Where the corner tile sits. The bottom ones keep the clearance above the bottom edge.
+    public enum Corner: Sendable, CaseIterable { case topLeft, topRight, bottomLeft, bottomRight }
+
     /// The corner tile: 16:9 at this width, this far from the edges.
     public static let cornerWidth = 240
     public static let cornerMargin = 12
@@ -61,15 +80,33 @@ public struct TileGridPlan: Equatable, Sendable {
     /// tile sits `clearance` above the bottom margin. It stays a corner only while it covers at
     /// most a third of the area's width and height: in a smaller area it would hide the very
     /// people it sits on.
-    public static func make(count: Int, hasCorner: Bool, width: Int, height: Int, spacing: Int, clearance: Int) -> TileGridPlan {
+    /// While the corner tile is dragged, it follows the pointer (`dragOffset` from its corner),
+    /// within the area.
+    public static func make(count: Int, hasCorner: Bool, width: Int, height: Int, spacing: Int, clearance: Int,
+                            position: Corner = .bottomRight, dragOffset: (x: Int, y: Int) = (0, 0)) -> TileGridPlan {
         let cornerHeight = cornerWidth * 9 / 16
         let cornerFits = hasCorner && count > 0 && cornerWidth * 3 <= width && cornerHeight * 3 <= height
         let inGrid = count + (hasCorner && !cornerFits ? 1 : 0)
-        let corner = cornerFits
-            ? Frame(x: width - cornerWidth - cornerMargin, y: height - cornerHeight - cornerMargin - clearance,
-                    width: cornerWidth, height: cornerHeight)
-            : nil
+        var corner: Frame?
+        if cornerFits {
+            let left = position == .topLeft || position == .bottomLeft, top = position == .topLeft || position == .topRight
+            let x = left ? cornerMargin : width - cornerWidth - cornerMargin
+            let y = top ? cornerMargin : height - cornerHeight - cornerMargin - clearance
+            corner = Frame(x: min(max(0, x + dragOffset.x), width - cornerWidth), y: min(max(0, y + dragOffset.y), height - cornerHeight),
+                           width: cornerWidth, height: cornerHeight)
+        }
         return TileGridPlan(tiles: grid(count: inGrid, width: width, height: height, spacing: spacing), corner: corner)
+    }
+
+    /// The corner nearest to where a dragged corner tile was let go.
+    public static func nearestCorner(to frame: Frame, width: Int, height: Int) -> Corner {
+        let left = frame.x + frame.width / 2 < width / 2, top = frame.y + frame.height / 2 < height / 2
+        switch (top, left) {
+        case (true, true): return .topLeft
+        case (true, false): return .topRight
+        case (false, true): return .bottomLeft
+        case (false, false): return .bottomRight
+        }
     }
 
     /// Columns for `count` tiles: as many as rows, or one more (1, 2, 2, 2, 3, 3, 3, 3, 3, 4…).
@@ -98,6 +135,11 @@ final class TileGridState {
     var corner: Widget?
     var cornerClass = ""
     var cornerShown = false
+    var position = TileGridPlan.Corner.bottomRight
+    /// How far the corner tile has been dragged from its corner; nil while not dragged.
+    var dragOffset: (x: Int, y: Int)?
+    /// The last allocation's plan and size: where a drag starts and ends.
+    private var laidOut: (plan: TileGridPlan, width: Int, height: Int)?
 
     init(spacing: Int, cornerClearance: Int) {
         self.spacing = spacing
@@ -130,16 +172,44 @@ final class TileGridState {
 
     func allocate(width: Int, height: Int) {
         let plan = TileGridPlan.make(count: tiles.count, hasCorner: corner != nil, width: width, height: height, spacing: spacing,
-                                     clearance: cornerClearance)
+                                     clearance: cornerClearance, position: position, dragOffset: dragOffset ?? (0, 0))
+        laidOut = (plan, width, height)
         let inGrid = tiles + (plan.corner == nil ? [corner].compactMap { $0 } : [])
         for (tile, frame) in zip(inGrid, plan.tiles) { Self.place(tile, frame) }
         if let corner, let frame = plan.corner { Self.place(corner, frame) }
         let shown = plan.corner != nil
         if shown != cornerShown, let corner {
             cornerShown = shown
-            // A shadow and an opaque background over the video (neither changes a size).
+            // A shadow and an opaque background over the video (neither changes a size), and a
+            // hand that says it can be moved.
             corner.setCSSClass(cornerClass, shown)
+            gtk_widget_set_cursor_from_name(corner.widget, shown ? "grab" : nil)
         }
+    }
+
+    /// A drag that starts on the corner tile moves it; any other is not ours.
+    func dragBegan(at x: Double, _ y: Double) -> Bool {
+        guard let frame = laidOut?.plan.corner,
+              Double(frame.x) <= x, x < Double(frame.x + frame.width), Double(frame.y) <= y, y < Double(frame.y + frame.height)
+        else { return false }
+        dragOffset = (0, 0)
+        return true
+    }
+
+    func dragMoved(by x: Double, _ y: Double, widget: UnsafeMutablePointer<GtkWidget>) {
+        guard dragOffset != nil else { return }
+        dragOffset = (Int(x), Int(y))
+        gtk_widget_queue_allocate(widget)
+    }
+
+    /// Let go: the tile settles in the nearest corner.
+    func dragEnded(widget: UnsafeMutablePointer<GtkWidget>) {
+        guard dragOffset != nil else { return }
+        if let laidOut, let frame = laidOut.plan.corner {
+            position = TileGridPlan.nearestCorner(to: frame, width: laidOut.width, height: laidOut.height)
+        }
+        dragOffset = nil
+        gtk_widget_queue_allocate(widget)
     }
 
     private static func place(_ tile: Widget, _ frame: TileGridPlan.Frame) {
@@ -166,4 +236,37 @@ private let tileGridMeasure: GtkCustomMeasureFunc = { widget, orientation, _, mi
 private let tileGridAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
     let address = Int(bitPattern: widget)
     MainActor.assumeIsolated { TileGridState.of(UnsafeMutablePointer(bitPattern: address))?.allocate(width: Int(width), height: Int(height)) }
+}
+
+/// The grid's state and widget, found from the gesture's address.
+@MainActor
+private func tileGridState(ofGestureAt address: Int) -> (TileGridState, UnsafeMutablePointer<GtkWidget>)? {
+    guard let gesture = OpaquePointer(bitPattern: address), let widget = gtk_event_controller_get_widget(gesture),
+          let state = TileGridState.of(widget) else { return nil }
+    return (state, widget)
+}
+
+// Gesture signals arrive on the main thread; pointers cross into the main actor as addresses.
+private let tileGridDragBegan: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { gesture, x, y, _ in
+    let address = Int(bitPattern: gesture)
+    MainActor.assumeIsolated {
+        guard let (state, _) = tileGridState(ofGestureAt: address) else { return }
+        gtk_gesture_set_state(OpaquePointer(bitPattern: address), state.dragBegan(at: x, y) ? GTK_EVENT_SEQUENCE_CLAIMED : GTK_EVENT_SEQUENCE_DENIED)
+    }
+}
+
+private let tileGridDragMoved: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { gesture, x, y, _ in
+    let address = Int(bitPattern: gesture)
+    MainActor.assumeIsolated {
+        guard let (state, widget) = tileGridState(ofGestureAt: address) else { return }
+        state.dragMoved(by: x, y, widget: widget)
+    }
+}
+
+private let tileGridDragEnded: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { gesture, _, _, _ in
+    let address = Int(bitPattern: gesture)
+    MainActor.assumeIsolated {
+        guard let (state, widget) = tileGridState(ofGestureAt: address) else { return }
+        state.dragEnded(widget: widget)
+    }
 }
