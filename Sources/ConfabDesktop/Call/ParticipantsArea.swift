@@ -1,10 +1,11 @@
 import ConfabCore
 import GLibBridge
 
-/// Arranges the participant tiles by layout: a grid of equal tiles; a spotlight (one large
-/// tile and a strip of the others); or one participant filling the area. While someone shares
-/// a screen, the share layout wins: the screen large, everyone in a strip below. Tiles are made
-/// once per participant session and moved between arrangements, so video never restarts.
+/// Arranges the participant tiles by layout: a grid of equal tiles (with one or two others,
+/// ours small in its corner: `TileGrid`); a spotlight (one large tile and a strip of the
+/// others); or one participant filling the area. While someone shares a screen, the share
+/// layout wins: the screen large, everyone in a strip below. Tiles are made once per
+/// participant session and moved between arrangements, so video never restarts.
 @MainActor
 final class ParticipantsArea {
     let view: Stack
