@@ -49,12 +49,6 @@ public final class TileGrid: Widget {
         for child in tiles + [corner].compactMap({ $0 }) { gtk_box_append(c(), child.widget) }
         gtk_widget_queue_resize(widget)
     }
-
-    /// Whether the corner tile is in the corner now (false: in the grid, or none).
-    public var isCornerShown: Bool { state.cornerShown }
-
-    /// The corner the corner tile sits in.
-    public var cornerPosition: TileGridPlan.Corner { state.position }
 }
 
 /// Where each tile goes, apart from GTK so that it can be tested.
