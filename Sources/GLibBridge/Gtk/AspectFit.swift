@@ -16,11 +16,7 @@ public final class AspectFit: Widget {
         // A GtkBox for its child handling; its box layout is replaced.
         super.init(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         gtk_box_append(c(), child.widget)
-        g_object_set_qdata_full(objectPointer, AspectFitState.quark, Unmanaged.passRetained(state).toOpaque()) { data in
-            guard let data else { return }
-            Unmanaged<AspectFitState>.fromOpaque(data).release()
-        }
-        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(aspectFitRequestMode, aspectFitMeasure, aspectFitAllocate))
+        SwiftLayouts.install(state, on: widget)
     }
 
     /// The tallest the child may be (nil: as tall as the width makes it).
@@ -62,11 +58,9 @@ public struct AspectFitPlan: Equatable, Sendable {
     }
 }
 
-/// What the layout callbacks work from: kept on the GtkBox (GObject qdata), so it lives exactly
-/// as long as the widget however the Swift wrapper is held.
+/// The frame's layout (kept on its GtkBox by `SwiftLayouts`).
 @MainActor
-final class AspectFitState {
-    static let quark = g_quark_from_static_string("confab-aspect-fit")
+final class AspectFitState: SwiftLayout {
     let child: Widget
     var plan: AspectFitPlan
 
@@ -75,11 +69,7 @@ final class AspectFitState {
         self.plan = plan
     }
 
-    static func of(_ widget: UnsafeMutablePointer<GtkWidget>?) -> AspectFitState? {
-        guard let widget, let data = g_object_get_qdata(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), quark)
-        else { return nil }
-        return Unmanaged<AspectFitState>.fromOpaque(data).takeUnretainedValue()
-    }
+    var requestMode: GtkSizeRequestMode { GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH }
 
     func measure(_ orientation: GtkOrientation, forSize: Int) -> (minimum: Int, natural: Int) {
         var minimum: gint = 0, natural: gint = 0
@@ -95,24 +85,4 @@ final class AspectFitState {
         var box = GtkAllocation(x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
         gtk_widget_size_allocate(child.widget, &box, -1)
     }
-}
-
-// The layout callbacks carry no user data: the state is found on the widget itself. GTK runs
-// layout on the main thread.
-private let aspectFitRequestMode: GtkCustomRequestModeFunc = { _ in GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH }
-
-private let aspectFitMeasure: GtkCustomMeasureFunc = { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
-    let address = Int(bitPattern: widget)
-    let size = MainActor.assumeIsolated {
-        AspectFitState.of(UnsafeMutablePointer(bitPattern: address))?.measure(orientation, forSize: Int(forSize)) ?? (minimum: 0, natural: 0)
-    }
-    minimum?.pointee = gint(size.minimum)
-    natural?.pointee = gint(size.natural)
-    minimumBaseline?.pointee = -1
-    naturalBaseline?.pointee = -1
-}
-
-private let aspectFitAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
-    let address = Int(bitPattern: widget)
-    MainActor.assumeIsolated { AspectFitState.of(UnsafeMutablePointer(bitPattern: address))?.allocate(width: Int(width), height: Int(height)) }
 }

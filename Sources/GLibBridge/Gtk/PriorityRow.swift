@@ -17,11 +17,7 @@ public final class PriorityRow: Widget {
         state = PriorityRowState(spacing: spacing, groupSpacing: groupSpacing)
         // A GtkBox for its child handling and accessible role; its box layout is replaced.
         super.init(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
-        g_object_set_qdata_full(objectPointer, PriorityRowState.quark, Unmanaged.passRetained(state).toOpaque()) { data in
-            guard let data else { return }
-            Unmanaged<PriorityRowState>.fromOpaque(data).release()
-        }
-        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(priorityRowRequestMode, priorityRowMeasure, priorityRowAllocate))
+        SwiftLayouts.install(state, on: widget)
     }
 
     /// Adds `control` at the end, in `group`, with `caption` under it when there is room.
@@ -61,10 +57,9 @@ public final class PriorityRow: Widget {
     public var showsCaptions: Bool { state.plan.showsCaptions }
 }
 
-/// What the layout callbacks work from: kept on the GtkBox (GObject qdata), so it lives exactly
-/// as long as the widget however the Swift wrapper is held.
+/// The row's layout (kept on its GtkBox by `SwiftLayouts`).
 @MainActor
-final class PriorityRowState {
+final class PriorityRowState: SwiftLayout {
     struct Entry {
         let control: Widget
         let caption: Label
@@ -73,7 +68,6 @@ final class PriorityRowState {
         var isOverflow: Bool
     }
 
-    static let quark = g_quark_from_static_string("confab-priority-row")
     let spacing: Int
     let groupSpacing: Int
     /// Between a control and its caption.
@@ -90,11 +84,7 @@ final class PriorityRowState {
         self.groupSpacing = groupSpacing
     }
 
-    static func of(_ widget: UnsafeMutablePointer<GtkWidget>?) -> PriorityRowState? {
-        guard let widget, let data = g_object_get_qdata(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), quark)
-        else { return nil }
-        return Unmanaged<PriorityRowState>.fromOpaque(data).takeUnretainedValue()
-    }
+    var requestMode: GtkSizeRequestMode { GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH }
 
     private static func size(of widget: UnsafeMutablePointer<GtkWidget>, _ orientation: GtkOrientation, for forSize: Int = -1) -> Int {
         var minimum: gint = 0, natural: gint = 0
@@ -183,25 +173,4 @@ final class PriorityRowState {
             hiddenFromAccessibility = plan.leftOut
         }
     }
-}
-
-// The layout callbacks carry no user data: the state is found on the widget itself. GTK runs
-// layout on the main thread.
-private let priorityRowRequestMode: GtkCustomRequestModeFunc = { _ in GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH }
-
-private let priorityRowMeasure: GtkCustomMeasureFunc = { widget, orientation, forSize, minimum, natural, minimumBaseline, naturalBaseline in
-    // Pointers cross into the main actor as an address; the sizes come back as plain values.
-    let address = Int(bitPattern: widget)
-    let size = MainActor.assumeIsolated {
-        PriorityRowState.of(UnsafeMutablePointer(bitPattern: address))?.measure(orientation, forSize: Int(forSize)) ?? (minimum: 0, natural: 0)
-    }
-    minimum?.pointee = gint(size.minimum)
-    natural?.pointee = gint(size.natural)
-    minimumBaseline?.pointee = -1
-    naturalBaseline?.pointee = -1
-}
-
-private let priorityRowAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
-    let address = Int(bitPattern: widget)
-    MainActor.assumeIsolated { PriorityRowState.of(UnsafeMutablePointer(bitPattern: address))?.allocate(width: Int(width), height: Int(height)) }
 }

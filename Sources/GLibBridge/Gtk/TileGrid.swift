@@ -19,11 +19,7 @@ public final class TileGrid: Widget {
         // A GtkBox for its child handling; its box layout is replaced. Children are drawn in
         // order, so the corner tile (appended last) is drawn over the others and gets the clicks.
         super.init(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
-        g_object_set_qdata_full(objectPointer, TileGridState.quark, Unmanaged.passRetained(state).toOpaque()) { data in
-            guard let data else { return }
-            Unmanaged<TileGridState>.fromOpaque(data).release()
-        }
-        gtk_widget_set_layout_manager(widget, gtk_custom_layout_new(tileGridRequestMode, tileGridMeasure, tileGridAllocate))
+        SwiftLayouts.install(state, on: widget)
         // Bubble phase: the tiles' own buttons (a pin) keep their clicks; the state is found
         // through the gesture's widget, so the handlers need no data of their own.
         let drag = gtk_gesture_drag_new()!
@@ -118,11 +114,9 @@ public struct TileGridPlan: Equatable, Sendable {
     }
 }
 
-/// What the layout callbacks work from: kept on the GtkBox (GObject qdata), so it lives exactly
-/// as long as the widget however the Swift wrapper is held.
+/// The grid's layout and its corner tile's drag (kept on its GtkBox by `SwiftLayouts`).
 @MainActor
-final class TileGridState {
-    static let quark = g_quark_from_static_string("confab-tile-grid")
+final class TileGridState: SwiftLayout {
     let spacing: Int
     let cornerClearance: Int
     var tiles: [Widget] = []
@@ -140,11 +134,7 @@ final class TileGridState {
         self.cornerClearance = cornerClearance
     }
 
-    static func of(_ widget: UnsafeMutablePointer<GtkWidget>?) -> TileGridState? {
-        guard let widget, let data = g_object_get_qdata(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), quark)
-        else { return nil }
-        return Unmanaged<TileGridState>.fromOpaque(data).takeUnretainedValue()
-    }
+    var requestMode: GtkSizeRequestMode { GTK_SIZE_REQUEST_CONSTANT_SIZE }
 
     private static func minimumSize(of widget: Widget, _ orientation: GtkOrientation) -> Int {
         var minimum: gint = 0, natural: gint = 0
@@ -154,7 +144,7 @@ final class TileGridState {
 
     /// The smallest grid that holds every tile, the corner one included (where it goes when
     /// the area is small): the window can always shrink to it.
-    func measure(_ orientation: GtkOrientation) -> (minimum: Int, natural: Int) {
+    func measure(_ orientation: GtkOrientation, forSize: Int) -> (minimum: Int, natural: Int) {
         let all = tiles + [corner].compactMap { $0 }
         guard !all.isEmpty else { return (0, 0) }
         let columns = TileGridPlan.columns(for: all.count), rows = (all.count + columns - 1) / columns
@@ -212,31 +202,11 @@ final class TileGridState {
     }
 }
 
-// The layout callbacks carry no user data: the state is found on the widget itself. GTK runs
-// layout on the main thread.
-private let tileGridRequestMode: GtkCustomRequestModeFunc = { _ in GTK_SIZE_REQUEST_CONSTANT_SIZE }
-
-private let tileGridMeasure: GtkCustomMeasureFunc = { widget, orientation, _, minimum, natural, minimumBaseline, naturalBaseline in
-    let address = Int(bitPattern: widget)
-    let size = MainActor.assumeIsolated {
-        TileGridState.of(UnsafeMutablePointer(bitPattern: address))?.measure(orientation) ?? (minimum: 0, natural: 0)
-    }
-    minimum?.pointee = gint(size.minimum)
-    natural?.pointee = gint(size.natural)
-    minimumBaseline?.pointee = -1
-    naturalBaseline?.pointee = -1
-}
-
-private let tileGridAllocate: GtkCustomAllocateFunc = { widget, width, height, _ in
-    let address = Int(bitPattern: widget)
-    MainActor.assumeIsolated { TileGridState.of(UnsafeMutablePointer(bitPattern: address))?.allocate(width: Int(width), height: Int(height)) }
-}
-
 /// The grid's state and widget, found from the gesture's address.
 @MainActor
 private func tileGridState(ofGestureAt address: Int) -> (TileGridState, UnsafeMutablePointer<GtkWidget>)? {
     guard let gesture = OpaquePointer(bitPattern: address), let widget = gtk_event_controller_get_widget(gesture),
-          let state = TileGridState.of(widget) else { return nil }
+          let state = SwiftLayouts.layout(of: widget) as? TileGridState else { return nil }
     return (state, widget)
 }
 
