@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(name: "ConfabMediaTests", dependencies: ["ConfabMedia", "JanusProtocol", "GLibBridge", "ConfabTestSupport"], swiftSettings: testSettings),
         .testTarget(name: "JanusProtocolTests", dependencies: ["JanusProtocol", "ConfabProtocol"], swiftSettings: testSettings),
         .testTarget(name: "ConfabClientTests", dependencies: ["ConfabClient", "ConfabTestSupport"], swiftSettings: testSettings),
-        .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore"], swiftSettings: testSettings),
+        .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore", "GLibBridge"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",

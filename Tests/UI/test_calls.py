@@ -1,7 +1,9 @@
 """UI tests of ringing: the real app and a real confab-server, with a confab-peer on the other end."""
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -9,6 +11,9 @@ import pyatspi
 
 from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, on_screen, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
+
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class CallsTestCase(XvfbTestCase):
@@ -41,6 +46,16 @@ class CallsTestCase(XvfbTestCase):
     def wait_for_tile(self, window, name):
         """A participant tile: its accessible name starts with the name ("bob, connection good")."""
         return wait_for(lambda: find(window, name_contains=f"{name}, "), what=f"{name}'s tile in the call")
+
+    def drag_with_mouse(self, start, end, steps=10):
+        """Presses the left button at `start`, moves to `end` in steps and lets go (through the X server)."""
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        subprocess.run(["xdotool", "mousemove", str(start[0]), str(start[1]), "mousedown", "1"], env=env, check=True, timeout=10)
+        for step in range(1, steps + 1):
+            subprocess.run(["xdotool", "mousemove", str(start[0] + step * (end[0] - start[0]) // steps),
+                            str(start[1] + step * (end[1] - start[1]) // steps)], env=env, check=True, timeout=10)
+            time.sleep(0.03)
+        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True, timeout=10)
 
     @staticmethod
     def outcome(report):
@@ -88,13 +103,7 @@ class AppRingsPeer(CallsTestCase):
         # X server), it settles in that corner and stays there.
         sx, sy, sw, sh = box(self_tile)
         bx, by, _, _ = box(bob_tile)
-        env = dict(os.environ, DISPLAY=self.xvfb.display)
-        subprocess.run(["xdotool", "mousemove", str(sx + sw // 2), str(sy + sh // 2), "mousedown", "1"], env=env, check=True, timeout=10)
-        for step in range(1, 11):
-            subprocess.run(["xdotool", "mousemove", str(sx + sw // 2 - step * (sx - bx) // 10), str(sy + sh // 2 - step * (sy - by) // 10)],
-                           env=env, check=True, timeout=10)
-            time.sleep(0.03)
-        subprocess.run(["xdotool", "mouseup", "1"], env=env, check=True, timeout=10)
+        self.drag_with_mouse((sx + sw // 2, sy + sh // 2), (sx + sw // 2 - (sx - bx), sy + sh // 2 - (sy - by)))
         wait_for(lambda: box(self_tile)[0] - box(bob_tile)[0] < 40 and box(self_tile)[1] - box(bob_tile)[1] < 40,
                  what=f"the self-view in bob's top-left corner after the drag (bob {box(bob_tile)}, self {box(self_tile)})")
         time.sleep(0.5)
@@ -141,6 +150,69 @@ class AppRingsPeer(CallsTestCase):
         ended = self.window("Call ended – Confab")
         wait_for(lambda: find(ended, name_contains="bob hung up"), what="the reason on the call-ended page")
         self.assertIsNone(top_level_window(self.accessible, name="ui-ended – Confab"), "the call window is still open")
+
+
+class SelfViewCornerRemembered(CallsTestCase):
+    """The corner the user drags the self-view to is where the next call starts: kept in
+    GSettings (the schema compiled from data/, a keyfile we can read and write)."""
+
+    def setUp(self):
+        self.settings_home = tempfile.mkdtemp(prefix="confab-corner-")
+        schemas = os.path.join(self.settings_home, "schemas")
+        os.makedirs(schemas)
+        subprocess.run(["glib-compile-schemas", "--targetdir", schemas, os.path.join(REPOSITORY, "data")], check=True, timeout=30)
+        self.keyfile = os.path.join(self.settings_home, "glib-2.0", "settings", "keyfile")
+        os.makedirs(os.path.dirname(self.keyfile))
+        # An earlier run left it in the top-left corner.
+        with open(self.keyfile, "w") as file:
+            file.write("[org/confab/Confab]\nself-view-corner='top-left'\n")
+        self.server = Server()
+        self.peers = []
+        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices"],
+                       extra_env={"GSETTINGS_SCHEMA_DIR": schemas, "GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": self.settings_home})
+        self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
+        self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
+        self.server.wait_for_connections(1)
+
+    def tearDown(self):
+        super().tearDown()
+        shutil.rmtree(self.settings_home, ignore_errors=True)
+
+    def test_callStartsWithTheSelfViewWhereItWasLeft_andADragIsRemembered(self):
+        """It stayed for the call only: every call put it back in the bottom-right corner."""
+        self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), "remembered")
+        click(find(self.home, role="push button", name="Call"))
+        call_window = self.window("remembered – Confab")
+        bob_tile = self.wait_for_tile(call_window, "bob")
+        self_tile = self.wait_for_tile(call_window, "You")
+
+        def box(node):
+            extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            return extents.x, extents.y, extents.width, extents.height
+
+        def in_corner(horizontal, vertical):
+            (bx, by, bw, bh), (sx, sy, sw, sh) = box(bob_tile), box(self_tile)
+            if not (sw <= bw / 3 and bx <= sx and sx + sw <= bx + bw and by <= sy and sy + sh <= by + bh):
+                return False
+            left, top = sx + sw / 2 < bx + bw / 2, sy + sh / 2 < by + bh / 2
+            return left == (horizontal == "left") and top == (vertical == "top")
+
+        wait_for(lambda: in_corner("left", "top"),
+                 what=f"the self-view in bob's top-left corner, where it was left (bob {box(bob_tile)}, self {box(self_tile)})")
+        screenshot(self.xvfb.display, "corner-remembered.png")
+
+        sx, sy, sw, sh = box(self_tile)
+        bx, by, bw, bh = box(bob_tile)
+        self.drag_with_mouse((sx + sw // 2, sy + sh // 2), (bx + bw - sw // 2, sy + sh // 2))
+        wait_for(lambda: in_corner("right", "top"), what=f"the self-view in bob's top-right corner after the drag (self {box(self_tile)})")
+
+        def saved():
+            with open(self.keyfile) as file:
+                return "self-view-corner='top-right'" in file.read()
+        wait_for(saved, what="the top-right corner saved in GSettings")
 
 
 class HostActions(CallsTestCase):

@@ -117,7 +117,7 @@ public final class ConfabApplication {
             mainWindow: {
                 // The window opens at the size it had last time, whatever the page.
                 let saved = preferences.windowSize.flatMap { $0.width >= 360 && $0.height >= 480 ? $0 : nil }
-                return MainWindow(application: application, size: saved ?? (900, 700)) { width, height in
+                return MainWindow(application: application, size: saved ?? AppPreferences.firstWindowSize) { width, height in
                     preferences.rememberWindowSize(width: width, height: height)
                 }
             },
@@ -134,6 +134,8 @@ public final class ConfabApplication {
                                     devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
                                                                 onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
                 page.onTitleChanged = { [weak self] in self?.router?.mainWindow?.refreshTitle() }
+                page.selfViewCorner = self.preferences.selfViewCorner
+                page.onSelfViewCornerMoved = { [weak self] corner in self?.preferences.selfViewCorner = corner }
                 return page
             },
             ended: { ended in CallEndedPage(callViewModel: callViewModel, ended: ended) },

@@ -47,6 +47,18 @@ final class CallPage: MainWindowPage {
     private var spaceKey: KeyHandler?
     /// Told when the title changes (someone joined a call named after its people).
     var onTitleChanged: (@MainActor () -> Void)?
+
+    /// The corner of the others' video our self-view sits in; the user can drag it to another.
+    var selfViewCorner: TileGridPlan.Corner {
+        get { area.selfViewCorner }
+        set { area.selfViewCorner = newValue }
+    }
+
+    /// Told when the user drags the self-view to another corner.
+    var onSelfViewCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)? {
+        get { area.onSelfViewCornerMoved }
+        set { area.onSelfViewCornerMoved = newValue }
+    }
     /// Kept here: the popover's pickers report choices only while it lives.
     private let devices: CallDevicesPopover?
 

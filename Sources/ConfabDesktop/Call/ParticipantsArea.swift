@@ -48,6 +48,18 @@ final class ParticipantsArea {
     private static let stripHeight = 124
     private let onTogglePin: @MainActor (String) -> Void
 
+    /// The corner our self-view sits in over the others' video (the grid with one or two others).
+    var selfViewCorner: TileGridPlan.Corner {
+        get { grid.cornerPosition }
+        set { grid.cornerPosition = newValue }
+    }
+
+    /// Called when the user drags the self-view to another corner.
+    var onSelfViewCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)? {
+        get { grid.onCornerMoved }
+        set { grid.onCornerMoved = newValue }
+    }
+
     /// - Parameter onTogglePin: pin/unpin a participant locally (the tile menu).
     init(selfName: String, onTogglePin: @escaping @MainActor (String) -> Void) {
         self.onTogglePin = onTogglePin

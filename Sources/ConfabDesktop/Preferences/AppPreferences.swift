@@ -13,7 +13,7 @@ import GLibBridge
 public final class AppPreferences {
     static let schemaID = "org.confab.Confab"
     static let keys = ["server-url", "user", "token", "camera", "microphone", "speaker", "microphone-on-join",
-                       "camera-on-join", "echo-cancellation", "noise-suppression", "automatic-gain-control", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height"]
+                       "camera-on-join", "echo-cancellation", "noise-suppression", "automatic-gain-control", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height", "self-view-corner"]
 
     private let settings: Settings?
     private let legacyFile: JSONFileDevicePreferences
@@ -82,6 +82,12 @@ public final class AppPreferences {
         }
     }
 
+    /// Where the self-view sits over the others' video, as the user last dragged it.
+    public var selfViewCorner: TileGridPlan.Corner {
+        get { settings.flatMap { TileGridPlan.Corner(rawValue: $0.string("self-view-corner")) } ?? .bottomRight }
+        set { settings?.setString("self-view-corner", newValue.rawValue) }
+    }
+
     /// 0…1, the volume of ringing and dialling.
     public var ringVolume: Double {
         get { settings?.double("ring-volume") ?? 0.8 }
@@ -92,6 +98,11 @@ public final class AppPreferences {
         get { settings?.bool("show-permissions-banner") ?? true }
         set { settings?.setBool("show-permissions-banner", newValue) }
     }
+
+    /// The main window's size the first time it opens: room for a one-to-one call's large
+    /// picture with the self-view in its corner (under 720x405 for the participants, it joins
+    /// the grid). The schema's window-width and window-height defaults say the same.
+    public nonisolated static let firstWindowSize = (width: 900, height: 700)
 
     public var windowSize: (width: Int, height: Int)? {
         guard let settings else { return nil }

@@ -7,7 +7,8 @@ import CGtk
 /// place in the grid instead. Laid out by a GtkCustomLayout (`TileGridPlan` has the rules), so
 /// the choice follows the real allocation: a window resized, a sidebar opened. The corner tile
 /// can be dragged to another corner (it may hide what matters in the video under it), as the
-/// SDK's corner view can; it stays there until dragged again.
+/// SDK's corner view can; it stays there until dragged again, and its owner is told
+/// (`onCornerMoved`) so that the next call can start there.
 @MainActor
 public final class TileGrid: Widget {
     private let state: TileGridState
@@ -28,6 +29,22 @@ public final class TileGrid: Widget {
             g_signal_connect_data(UnsafeMutableRawPointer(drag), signal, unsafeBitCast(handler, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
         }
         gtk_widget_add_controller(widget, drag)
+    }
+
+    /// The corner the corner tile sits in (or would, while it is in the grid).
+    public var cornerPosition: TileGridPlan.Corner {
+        get { state.position }
+        set {
+            guard newValue != state.position else { return }
+            state.position = newValue
+            gtk_widget_queue_allocate(widget)
+        }
+    }
+
+    /// Called when the user drops the corner tile in another corner.
+    public var onCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)? {
+        get { state.onCornerMoved }
+        set { state.onCornerMoved = newValue }
     }
 
     /// Replaces the children: `tiles` in the grid and `corner`, if any, over them; the corner
@@ -60,7 +77,10 @@ public struct TileGridPlan: Equatable, Sendable {
     public var corner: Frame?
 
     /// Where the corner tile sits. The bottom ones keep the clearance above the bottom edge.
-    public enum Corner: Sendable, CaseIterable { case topLeft, topRight, bottomLeft, bottomRight }
+    /// The raw values are what preferences store.
+    public enum Corner: String, Sendable, CaseIterable {
+        case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+    }
 
     /// The corner tile: 16:9 at this width, this far from the edges.
     public static let cornerWidth = 240
@@ -124,6 +144,7 @@ final class TileGridState: SwiftLayout {
     var cornerClass = ""
     var cornerShown = false
     var position = TileGridPlan.Corner.bottomRight
+    var onCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)?
     /// How far the corner tile has been dragged from its corner; nil while not dragged.
     var dragOffset: (x: Int, y: Int)?
     /// The last allocation's plan and size: where a drag starts and ends.
@@ -189,11 +210,13 @@ final class TileGridState: SwiftLayout {
     /// Let go: the tile settles in the nearest corner.
     func dragEnded(widget: UnsafeMutablePointer<GtkWidget>) {
         guard dragOffset != nil else { return }
+        let before = position
         if let laidOut, let frame = laidOut.plan.corner {
             position = TileGridPlan.nearestCorner(to: frame, width: laidOut.width, height: laidOut.height)
         }
         dragOffset = nil
         gtk_widget_queue_allocate(widget)
+        if position != before { onCornerMoved?(position) }
     }
 
     private static func place(_ tile: Widget, _ frame: TileGridPlan.Frame) {
