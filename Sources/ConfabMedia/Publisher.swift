@@ -430,6 +430,7 @@ final class Publisher {
             // The congestion is answered (the rate was cut, or is at its floor already): start
             // pooling anew, or the loss would block growth for seconds after the link cleared.
             if rate.isCongested { reportedLoss.reset() }
+            if rate.isPathSilent { reportedLoss.startOver() }
             pipeline.set("target-bitrate", "\(rate.targetBitrate)", onElement: "video-encoder")
             if stepChanged {
                 logger.info("sending video at another size", metadata: ["step": "\(rate.step)", "bitrate": "\(rate.targetBitrate)"])

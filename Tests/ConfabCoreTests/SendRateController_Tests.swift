@@ -272,3 +272,88 @@ final class ConnectionQualityFromThePath_Tests: XCTestCase {
         XCTAssertEqual(ConnectionQuality(packetsReceived: 0, packetsLost: 0, jitterSeconds: nil), .unknown)
     }
 }
+
+/// A network gone for seconds and back (issue 15's outage test showed it): nothing is heard
+/// while it is gone, then the first feedback counts what was sent into it as lost.
+final class SendRateControllerAfterAnOutage_Tests: XCTestCase {
+    private let p360 = VideoSize(width: 640, height: 360)
+
+    private func clear(_ video: Double) -> SendFeedback {
+        SendFeedback(lossFraction: 0, roundTripTime: 0.02, sentBitrate: video,
+                     transport: TransportFeedback(sentBitrate: video + 50_000, deliveredBitrate: video + 48_000, lossFraction: 0, delayGrowth: 0),
+                     audioBitrate: 50_000)
+    }
+
+    private func silence(_ video: Double) -> SendFeedback { SendFeedback(lossFraction: nil, roundTripTime: nil, sentBitrate: video, audioBitrate: 50_000) }
+
+    /// At 640x360 (its largest step), 3 s of silence, then feedback that counts the outage's
+    /// packets lost (as Janus's did: 53 of 1,047 kbit/s delivered) and a report with most of
+    /// them lost, then a clear path.
+    private func outage(on controller: inout SendRateController) -> [VideoQualityStep] {
+        for _ in 0..<8 { controller.update(with: clear(Double(controller.targetBitrate))) }
+        var steps: [VideoQualityStep] = []
+        let video = Double(controller.targetBitrate)
+        for _ in 0..<3 {
+            controller.update(with: silence(video))
+            steps.append(controller.step)
+        }
+        XCTAssertTrue(controller.isPathSilent)
+        controller.update(with: SendFeedback(lossFraction: nil, roundTripTime: nil, sentBitrate: video,
+                                             transport: TransportFeedback(sentBitrate: 1_047_000, deliveredBitrate: 53_000, lossFraction: 0.95, delayGrowth: 0),
+                                             audioBitrate: 50_000))
+        steps.append(controller.step)
+        XCTAssertFalse(controller.isPathSilent)
+        controller.update(with: SendFeedback(lossFraction: 0.8, roundTripTime: 0.02, sentBitrate: video, audioBitrate: 50_000))
+        steps.append(controller.step)
+        for _ in 0..<3 {
+            controller.update(with: clear(Double(controller.targetBitrate)))
+            steps.append(controller.step)
+        }
+        return steps
+    }
+
+    func test_outageOfThreeSeconds_theSizeSentBeforeItComesBack_notTheFloor() {
+        var controller = SendRateController(maximumSize: p360)
+        for _ in 0..<8 { controller.update(with: clear(Double(controller.targetBitrate))) }
+        XCTAssertEqual(controller.step.size, p360)
+        let before = controller.targetBitrate
+        let steps = outage(on: &controller)
+        XCTAssertEqual(steps.map(\.size), Array(repeating: p360, count: steps.count), "the outage's lost packets cut the rate")
+        XCTAssertGreaterThanOrEqual(controller.targetBitrate, before)
+    }
+
+    func test_congestionThatOutlivesTheOutage_isStillCut() {
+        var controller = SendRateController(maximumSize: p360)
+        _ = outage(on: &controller)
+        let before = controller.targetBitrate
+        // The path came back capped: overuse once the echo is over is heard as ever.
+        let video = Double(before)
+        controller.update(with: SendFeedback(lossFraction: 0, roundTripTime: 0.02, sentBitrate: video,
+                                             transport: TransportFeedback(sentBitrate: video + 50_000, deliveredBitrate: 200_000, lossFraction: 0.3, delayGrowth: 0.01),
+                                             audioBitrate: 50_000))
+        XCTAssertTrue(controller.isCongested)
+        XCTAssertLessThan(controller.targetBitrate, before)
+    }
+
+    func test_silenceBeforeTheFirstFeedback_isNoOutage_theFirstOveruseIsCutAtOnce() {
+        var controller = SendRateController(maximumSize: p360)
+        for _ in 0..<3 { controller.update(with: silence(500_000)) }
+        XCTAssertFalse(controller.isPathSilent, "a connection being made is not a path gone silent")
+        let before = controller.targetBitrate
+        controller.update(with: SendFeedback(lossFraction: nil, roundTripTime: nil, sentBitrate: 500_000,
+                                             transport: TransportFeedback(sentBitrate: 550_000, deliveredBitrate: 200_000, lossFraction: 0.3, delayGrowth: 0.01),
+                                             audioBitrate: 50_000))
+        XCTAssertLessThan(controller.targetBitrate, before)
+    }
+
+    /// The receiver report after the silence counts the outage's packets: started over, it
+    /// becomes the new base, and the loss is the path's again from the report after.
+    func test_reportedLoss_startedOver_doesNotCountTheOutage() {
+        var loss = ReportedLoss()
+        _ = loss.add(highestSequence: 1_000, cumulativeLost: 0)
+        XCTAssertEqual(loss.add(highestSequence: 1_060, cumulativeLost: 0), 0)
+        loss.startOver()
+        XCTAssertNil(loss.add(highestSequence: 1_300, cumulativeLost: 170), "the outage's 170 lost packets counted")
+        XCTAssertEqual(loss.add(highestSequence: 1_360, cumulativeLost: 170), 0)
+    }
+}

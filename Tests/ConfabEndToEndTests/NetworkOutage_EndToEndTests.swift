@@ -27,7 +27,7 @@ final class NetworkOutage_EndToEndTests: XCTestCase {
             stampFile: "loss-started-at")
     }
 
-    func test_udpGoneFor3s_bothSeeAndHearEachOtherAgainWithin5s() throws {
+    func test_udpGoneFor3s_bothSeeAndHearEachOtherAgainWithin5s_asLargeAsBefore() throws {
         for (observer, sender) in [("alice", "bob"), ("bob", "alice")] {
             let received = try XCTUnwrap(reports[observer]?.received(from: sender), "\(observer) received nothing from \(sender)")
             // The outage is real: frames stopped during it.
@@ -44,6 +44,15 @@ final class NetworkOutage_EndToEndTests: XCTestCase {
                                           "\(observer) never heard \(sender) again\n\(diagnosis(observer: observer, sender: sender))")
                 .at.timeIntervalSince(outageEndedAt)
             print("network outage: \(observer) saw \(sender) again \(videoBack) s and heard them \(audioBack) s after the path came back")
+            // And as large as before: the packets lost in the outage are no congestion. (They
+            // were taken for one: the sender fell to its smallest size, 320x180, and took 8 s
+            // to climb back.)
+            let widthBefore = try XCTUnwrap(received.samples.last { $0.at <= outageStartedAt }?.width)
+            let back = outageEndedAt.addingTimeInterval(videoBack)
+            let widthsAfter = received.samples.filter { $0.at > back.addingTimeInterval(1) && $0.at <= back.addingTimeInterval(3) }.compactMap(\.width)
+            XCTAssertFalse(widthsAfter.isEmpty, "no sample of \(sender)'s video in the 3 s after it came back")
+            XCTAssertGreaterThanOrEqual(widthsAfter.min() ?? 0, widthBefore,
+                                        "\(observer) saw \(sender) at widths \(widthsAfter) after the outage, \(widthBefore) before\n\(diagnosis(observer: observer, sender: sender))")
             XCTAssertLessThanOrEqual(videoBack, 5, "\(observer) saw \(sender)'s video again only after \(videoBack) s")
             XCTAssertLessThanOrEqual(audioBack, 5, "\(observer) heard \(sender) again only after \(audioBack) s")
         }

@@ -95,6 +95,10 @@ public struct VideoQualityStep: Sendable, Equatable, CustomStringConvertible {
 ///   the rate that last congested the link it grows by 5 % a second instead, so that probing
 ///   for more does not overrun a link that is still capped.
 /// - Loss between the two (a lossy radio link) holds the rate: cutting would not help.
+/// - A path that goes silent (no report, no feedback: a network gone for seconds) holds the
+///   rate, and so do the first `outageEchoSeconds` of feedback after it: they count the packets
+///   sent into the dead path as lost, which says nothing about what the path carries now (seen:
+///   a 3 s outage cut 640x360 to the floor's 320x180, and the picture took 8 s to come back).
 ///
 /// The step follows the target: the largest one whose `minimumBitrate` it reaches, never above
 /// `maximumSize` (the user's choice, or what the machine can encode).
@@ -124,11 +128,25 @@ public struct SendRateController: Sendable {
     static let cut = 0.85
     static let sentShareToGrowNearALimit = 0.7
     static let reportsLagFeedbackBy = 2
+    /// Seconds without any report or feedback while we send: the path is down.
+    static let silenceOfAnOutage = 2
+    /// Seconds of feedback after an outage that still describe it (each transport feedback
+    /// covers the packets of the 300 ms before it, a second's are averaged).
+    static let outageEchoSeconds = 2
 
     public private(set) var targetBitrate: Int
     public private(set) var step: VideoQualityStep
     /// Whether the last update found the path congested.
     public private(set) var isCongested = false
+    /// Whether nothing has been heard about the path for `silenceOfAnOutage` seconds or more: the
+    /// receiver reports' loss counted from before the silence would count what was sent into it.
+    public private(set) var isPathSilent = false
+    private var silentSeconds = 0
+    /// Whether any report or feedback came yet: the silence before the first (the connection
+    /// being made) is no outage, and what comes first must be heard at once.
+    private var hasHeardThePath = false
+    /// Updates to come whose feedback still describes an outage (see `outageEchoSeconds`).
+    private var outageEchoLeft = 0
     private let steps: ArraySlice<VideoQualityStep>
     private let ceiling: Int
     /// The best round trip seen over the last `roundTripMemory` updates: the path's own delay.
@@ -166,6 +184,21 @@ public struct SendRateController: Sendable {
     @discardableResult
     public mutating func update(with feedback: SendFeedback) -> Bool {
         secondsSinceCut += 1
+        let heardNothing = feedback.lossFraction == nil && feedback.transport == nil
+        if heardNothing {
+            silentSeconds += 1
+        } else {
+            if hasHeardThePath, silentSeconds >= Self.silenceOfAnOutage { outageEchoLeft = Self.outageEchoSeconds }
+            silentSeconds = 0
+            hasHeardThePath = true
+        }
+        isPathSilent = hasHeardThePath && silentSeconds >= Self.silenceOfAnOutage
+        if !heardNothing, outageEchoLeft > 0 {
+            // What was lost in the outage, not what the path carries now: neither cut nor grow.
+            outageEchoLeft -= 1
+            isCongested = false
+            return false
+        }
         var queueing = 0.0
         if let roundTrip = feedback.roundTripTime, roundTrip >= 0 {
             recentRoundTrips.append(roundTrip)
@@ -278,6 +311,14 @@ public struct ReportedLoss: Sendable {
     /// Forgets the pooled reports (after the rate was cut: what they said is answered, and a
     /// heavy loss kept in the pool would block growth for seconds after the link cleared).
     public mutating func reset() { recent = [] }
+
+    /// Forgets the pooled reports and the last one too: the next report starts anew rather
+    /// than count as lost everything since the last (while the path was silent, an outage's
+    /// packets: they say nothing about the path that comes back).
+    public mutating func startOver() {
+        recent = []
+        last = nil
+    }
 
     /// Takes a report's extended highest sequence number and cumulative packets lost; returns
     /// the loss over the pooled reports, or nil for the first report or one seen before.
