@@ -178,8 +178,9 @@ class SelfViewCornerRemembered(CallsTestCase):
         super().tearDown()
         shutil.rmtree(self.settings_home, ignore_errors=True)
 
-    def test_callStartsWithTheSelfViewWhereItWasLeft_andADragIsRemembered(self):
-        """It stayed for the call only: every call put it back in the bottom-right corner."""
+    def test_callStartsWithTheSelfViewWhereItWasLeft_andAMoveIsRemembered_byMouseOrKeys(self):
+        """It stayed for the call only: every call put it back in the bottom-right corner. And
+        only a mouse could move it."""
         self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
         self.server.wait_for_connections(2)
         type_text(find(self.home, role="text", name="People to call"), "bob")
@@ -209,10 +210,24 @@ class SelfViewCornerRemembered(CallsTestCase):
         self.drag_with_mouse((sx + sw // 2, sy + sh // 2), (bx + bw - sw // 2, sy + sh // 2))
         wait_for(lambda: in_corner("right", "top"), what=f"the self-view in bob's top-right corner after the drag (self {box(self_tile)})")
 
-        def saved():
+        def saved(corner):
             with open(self.keyfile) as file:
-                return "self-view-corner='top-right'" in file.read()
-        wait_for(saved, what="the top-right corner saved in GSettings")
+                return f"self-view-corner='{corner}'" in file.read()
+        wait_for(lambda: saved("top-right"), what="the top-right corner saved in GSettings")
+
+        # Without a mouse: Tab to it (it says how to move it), then the arrow keys.
+        self.assertIn("arrow key", self_tile.description)
+        for _ in range(30):
+            if self_tile.getState().contains(pyatspi.STATE_FOCUSED):
+                break
+            press_keys(self.xvfb.display, "remembered – Confab", "Tab")
+        self.assertTrue(self_tile.getState().contains(pyatspi.STATE_FOCUSED), "Tab never reached the self-view")
+        press_keys(self.xvfb.display, "remembered – Confab", "Down")
+        wait_for(lambda: in_corner("right", "bottom"), what=f"the self-view in bob's bottom-right corner after Down (self {box(self_tile)})")
+        press_keys(self.xvfb.display, "remembered – Confab", "Left")
+        wait_for(lambda: in_corner("left", "bottom"), what=f"the self-view in bob's bottom-left corner after Left (self {box(self_tile)})")
+        wait_for(lambda: saved("bottom-left"), what="the bottom-left corner saved in GSettings")
+        screenshot(self.xvfb.display, "corner-moved-with-keys.png")
 
 
 class HostActions(CallsTestCase):

@@ -70,6 +70,7 @@ final class ParticipantsArea {
         // window from fitting the grid.
         view.sizesToEveryPage = false
         grid.expand()
+        grid.cornerDescription = tr("Drag it, or press an arrow key, to move it to another corner")
         spotlightMain.expand()
         spotlightStrip.isHomogeneous = true
         // Thumbnails side by side in the middle, not stretched across the window.

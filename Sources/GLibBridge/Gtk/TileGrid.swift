@@ -7,8 +7,9 @@ import CGtk
 /// place in the grid instead. Laid out by a GtkCustomLayout (`TileGridPlan` has the rules), so
 /// the choice follows the real allocation: a window resized, a sidebar opened. The corner tile
 /// can be dragged to another corner (it may hide what matters in the video under it), as the
-/// SDK's corner view can; it stays there until dragged again, and its owner is told
-/// (`onCornerMoved`) so that the next call can start there.
+/// SDK's corner view can (or, with the focus on it, moved with the arrow keys); it stays there
+/// until moved again, and its owner is told (`onCornerMoved`) so that the next call can start
+/// there.
 @MainActor
 public final class TileGrid: Widget {
     private let state: TileGridState
@@ -29,6 +30,17 @@ public final class TileGrid: Widget {
             g_signal_connect_data(UnsafeMutableRawPointer(drag), signal, unsafeBitCast(handler, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
         }
         gtk_widget_add_controller(widget, drag)
+        // The keyboard's way to move it: Tab to the corner tile, then an arrow key.
+        let keys = gtk_event_controller_key_new()!
+        g_signal_connect_data(UnsafeMutableRawPointer(keys), "key-pressed", unsafeBitCast(tileGridKeyPressed, to: GCallback.self), nil, nil,
+                              GConnectFlags(rawValue: 0))
+        gtk_widget_add_controller(widget, keys)
+    }
+
+    /// What the corner tile tells a screen reader while it is in the corner (how to move it).
+    public var cornerDescription: String {
+        get { state.cornerDescription }
+        set { state.cornerDescription = newValue }
     }
 
     /// The corner the corner tile sits in (or would, while it is in the grid).
@@ -54,6 +66,8 @@ public final class TileGrid: Widget {
         if let previous = state.corner {
             previous.removeCSSClass(state.cornerClass)
             gtk_widget_set_cursor_from_name(previous.widget, nil)
+            previous.canFocus = false
+            previous.setAccessibleDescription("")
         }
         state.tiles = tiles
         state.corner = corner
@@ -142,6 +156,7 @@ final class TileGridState: SwiftLayout {
     var tiles: [Widget] = []
     var corner: Widget?
     var cornerClass = ""
+    var cornerDescription = ""
     var cornerShown = false
     var position = TileGridPlan.Corner.bottomRight
     var onCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)?
@@ -186,9 +201,11 @@ final class TileGridState: SwiftLayout {
         if shown != cornerShown, let corner {
             cornerShown = shown
             // A shadow and an opaque background over the video (neither changes a size), and a
-            // hand that says it can be moved.
+            // hand that says it can be moved; the keyboard reaches it (see `moveCorner`).
             corner.setCSSClass(cornerClass, shown)
             gtk_widget_set_cursor_from_name(corner.widget, shown ? "grab" : nil)
+            corner.canFocus = shown
+            corner.setAccessibleDescription(shown ? cornerDescription : "")
         }
     }
 
@@ -219,13 +236,34 @@ final class TileGridState: SwiftLayout {
         if position != before { onCornerMoved?(position) }
     }
 
+    /// An arrow key while the corner tile has the focus moves it to the corner that way
+    /// (Left: a left one, Up: a top one…). Returns whether the key was for it.
+    func moveCorner(key: guint, widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard cornerShown, let corner, corner.hasFocus else { return false }
+        let isTop = position == .topLeft || position == .topRight, isLeft = position == .topLeft || position == .bottomLeft
+        let next: TileGridPlan.Corner
+        switch Int32(key) {
+        case GDK_KEY_Left, GDK_KEY_KP_Left: next = isTop ? .topLeft : .bottomLeft
+        case GDK_KEY_Right, GDK_KEY_KP_Right: next = isTop ? .topRight : .bottomRight
+        case GDK_KEY_Up, GDK_KEY_KP_Up: next = isLeft ? .topLeft : .topRight
+        case GDK_KEY_Down, GDK_KEY_KP_Down: next = isLeft ? .bottomLeft : .bottomRight
+        default: return false
+        }
+        if next != position {
+            position = next
+            gtk_widget_queue_allocate(widget)
+            onCornerMoved?(next)
+        }
+        return true
+    }
+
     private static func place(_ tile: Widget, _ frame: TileGridPlan.Frame) {
         var box = GtkAllocation(x: gint(frame.x), y: gint(frame.y), width: gint(frame.width), height: gint(frame.height))
         gtk_widget_size_allocate(tile.widget, &box, -1)
     }
 }
 
-/// The grid's state and widget, found from the gesture's address.
+/// The grid's state and widget, found from the address of one of its event controllers.
 @MainActor
 private func tileGridState(ofGestureAt address: Int) -> (TileGridState, UnsafeMutablePointer<GtkWidget>)? {
     guard let gesture = OpaquePointer(bitPattern: address), let widget = gtk_event_controller_get_widget(gesture),
@@ -255,5 +293,13 @@ private let tileGridDragEnded: @convention(c) (gpointer?, gdouble, gdouble, gpoi
     MainActor.assumeIsolated {
         guard let (state, widget) = tileGridState(ofGestureAt: address) else { return }
         state.dragEnded(widget: widget)
+    }
+}
+
+private let tileGridKeyPressed: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { controller, keyval, _, _, _ in
+    let address = Int(bitPattern: controller)
+    return MainActor.assumeIsolated {
+        guard let (state, widget) = tileGridState(ofGestureAt: address) else { return 0 }
+        return state.moveCorner(key: keyval, widget: widget) ? 1 : 0
     }
 }
