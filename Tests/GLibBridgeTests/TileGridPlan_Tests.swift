@@ -66,4 +66,17 @@ final class TileGridPlan_Tests: XCTestCase {
         XCTAssertEqual(TileGridPlan.nearestCorner(to: Frame(x: 500, y: 10, width: 240, height: 135), width: 876, height: 505), .topRight)
         XCTAssertEqual(TileGridPlan.nearestCorner(to: Frame(x: 10, y: 300, width: 240, height: 135), width: 876, height: 505), .bottomLeft)
     }
+
+    /// The keyboard's way: an arrow key goes to the corner on that side and keeps the other side.
+    func test_arrowKey_movesToTheCornerThatWay_keepingTheOtherSide() {
+        XCTAssertEqual(TileGridPlan.Corner.bottomRight.moved(.up), .topRight)
+        XCTAssertEqual(TileGridPlan.Corner.bottomRight.moved(.left), .bottomLeft)
+        XCTAssertEqual(TileGridPlan.Corner.topLeft.moved(.down), .bottomLeft)
+        XCTAssertEqual(TileGridPlan.Corner.topLeft.moved(.right), .topRight)
+        for corner in TileGridPlan.Corner.allCases {
+            for direction in [TileGridPlan.Corner.Direction.left, .right, .up, .down] {
+                XCTAssertEqual(corner.moved(direction).moved(direction), corner.moved(direction), "\(corner) \(direction) twice")
+            }
+        }
+    }
 }

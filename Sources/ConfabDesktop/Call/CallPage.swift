@@ -48,13 +48,13 @@ final class CallPage: MainWindowPage {
     /// Told when the title changes (someone joined a call named after its people).
     var onTitleChanged: (@MainActor () -> Void)?
 
-    /// The corner of the others' video our self-view sits in; the user can drag it to another.
+    /// The corner of the others' video our self-view sits in; the user can move it to another.
     var selfViewCorner: TileGridPlan.Corner {
         get { area.selfViewCorner }
         set { area.selfViewCorner = newValue }
     }
 
-    /// Told when the user drags the self-view to another corner.
+    /// Told when the user moves the self-view to another corner.
     var onSelfViewCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)? {
         get { area.onSelfViewCornerMoved }
         set { area.onSelfViewCornerMoved = newValue }

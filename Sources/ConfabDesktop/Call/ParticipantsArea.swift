@@ -54,7 +54,7 @@ final class ParticipantsArea {
         set { grid.cornerPosition = newValue }
     }
 
-    /// Called when the user drags the self-view to another corner.
+    /// Called when the user moves the self-view to another corner (a drag, or an arrow key).
     var onSelfViewCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)? {
         get { grid.onCornerMoved }
         set { grid.onCornerMoved = newValue }

@@ -82,7 +82,7 @@ public final class AppPreferences {
         }
     }
 
-    /// Where the self-view sits over the others' video, as the user last dragged it.
+    /// Where the self-view sits over the others' video, where the user last moved it.
     public var selfViewCorner: TileGridPlan.Corner {
         get { settings.flatMap { TileGridPlan.Corner(rawValue: $0.string("self-view-corner")) } ?? .bottomRight }
         set { settings?.setString("self-view-corner", newValue.rawValue) }

@@ -53,7 +53,7 @@ public final class TileGrid: Widget {
         }
     }
 
-    /// Called when the user drops the corner tile in another corner.
+    /// Called when the user moves the corner tile to another corner (a drag, or an arrow key).
     public var onCornerMoved: (@MainActor (TileGridPlan.Corner) -> Void)? {
         get { state.onCornerMoved }
         set { state.onCornerMoved = newValue }
@@ -94,6 +94,20 @@ public struct TileGridPlan: Equatable, Sendable {
     /// The raw values are what preferences store.
     public enum Corner: String, Sendable, CaseIterable {
         case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+
+        public enum Direction: Sendable { case left, right, up, down }
+
+        /// The corner an arrow key moves to: the one on that side, keeping the other side
+        /// (Up from the bottom right is the top right); itself when it is on that side already.
+        public func moved(_ direction: Direction) -> Corner {
+            let isTop = self == .topLeft || self == .topRight, isLeft = self == .topLeft || self == .bottomLeft
+            switch direction {
+            case .left: return isTop ? .topLeft : .bottomLeft
+            case .right: return isTop ? .topRight : .bottomRight
+            case .up: return isLeft ? .topLeft : .topRight
+            case .down: return isLeft ? .bottomLeft : .bottomRight
+            }
+        }
     }
 
     /// The corner tile: 16:9 at this width, this far from the edges.
@@ -240,15 +254,15 @@ final class TileGridState: SwiftLayout {
     /// (Left: a left one, Up: a top one…). Returns whether the key was for it.
     func moveCorner(key: guint, widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
         guard cornerShown, let corner, corner.hasFocus else { return false }
-        let isTop = position == .topLeft || position == .topRight, isLeft = position == .topLeft || position == .bottomLeft
-        let next: TileGridPlan.Corner
+        let direction: TileGridPlan.Corner.Direction
         switch Int32(key) {
-        case GDK_KEY_Left, GDK_KEY_KP_Left: next = isTop ? .topLeft : .bottomLeft
-        case GDK_KEY_Right, GDK_KEY_KP_Right: next = isTop ? .topRight : .bottomRight
-        case GDK_KEY_Up, GDK_KEY_KP_Up: next = isLeft ? .topLeft : .topRight
-        case GDK_KEY_Down, GDK_KEY_KP_Down: next = isLeft ? .bottomLeft : .bottomRight
+        case GDK_KEY_Left, GDK_KEY_KP_Left: direction = .left
+        case GDK_KEY_Right, GDK_KEY_KP_Right: direction = .right
+        case GDK_KEY_Up, GDK_KEY_KP_Up: direction = .up
+        case GDK_KEY_Down, GDK_KEY_KP_Down: direction = .down
         default: return false
         }
+        let next = position.moved(direction)
         if next != position {
             position = next
             gtk_widget_queue_allocate(widget)
@@ -265,8 +279,8 @@ final class TileGridState: SwiftLayout {
 
 /// The grid's state and widget, found from the address of one of its event controllers.
 @MainActor
-private func tileGridState(ofGestureAt address: Int) -> (TileGridState, UnsafeMutablePointer<GtkWidget>)? {
-    guard let gesture = OpaquePointer(bitPattern: address), let widget = gtk_event_controller_get_widget(gesture),
+private func tileGridState(ofControllerAt address: Int) -> (TileGridState, UnsafeMutablePointer<GtkWidget>)? {
+    guard let controller = OpaquePointer(bitPattern: address), let widget = gtk_event_controller_get_widget(controller),
           let state = SwiftLayouts.layout(of: widget) as? TileGridState else { return nil }
     return (state, widget)
 }
@@ -275,7 +289,7 @@ private func tileGridState(ofGestureAt address: Int) -> (TileGridState, UnsafeMu
 private let tileGridDragBegan: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { gesture, x, y, _ in
     let address = Int(bitPattern: gesture)
     MainActor.assumeIsolated {
-        guard let (state, _) = tileGridState(ofGestureAt: address) else { return }
+        guard let (state, _) = tileGridState(ofControllerAt: address) else { return }
         gtk_gesture_set_state(OpaquePointer(bitPattern: address), state.dragBegan(at: x, y) ? GTK_EVENT_SEQUENCE_CLAIMED : GTK_EVENT_SEQUENCE_DENIED)
     }
 }
@@ -283,7 +297,7 @@ private let tileGridDragBegan: @convention(c) (gpointer?, gdouble, gdouble, gpoi
 private let tileGridDragMoved: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { gesture, x, y, _ in
     let address = Int(bitPattern: gesture)
     MainActor.assumeIsolated {
-        guard let (state, widget) = tileGridState(ofGestureAt: address) else { return }
+        guard let (state, widget) = tileGridState(ofControllerAt: address) else { return }
         state.dragMoved(by: x, y, widget: widget)
     }
 }
@@ -291,7 +305,7 @@ private let tileGridDragMoved: @convention(c) (gpointer?, gdouble, gdouble, gpoi
 private let tileGridDragEnded: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { gesture, _, _, _ in
     let address = Int(bitPattern: gesture)
     MainActor.assumeIsolated {
-        guard let (state, widget) = tileGridState(ofGestureAt: address) else { return }
+        guard let (state, widget) = tileGridState(ofControllerAt: address) else { return }
         state.dragEnded(widget: widget)
     }
 }
@@ -299,7 +313,7 @@ private let tileGridDragEnded: @convention(c) (gpointer?, gdouble, gdouble, gpoi
 private let tileGridKeyPressed: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { controller, keyval, _, _, _ in
     let address = Int(bitPattern: controller)
     return MainActor.assumeIsolated {
-        guard let (state, widget) = tileGridState(ofGestureAt: address) else { return 0 }
+        guard let (state, widget) = tileGridState(ofControllerAt: address) else { return 0 }
         return state.moveCorner(key: keyval, widget: widget) ? 1 : 0
     }
 }
