@@ -223,14 +223,17 @@ def is_showing(node):
     return node.getState().contains(pyatspi.STATE_SHOWING)
 
 
+def box(node):
+    """Where `node` is on screen: (x, y, width, height)."""
+    extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return extents.x, extents.y, extents.width, extents.height
+
+
 def is_inside(node, window):
     """Whether `node` is laid out within `window` on screen. (GTK 4.8 does not report the
     showing state of most widgets; a sidebar slid away keeps its widgets, off to the side.)"""
-    node_box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-    window_box = window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-    return (node_box.width > 0 and node_box.height > 0
-            and window_box.x <= node_box.x and node_box.x + node_box.width <= window_box.x + window_box.width
-            and window_box.y <= node_box.y and node_box.y + node_box.height <= window_box.y + window_box.height)
+    (nx, ny, nw, nh), (wx, wy, ww, wh) = box(node), box(window)
+    return nw > 0 and nh > 0 and wx <= nx and nx + nw <= wx + ww and wy <= ny and ny + nh <= wy + wh
 
 
 def on_screen(window, **criteria):

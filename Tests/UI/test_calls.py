@@ -9,7 +9,7 @@ import unittest
 
 import pyatspi
 
-from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, on_screen, press_keys, screenshot, top_level_window,
+from confab_ui import (App, Peer, Server, XvfbTestCase, application, box, click, find, on_screen, press_keys, screenshot, top_level_window,
                        type_text, wait_for)
 
 
@@ -47,6 +47,17 @@ class CallsTestCase(XvfbTestCase):
         """A participant tile: its accessible name starts with the name ("bob, connection good")."""
         return wait_for(lambda: find(window, name_contains=f"{name}, "), what=f"{name}'s tile in the call")
 
+    def call_bob(self, name):
+        """Rings a peer bob who answers, in a call named `name`; gives back the call window, his
+        tile and our own."""
+        self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), name)
+        click(find(self.home, role="push button", name="Call"))
+        call_window = self.window(f"{name} – Confab")
+        return call_window, self.wait_for_tile(call_window, "bob"), self.wait_for_tile(call_window, "You")
+
     def drag_with_mouse(self, start, end, steps=10):
         """Presses the left button at `start`, moves to `end` in steps and lets go (through the X server)."""
         env = dict(os.environ, DISPLAY=self.xvfb.display)
@@ -69,19 +80,8 @@ class AppRingsPeer(CallsTestCase):
         user out up to three people). They were two portrait tiles side by side, each a strip
         cropped from a 16:9 video. In a phone-sized window the self-view joins the grid rather
         than hide him."""
-        self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
-        self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), "corner")
-        click(find(self.home, role="push button", name="Call"))
-        call_window = self.window("corner – Confab")
-        bob_tile = self.wait_for_tile(call_window, "bob")
-        self_tile = self.wait_for_tile(call_window, "You")
+        call_window, bob_tile, self_tile = self.call_bob("corner")
         pin = wait_for(lambda: find(call_window, role="push button", name="Pin bob"), what="the pin button on bob's tile")
-
-        def box(node):
-            extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-            return extents.x, extents.y, extents.width, extents.height
 
         def overlap(a, b):
             ax, ay, aw, ah = box(a)
@@ -181,18 +181,7 @@ class SelfViewCornerRemembered(CallsTestCase):
     def test_callStartsWithTheSelfViewWhereItWasLeft_andAMoveIsRemembered_byMouseOrKeys(self):
         """It stayed for the call only: every call put it back in the bottom-right corner. And
         only a mouse could move it."""
-        self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
-        self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), "remembered")
-        click(find(self.home, role="push button", name="Call"))
-        call_window = self.window("remembered – Confab")
-        bob_tile = self.wait_for_tile(call_window, "bob")
-        self_tile = self.wait_for_tile(call_window, "You")
-
-        def box(node):
-            extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-            return extents.x, extents.y, extents.width, extents.height
+        call_window, bob_tile, self_tile = self.call_bob("remembered")
 
         def in_corner(horizontal, vertical):
             (bx, by, bw, bh), (sx, sy, sw, sh) = box(bob_tile), box(self_tile)
