@@ -44,6 +44,34 @@ class AppInCallWithMedia(MediaCallTestCase):
         self.assertIn("ada turned off your microphone", report.get("media", {}).get("messages", []))
 
 
+class DrawingACall(MediaCallTestCase):
+    def test_oneToOneCall_selfViewDrawnInBobsPaints_notBetweenThem(self):
+        """Issue 15: bob's frames and our camera's (30 a second each, never in step) used to be
+        painted apart, 60 paints a second, each a full cairo paint of what changed. The self-view
+        now waits for bob's next frame: about one paint per frame of bob's, and the self-view
+        still shows nearly every camera frame."""
+        bob, call_window = self.call_bob("drawing-ui", ["--duration", "20", "--pattern", "ball", "--tone", "660"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=15,
+                 what="bob's video at 20 fps or more")
+        wait_for(lambda: self.last_stats("drawing")[0], what="the app's drawing statistics")
+        time.sleep(1)
+        before, lines = self.last_stats("drawing")
+        made_before = int(self.last_stats("self-view")[0]["frames"])
+        time.sleep(5)
+        after, _ = self.last_stats("drawing", lines)
+        made_after = int(self.last_stats("self-view")[0]["frames"])
+        paints = int(after["paints"]) - int(before["paints"])
+        frames = int(after["frames"]) - int(before["frames"])
+        ours = int(after["self"]) - int(before["self"])
+        bobs = frames - ours
+        made = made_after - made_before
+        summary = f"{paints} paints for {bobs} frames of bob's and {ours} of ours ({made} camera frames reached the window)"
+        self.assertGreater(bobs, 50, f"bob's video hardly moved: {summary}")
+        # Apart, the two would take a paint each: as many paints as frames of both.
+        self.assertLess(paints, 0.7 * frames, f"the self-view is painted apart from bob's frames: {summary}")
+        self.assertGreater(ours, 0.7 * made, f"the self-view shows too few of the camera's frames: {summary}")
+
+
 class SwitchingDevicesInACall(MediaCallTestCase):
     def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
         # bob's tone is not ada's (her test microphone plays 440 Hz): with the same tone, ada's

@@ -36,6 +36,10 @@ final class CallPage: MainWindowPage {
     private var videoWatches: [String: Subscription] = [:]
     /// A watch on our own camera while the layout shows our tile (and the page is shown).
     private var selfViewWatch: Subscription?
+    /// Paints and frames shown, printed when CONFAB_STATS=1.
+    private var drawingStatistics: DrawingStatistics?
+    /// Draws our camera's frames in the paints of the others' video.
+    private let selfViewPainter: SelfViewPainter
     private let media: GStreamerCallMediaEngine?
     private let call: ActiveCall
     private let sidebar: ParticipantsSidebar
@@ -68,7 +72,12 @@ final class CallPage: MainWindowPage {
         self.media = media
         production = CallProductionMenu(call: call)
         self.devices = devices
-        area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
+        let area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
+        self.area = area
+        selfViewPainter = SelfViewPainter { [weak area] frame in area?.selfTile.show(frame) }
+        drawingStatistics = DrawingStatistics(content: area.view) { [weak area] in
+            (area?.framesShown ?? 0, area?.selfTile.framesShown ?? 0)
+        }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
         let stopSharing = Button(label: tr("Stop sharing"))
@@ -115,6 +124,7 @@ final class CallPage: MainWindowPage {
                 media.remoteScreenshareFrames.subscribe { [weak self] received in
                     guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
                     view.show(received.frame)
+                    self?.selfViewPainter.othersFrameShown()
                 },
             ]
         }
@@ -228,14 +238,17 @@ final class CallPage: MainWindowPage {
         guard let media else { return }
         if !area.showsSelf {
             selfViewWatch = nil
+            selfViewPainter.stop()
         } else if selfViewWatch == nil {
-            selfViewWatch = media.watchSelfView { [weak self] frame in self?.area.selfTile.show(frame) }
+            selfViewWatch = media.watchSelfView { [weak self] frame in self?.selfViewPainter.offer(frame) }
         }
         let shown = area.shownSessions
         for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }
+        if videoWatches.isEmpty { selfViewPainter.othersVideoStopped() }
         for session in shown where videoWatches[session] == nil {
             videoWatches[session] = media.watchVideo(of: session, viewport: area.tiles[session]?.viewport) { [weak self] frame in
                 self?.area.tiles[session]?.show(frame)
+                self?.selfViewPainter.othersFrameShown()
             }
         }
     }

@@ -76,6 +76,9 @@ final class ParticipantTile {
         picture.show(frame)
     }
 
+    /// Video frames this tile has shown.
+    var framesShown: Int { picture.framesShown }
+
     /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
     /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
     ///   shows your own initial).

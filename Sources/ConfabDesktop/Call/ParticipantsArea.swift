@@ -94,6 +94,9 @@ final class ParticipantsArea {
         view.expand()
     }
 
+    /// Video frames shown by the tiles placed now, ours included (CONFAB_STATS).
+    var framesShown: Int { tiles.values.reduce(selfTile.framesShown) { $0 + $1.framesShown } }
+
     private static let sharePage = "screenshare"
     /// The self-view's look while it sits in the grid's corner, over the video (confab.css).
     private static let cornerClass = "corner-tile"
