@@ -38,8 +38,8 @@ final class CallPage: MainWindowPage {
     private var selfViewWatch: Subscription?
     /// Paints and frames shown, printed when CONFAB_STATS=1.
     private var drawingStatistics: DrawingStatistics?
-    /// Draws our camera's frames in the paints of the others' video.
-    private let selfViewPainter: SelfViewPainter
+    /// Draws every tile's frames in the paints of the lead's video.
+    private let paintPacer: VideoPaintPacer
     private let media: GStreamerCallMediaEngine?
     private let call: ActiveCall
     private let sidebar: ParticipantsSidebar
@@ -74,7 +74,12 @@ final class CallPage: MainWindowPage {
         self.devices = devices
         let area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
         self.area = area
-        selfViewPainter = SelfViewPainter { [weak area] frame in area?.selfTile.show(frame) }
+        paintPacer = VideoPaintPacer { [weak area] picture, frame in
+            switch picture {
+            case .ours: area?.selfTile.show(frame)
+            case .participant(let session): area?.tiles[session]?.show(frame)
+            }
+        }
         drawingStatistics = DrawingStatistics(content: area.view) { [weak area] in
             (area?.framesShown ?? 0, area?.selfTile.framesShown ?? 0)
         }
@@ -124,7 +129,6 @@ final class CallPage: MainWindowPage {
                 media.remoteScreenshareFrames.subscribe { [weak self] received in
                     guard let view = self?.area.screenshareView, view.sharingSession == received.sessionID else { return }
                     view.show(received.frame)
-                    self?.selfViewPainter.othersFrameShown()
                 },
             ]
         }
@@ -236,19 +240,21 @@ final class CallPage: MainWindowPage {
     /// Watches the cameras of the participants whose tiles are shown, and only theirs (ours too).
     private func watchShownVideo() {
         guard let media else { return }
+        paintPacer.lead = area.leadSession
         if !area.showsSelf {
             selfViewWatch = nil
-            selfViewPainter.stop()
+            paintPacer.forget(.ours)
         } else if selfViewWatch == nil {
-            selfViewWatch = media.watchSelfView { [weak self] frame in self?.selfViewPainter.offer(frame) }
+            selfViewWatch = media.watchSelfView { [weak self] frame in self?.paintPacer.offer(frame, for: .ours) }
         }
         let shown = area.shownSessions
-        for session in videoWatches.keys where !shown.contains(session) { videoWatches[session] = nil }
-        if videoWatches.isEmpty { selfViewPainter.othersVideoStopped() }
+        for session in videoWatches.keys where !shown.contains(session) {
+            videoWatches[session] = nil
+            paintPacer.forget(.participant(session: session))
+        }
         for session in shown where videoWatches[session] == nil {
             videoWatches[session] = media.watchVideo(of: session, viewport: area.tiles[session]?.viewport) { [weak self] frame in
-                self?.area.tiles[session]?.show(frame)
-                self?.selfViewPainter.othersFrameShown()
+                self?.paintPacer.offer(frame, for: .participant(session: session))
             }
         }
     }

@@ -94,6 +94,17 @@ final class ParticipantsArea {
         view.expand()
     }
 
+    /// Whose frames set the pace of the paints (`VideoPaintPacer`): the one shown large in the
+    /// spotlight or full screen, else the first shown in the grid or a strip; nil when nobody
+    /// else is shown.
+    var leadSession: String? {
+        guard let arrangement else { return nil }
+        if arrangement.layout != .grid, arrangement.share == nil, let spotlight = arrangement.spotlight, shownSessions.contains(spotlight) {
+            return spotlight
+        }
+        return arrangement.order.first { shownSessions.contains($0) }
+    }
+
     /// Video frames shown by the tiles placed now, ours included (CONFAB_STATS).
     var framesShown: Int { tiles.values.reduce(selfTile.framesShown) { $0 + $1.framesShown } }
 
