@@ -81,7 +81,7 @@ final class CallPage: MainWindowPage {
             }
         }
         drawingStatistics = DrawingStatistics(content: area.view) { [weak area] in
-            (area?.framesShown ?? 0, area?.selfTile.framesShown ?? 0)
+            (area?.framesShown.all ?? 0, area?.selfTile.framesShown ?? 0, area?.framesShown.most ?? 0)
         }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
@@ -240,7 +240,6 @@ final class CallPage: MainWindowPage {
     /// Watches the cameras of the participants whose tiles are shown, and only theirs (ours too).
     private func watchShownVideo() {
         guard let media else { return }
-        paintPacer.lead = area.leadSession
         if !area.showsSelf {
             selfViewWatch = nil
             paintPacer.forget(.ours)

@@ -94,19 +94,11 @@ final class ParticipantsArea {
         view.expand()
     }
 
-    /// Whose frames set the pace of the paints (`VideoPaintPacer`): the one shown large in the
-    /// spotlight or full screen, else the first shown in the grid or a strip; nil when nobody
-    /// else is shown.
-    var leadSession: String? {
-        guard let arrangement else { return nil }
-        if arrangement.layout != .grid, arrangement.share == nil, let spotlight = arrangement.spotlight, shownSessions.contains(spotlight) {
-            return spotlight
-        }
-        return arrangement.order.first { shownSessions.contains($0) }
+    /// Video frames shown by the tiles, ours included, and by the one that showed the most (CONFAB_STATS).
+    var framesShown: (all: Int, most: Int) {
+        let counts = [selfTile.framesShown] + tiles.values.map(\.framesShown)
+        return (counts.reduce(0, +), counts.max() ?? 0)
     }
-
-    /// Video frames shown by the tiles placed now, ours included (CONFAB_STATS).
-    var framesShown: Int { tiles.values.reduce(selfTile.framesShown) { $0 + $1.framesShown } }
 
     private static let sharePage = "screenshare"
     /// The self-view's look while it sits in the grid's corner, over the video (confab.css).

@@ -20,14 +20,18 @@ final class VideoPaintPacer {
     /// Draws the held frames if the lead's next frame does not come in time.
     private var deadline: RepeatingTimer?
 
-    /// The participant whose frames set the pace; nil: every frame is drawn as it comes.
-    var lead: String? {
+    /// The participant whose frames set the pace (the one with the most frames a second);
+    /// nil, until someone's frames come: every frame is drawn as it comes.
+    private(set) var lead: String? {
         didSet {
             guard lead != oldValue else { return }
             pacing.leadChanged()
             drawHeld()
         }
     }
+    /// Frames of each participant since `countingSince`, to choose the lead once a second.
+    private var framesCounted: [String: Int] = [:]
+    private var countingSince = monotonicSeconds()
 
     /// - Parameter draw: shows a frame in a picture.
     init(draw: @escaping @MainActor (Picture, VideoFrame) -> Void) {
@@ -36,6 +40,9 @@ final class VideoPaintPacer {
 
     /// A frame for `picture` reached the main thread.
     func offer(_ frame: VideoFrame, for picture: Picture) {
+        if case .participant(let session) = picture {
+            countFrame(of: session)
+        }
         if case .participant(let session) = picture, session == lead {
             draw(picture, frame)
             pacing.leadFrameShown(at: monotonicSeconds())
@@ -54,9 +61,25 @@ final class VideoPaintPacer {
         }
     }
 
-    /// `picture` is not shown any more: a frame it held is dropped.
+    /// `picture` is not shown any more: a frame it held is dropped, and if it led, the next
+    /// participant's frame leads.
     func forget(_ picture: Picture) {
         held[picture] = nil
+        guard case .participant(let session) = picture else { return }
+        framesCounted[session] = nil
+        if session == lead { lead = nil }
+    }
+
+    private func countFrame(of session: String) {
+        framesCounted[session, default: 0] += 1
+        let now = monotonicSeconds()
+        if lead == nil {
+            lead = session
+        } else if now - countingSince >= 1 {
+            lead = FramePacing.lead(current: lead, framesLastSecond: framesCounted)
+            framesCounted = [:]
+            countingSince = now
+        }
     }
 
     private func drawHeld() {
