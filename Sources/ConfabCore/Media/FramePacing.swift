@@ -10,7 +10,8 @@
 /// newest frame until the lead's next one, and all are drawn in that one paint: half the
 /// paints, each picture still at its own rate (at the lead's when that is lower), a frame
 /// drawn a few tens of milliseconds late at most. With the lead's video not running (its
-/// camera off, a stalled feed, nobody else in the call), every frame is drawn at once.
+/// camera off, a stalled feed, nobody else in the call) or slower than 15 fps, every frame
+/// is drawn at once.
 public struct FramePacing: Sendable {
     /// The lead's video is running while one of its frames was shown this recently (s).
     public static let leadRunningWithin = 0.15

@@ -42,11 +42,11 @@ final class VideoPaintPacer {
     func offer(_ frame: VideoFrame, for picture: Picture) {
         if case .participant(let session) = picture {
             countFrame(of: session)
-        }
-        if case .participant(let session) = picture, session == lead {
-            draw(picture, frame)
-            pacing.leadFrameShown(at: monotonicSeconds())
-            return drawHeld()
+            if session == lead {
+                draw(picture, frame)
+                pacing.leadFrameShown(at: monotonicSeconds())
+                return drawHeld()
+            }
         }
         switch pacing.decision(forFrameAt: monotonicSeconds()) {
         case .drawNow:
