@@ -43,9 +43,6 @@ final class DisplaySizedVideo_Tests: XCTestCase {
         // holds, and nothing stops.
         sized.displaySize = VideoSize(width: 960, height: 540)
         arrives(at: VideoSize(width: 960, height: 540), "a larger tile")
-        // Larger than the picture: converted at the picture's size, then scaled up whole.
-        let grownMiddle = try XCTUnwrap(branch.last?.pixel(x: 480, y: 100))
-        XCTAssertTrue(grownMiddle.green > 150 && grownMiddle.red < 80, "the scaled-up picture is not centred: the middle is \(grownMiddle)")
         pipeline.set("caps", "video/x-raw,width=320,height=180", onElement: "sent")
         XCTAssertTrue(runLoop(until: { pipeline.videoSize(ofElement: "decoder-0")?.width == 320 }), "the sender's new size never came")
         sized.apply()
@@ -54,26 +51,9 @@ final class DisplaySizedVideo_Tests: XCTestCase {
         // A portrait tile: narrower and taller at once.
         sized.displaySize = VideoSize(width: 300, height: 500)
         arrives(at: VideoSize(width: 300, height: 500), "a portrait tile")
-        // Taller than the picture: its middle part kept, scaled up, not squeezed whole.
-        let portraitMiddle = try XCTUnwrap(branch.last?.pixel(x: 150, y: 100))
-        XCTAssertTrue(portraitMiddle.green > 150 && portraitMiddle.red < 80, "the portrait crop is not centred: the middle is \(portraitMiddle)")
-        let portraitEdge = try XCTUnwrap(branch.last?.pixel(x: 2, y: 100))
-        XCTAssertFalse(portraitEdge.green < 40 && portraitEdge.red < 40 && portraitEdge.blue < 40, "the portrait picture has a black border: \(portraitEdge)")
         XCTAssertEqual(branch.errors, [], "the branch failed while the sizes changed")
         pipeline.stop()
     } }
-
-    /// A view smaller than the picture has it scaled down in YUV and cropped; a larger one has
-    /// the view's shape cut from it at its own size, and only that scaled up (after conversion).
-    func test_plan_scalesDownBeforeConverting_andUpAfter() {
-        let source = VideoSize(width: 640, height: 360)
-        let tile = DisplaySizedVideo.sizes(source: source, display: VideoSize(width: 400, height: 300), defaultSize: source)
-        XCTAssertEqual(tile, .init(cover: VideoSize(width: 534, height: 300), kept: VideoSize(width: 400, height: 300), shown: VideoSize(width: 400, height: 300)))
-        let window = DisplaySizedVideo.sizes(source: source, display: VideoSize(width: 862, height: 485), defaultSize: source)
-        XCTAssertEqual(window, .init(cover: source, kept: source, shown: VideoSize(width: 862, height: 485)))
-        let portrait = DisplaySizedVideo.sizes(source: source, display: VideoSize(width: 300, height: 500), defaultSize: source)
-        XCTAssertEqual(portrait, .init(cover: source, kept: VideoSize(width: 216, height: 360), shown: VideoSize(width: 300, height: 500)))
-    }
 
     /// A window resized by dragging gives its tile a new size many times a second. Each change
     /// races the frames already negotiated for the last one; in the capsfilters' default mode
