@@ -20,6 +20,11 @@ public struct FramePacing: Sendable {
     /// The wait before the spacing of the lead's frames is known (s): more than a frame
     /// interval at 30 fps.
     public static let firstWait = 0.05
+    /// The lead paces the others only while its frames come this often at least (s apart):
+    /// fewer paints than that cost little, and the others are not held to a slow feed's rate.
+    public static let slowestLeadSpacing = 1.0 / 15
+    /// Frames a second by which another feed must beat the lead to take over.
+    public static let leadMargin = 3
 
     /// What to do with a frame that is not the lead's.
     public enum Decision: Equatable, Sendable {
@@ -58,13 +63,6 @@ public struct FramePacing: Sendable {
         guard let current, let held = framesLastSecond[current] else { return fastest.key }
         return fastest.value > held + leadMargin ? fastest.key : current
     }
-
-    /// Frames a second by which another feed must beat the lead to take over.
-    public static let leadMargin = 3
-
-    /// The lead paces the others only while its frames come this often at least (s apart):
-    /// fewer paints than that cost little, and the others are not held to a slow feed's rate.
-    public static let slowestLeadSpacing = 1.0 / 15
 
     /// For a frame (not the lead's) that reached the main thread at `time`.
     public func decision(forFrameAt time: Double) -> Decision {

@@ -81,7 +81,7 @@ final class CallPage: MainWindowPage {
             }
         }
         drawingStatistics = DrawingStatistics(content: area.view) { [weak area] in
-            (area?.framesShown.all ?? 0, area?.selfTile.framesShown ?? 0, area?.framesShown.most ?? 0)
+            (area?.framesShown ?? 0, area?.selfTile.framesShown ?? 0)
         }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false

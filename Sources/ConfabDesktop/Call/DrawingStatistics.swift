@@ -6,24 +6,23 @@ import GLibBridge
 /// tests and `meson-helpers/bench-media` (issue 15: drawing is what the app pays beyond
 /// confab-peer):
 ///
-///     confab-stats: drawing paints=1234 frames=2345 self=1170 most=1180
+///     confab-stats: drawing paints=1234 frames=2345 self=1170
 ///
-/// (`frames` counts every tile's frames, ours included; `self` ours alone; `most` those of
-/// the tile that showed the most.)
+/// (`frames` counts every tile's frames, ours included; `self` ours alone.)
 @MainActor
 final class DrawingStatistics {
     private let paints: PaintCounter
     private var timer: RepeatingTimer?
 
     /// Nil unless `CONFAB_STATS=1`.
-    init?(content: Widget, framesShown: @escaping @MainActor () -> (all: Int, ours: Int, most: Int),
+    init?(content: Widget, framesShown: @escaping @MainActor () -> (all: Int, ours: Int),
           environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard environment["CONFAB_STATS"] == "1" else { return nil }
         let paints = PaintCounter(widget: content)
         self.paints = paints
         timer = RepeatingTimer(interval: 1) {
             let frames = framesShown()
-            FileHandle.standardError.write(Data("confab-stats: drawing paints=\(paints.count) frames=\(frames.all) self=\(frames.ours) most=\(frames.most)\n".utf8))
+            FileHandle.standardError.write(Data("confab-stats: drawing paints=\(paints.count) frames=\(frames.all) self=\(frames.ours)\n".utf8))
         }
     }
 }

@@ -94,11 +94,8 @@ final class ParticipantsArea {
         view.expand()
     }
 
-    /// Video frames shown by the tiles, ours included, and by the one that showed the most (CONFAB_STATS).
-    var framesShown: (all: Int, most: Int) {
-        let counts = [selfTile.framesShown] + tiles.values.map(\.framesShown)
-        return (counts.reduce(0, +), counts.max() ?? 0)
-    }
+    /// Video frames shown by the tiles, ours included (CONFAB_STATS).
+    var framesShown: Int { tiles.values.reduce(selfTile.framesShown) { $0 + $1.framesShown } }
 
     private static let sharePage = "screenshare"
     /// The self-view's look while it sits in the grid's corner, over the video (confab.css).

@@ -40,15 +40,16 @@ final class VideoPaintPacer {
 
     /// A frame for `picture` reached the main thread.
     func offer(_ frame: VideoFrame, for picture: Picture) {
+        let now = monotonicSeconds()
         if case .participant(let session) = picture {
-            countFrame(of: session)
+            countFrame(of: session, at: now)
             if session == lead {
                 draw(picture, frame)
-                pacing.leadFrameShown(at: monotonicSeconds())
+                pacing.leadFrameShown(at: now)
                 return drawHeld()
             }
         }
-        switch pacing.decision(forFrameAt: monotonicSeconds()) {
+        switch pacing.decision(forFrameAt: now) {
         case .drawNow:
             held[picture] = nil
             draw(picture, frame)
@@ -70,9 +71,8 @@ final class VideoPaintPacer {
         if session == lead { lead = nil }
     }
 
-    private func countFrame(of session: String) {
+    private func countFrame(of session: String, at now: Double) {
         framesCounted[session, default: 0] += 1
-        let now = monotonicSeconds()
         if lead == nil {
             lead = session
         } else if now - countingSince >= 1 {
