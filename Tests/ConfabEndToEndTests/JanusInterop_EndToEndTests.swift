@@ -66,6 +66,15 @@ final class JanusInterop_EndToEndTests: XCTestCase {
         }
     }
 
+    /// Joining overlaps its first round trips with building the pipelines (30–60 ms of the main
+    /// thread): the publisher exists before the Janus session is waited for, not after.
+    func test_peerJoin_buildsItsPipelinesWhileTheJanusConnectionOpens() async throws {
+        let run = try await withVideo()
+        let built = try XCTUnwrap(run.peerSteps.firstIndex(of: "publisher-built"), "no publisher-built step: \(run.peerSteps)")
+        let connected = try XCTUnwrap(run.peerSteps.firstIndex(of: "janus-connected"), "no janus-connected step: \(run.peerSteps)")
+        XCTAssertLessThan(built, connected, "the pipelines were built only once Janus was connected: \(run.peerSteps)")
+    }
+
     func test_noProcessOfTheRunOutlivesIt() async throws {
         let run = try await withVideo()
         XCTAssertEqual(run.leftovers, [], "processes of the interop run still running")

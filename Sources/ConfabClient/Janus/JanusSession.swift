@@ -21,6 +21,8 @@ public final class JanusSession {
     private let trust: ServerTrust
     private var socket: TextWebSocket?
     private var socketTask: Task<Void, Never>?
+    /// Whether the socket opened (true) or failed to (false), once `startConnecting` ran.
+    private var opening: (stream: AsyncStream<Bool>, continuation: AsyncStream<Bool>.Continuation)?
     private var keepaliveTask: Task<Void, Never>?
     private var pending: [String: PendingRequest] = [:]
     private var handles: [UInt64: JanusHandle] = [:]
@@ -40,11 +42,14 @@ public final class JanusSession {
         self.logger = logger
     }
 
-    /// Opens the WebSocket and creates the Janus session.
-    public func connect(timeout: Duration = .seconds(10)) async throws {
+    /// Starts opening the WebSocket and returns at once: what the caller does meanwhile (building
+    /// a call's pipelines) overlaps the network's round trips. `connect` finishes the work.
+    public func startConnecting() {
+        guard opening == nil, !isClosed else { return }
         let socket = TextWebSocket(url: url, peer: "Janus", subprotocol: "janus-protocol", trust: trust, logger: logger)
         self.socket = socket
         let opened = AsyncStream.makeStream(of: Bool.self)
+        opening = opened
         let owner = WeakSession(self)
         socketTask = Task.detached {
             var reason = JanusError.disconnected(reason: "the connection to the media server closed")
@@ -57,9 +62,15 @@ public final class JanusSession {
             opened.continuation.yield(false)
             await owner.session?.closed(reason)
         }
-        let giveUp = Task { try await Task.sleep(for: timeout); opened.continuation.yield(false) }
+    }
+
+    /// Opens the WebSocket (unless `startConnecting` already began to) and creates the Janus session.
+    public func connect(timeout: Duration = .seconds(10)) async throws {
+        startConnecting()
+        guard let opening else { throw JanusError.disconnected(reason: "closed") }
+        let giveUp = Task { try await Task.sleep(for: timeout); opening.continuation.yield(false) }
         var didOpen = false
-        for await value in opened.stream { didOpen = value; break }
+        for await value in opening.stream { didOpen = value; break }
         giveUp.cancel()
         guard didOpen else { throw JanusError.unreachable(url: url, reason: "no connection within \(timeout)") }
         sessionID = try await send(.createSession, timeout: timeout).createdID()

@@ -28,6 +28,8 @@ struct JanusInteropRun {
 
     let peer: PeerReport
     let page: [PageLine]
+    /// The peer's join steps in the order it marked them ("confab-timeline STEP … at=…" lines).
+    let peerSteps: [String]
     /// Chromium's whole log, for failure messages.
     let chromiumLog: String
     /// Processes still running whose command line names this run's folder (Chromium's profile
@@ -92,8 +94,12 @@ struct JanusInteropRun {
             throw TestFailure("no readable report from confab-peer (\(error)); its output:\n\(read("peer.log"))")
         }
         let page = chromiumLog.split(separator: "\n").compactMap(parse)
+        let peerSteps = read("peer.log").split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("confab-timeline ") else { return nil }
+            return line.split(separator: " ").dropFirst().first.map(String.init)
+        }
         try? FileManager.default.removeItem(at: directory)
-        return JanusInteropRun(peer: peer, page: page, chromiumLog: chromiumLog, leftovers: leftovers)
+        return JanusInteropRun(peer: peer, page: page, peerSteps: peerSteps, chromiumLog: chromiumLog, leftovers: leftovers)
     }
 
     /// `…:INFO:CONSOLE(42)] "confab-interop received feed=1 framesDecoded=30", source: file:///… (42)`

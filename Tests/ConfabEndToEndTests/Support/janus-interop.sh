@@ -56,7 +56,8 @@ for _ in $(seq 200); do
 done
 
 # The peer creates the room (typed `exists` and `create` through JanusProtocol) and joins.
-"$bin/confab-peer" janus --url "$url" --room "$room" --create-room --display confab-peer --max-video-size 640x360 \
+# CONFAB_TIMELINE: its join steps go to peer.log (JanusInteropRun.peerSteps).
+CONFAB_TIMELINE=1 "$bin/confab-peer" janus --url "$url" --room "$room" --create-room --display confab-peer --max-video-size 640x360 \
   --report "$out/peer.json" "$@" 2>"$out/peer.log" &
 peer_pid=$!
 for _ in $(seq 400); do
