@@ -74,8 +74,8 @@ public final class CallMediaSession {
     /// Connects to Janus, publishes what `settings` allow, and subscribes to everyone already there.
     public func start(settings: CallSettings) async throws {
         JoinTimeline.mark("media-start")
-        // Normally made as the program started; if not, it is made while we connect.
-        DTLSCertificate.prepare()
+        // Normally started as the program started; if not, it goes on while we connect.
+        CallMediaWarmUp.start()
         let janus = JanusSession(url: configuration.janusURL, trust: configuration.mediaServerTrust, logger: logger)
         self.janus = janus
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }

@@ -44,7 +44,7 @@ final class JanusRoomPeer {
 
     private init(plan: JanusRoomPlan, settings: PeerMediaSettings) {
         GStreamer.initialize()
-        DTLSCertificate.prepare()
+        CallMediaWarmUp.start(joiningAtOnce: true)
         self.plan = plan
         let devices = PeerTestDevices(settings: settings)
         let joining = devices.joining(withoutDevices: settings.joinWithoutDevices)

@@ -26,7 +26,7 @@ final class PeerMedia {
 
     init(client: CoordinatorClient, settings: PeerMediaSettings) {
         GStreamer.initialize()
-        DTLSCertificate.prepare()
+        CallMediaWarmUp.start(joiningAtOnce: true)
         self.settings = settings
         let devices = PeerTestDevices(settings: settings)
         // The devices `--switch-devices-after` switches to.

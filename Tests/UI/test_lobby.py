@@ -136,6 +136,17 @@ class LobbyWithTestDevices(LobbyTestCase):
                          if any(name in line for name in ("libLLVM", "_dri.so", "libEGL_mesa", "libGLX_mesa", "libgallium"))})
         self.assertEqual(gl, [], "GL libraries loaded under the cairo renderer")
 
+    def test_lobby_hasTheCallsPluginsLoaded_beforeJoin(self):
+        """GStreamer loads a plugin the first time one of its elements is made: the SRTP plugin
+        (whose load runs libsrtp's self-test through NSS, 25-35 ms) inside the first answer of a
+        join, on the way to the first frame. The app loads what a call needs as it starts."""
+        self.wait_shown("image", "Camera preview")
+        def loaded():
+            with open(f"/proc/{self.app.process.pid}/maps") as maps:
+                return {line.split()[-1].rsplit("/", 1)[-1] for line in maps if "gstreamer-1.0/libgst" in line}
+        wanted = {"libgstsrtp.so", "libgstnice.so"}
+        wait_for(lambda: wanted <= loaded(), what=f"{sorted(wanted)} loaded in the lobby", timeout=10)
+
     def test_ctrlD_and_ctrlE_toggleMicrophoneAndCamera(self):
         microphone = self.control("push button", "Microphone")
         camera = self.control("push button", "Camera")
