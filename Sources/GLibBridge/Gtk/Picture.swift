@@ -21,8 +21,8 @@ public final class VideoPicture: Widget {
     public var onPixelSizeChanged: (@MainActor (_ width: Int, _ height: Int) -> Void)?
     private var lastPixelSize: (width: Int, height: Int) = (0, 0)
     private let fit: Fit
-    /// The frame drawn now, as a cairo surface that keeps the frame (and its buffer) alive.
-    private var surface: OpaquePointer?
+    /// The frame drawn now.
+    private var image: FrameImage?
     private var frameSize: (width: Int, height: Int) = (0, 0)
     private var shrinks = true
 
@@ -60,10 +60,6 @@ public final class VideoPicture: Widget {
         return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
     }
 
-    isolated deinit {
-        if let surface { cairo_surface_destroy(surface) }
-    }
-
     private var area: UnsafeMutablePointer<GtkDrawingArea> { c() }
 
     /// False makes the frame's own size the widget's size: shown pixel for pixel (inside a
@@ -77,19 +73,8 @@ public final class VideoPicture: Widget {
     }
 
     public func show(_ frame: VideoFrame) {
-        guard let data = frame.data else { return }
-        let next = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, gint(frame.width), gint(frame.height), gint(frame.stride))
-        guard let next, cairo_surface_status(next) == CAIRO_STATUS_SUCCESS else {
-            if let next { cairo_surface_destroy(next) }
-            return
-        }
-        // The surface holds the frame until cairo lets go of it (a recorded draw may outlive
-        // this picture's next frame).
-        cairo_surface_set_user_data(next, &VideoPicture.frameKey, Unmanaged.passRetained(frame).toOpaque()) { data in
-            if let data { Unmanaged<VideoFrame>.fromOpaque(data).release() }
-        }
-        if let surface { cairo_surface_destroy(surface) }
-        surface = next
+        guard let next = FrameImage(frame) else { return }
+        image = next
         let sizeChanged = frameSize != (frame.width, frame.height)
         frameSize = (frame.width, frame.height)
         if sizeChanged { updateContentSize() }
@@ -100,18 +85,14 @@ public final class VideoPicture: Widget {
 
     /// Drops the last frame so a stale image never lingers when video stops.
     public func clear() {
-        guard let surface else { return }
-        cairo_surface_destroy(surface)
-        self.surface = nil
+        guard image != nil else { return }
+        image = nil
         frameSize = (0, 0)
         updateContentSize()
         gtk_widget_queue_draw(widget)
     }
 
-    public var hasFrame: Bool { surface != nil }
-
-    /// Only its address matters: it names the frame attached to each surface.
-    nonisolated(unsafe) private static var frameKey = cairo_user_data_key_t()
+    public var hasFrame: Bool { image != nil }
 
     private func updateContentSize() {
         gtk_drawing_area_set_content_width(area, gint(shrinks ? 0 : frameSize.width))
@@ -122,7 +103,7 @@ public final class VideoPicture: Widget {
     /// pixel when the sizes allow it (then cairo only copies), else scaled bilinearly (cairo's
     /// default "good" filter costs several times more per frame).
     private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
-        guard let surface, frameSize.width > 0, frameSize.height > 0, width > 0, height > 0 else { return }
+        guard let image, frameSize.width > 0, frameSize.height > 0, width > 0, height > 0 else { return }
         let across = Double(width) / Double(frameSize.width), down = Double(height) / Double(frameSize.height)
         var scale = fit == .cover ? max(across, down) : min(across, down)
         // Within a pixel of 1:1 (the pipeline scaled it for us): no resampling.
@@ -136,8 +117,10 @@ public final class VideoPicture: Widget {
         cairo_clip(cr)
         cairo_translate(cr, x, y)
         if scale != 1 { cairo_scale(cr, scale, scale) }
-        cairo_set_source_surface(cr, surface, 0, 0)
-        if scale != 1 { cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR) }
+        let pattern = image.pattern()
+        if scale != 1 { cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR) }
+        cairo_set_source(cr, pattern)
+        cairo_pattern_destroy(pattern)
         cairo_paint(cr)
         cairo_restore(cr)
     }
@@ -152,5 +135,62 @@ public final class VideoPicture: Widget {
         guard size.width > 0, size.height > 0, size != lastPixelSize else { return }
         lastPixelSize = size
         onPixelSizeChanged(size.width, size.height)
+    }
+}
+
+/// One frame as cairo paints it: an image surface over the frame's own bytes (BGRA
+/// premultiplied is cairo's ARGB32), which keeps the frame (and its buffer) alive.
+///
+/// It is painted through a raster-source pattern, not as a surface pattern: GTK records a
+/// draw (a cairo node) and replays it later, and a recording takes a snapshot of every image
+/// surface painted into it, which cairo keeps attached to the surface and fills, when the
+/// surface is destroyed, with a copy of the whole image (allocated, cleared, copied) — for every
+/// frame, whether or not the recording is still there (perf: 8 % of the lobby's main thread, and
+/// two frames' worth of copying per frame in a one-to-one call). A recording of a raster source
+/// keeps only a reference to this object, and cairo asks it for the image when it replays.
+final class FrameImage {
+    let surface: OpaquePointer
+    let width: Int32
+    let height: Int32
+
+    /// Only its address matters: it names the frame attached to each surface.
+    nonisolated(unsafe) private static var frameKey = cairo_user_data_key_t()
+
+    init?(_ frame: VideoFrame) {
+        guard let data = frame.data,
+              let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, gint(frame.width), gint(frame.height), gint(frame.stride))
+        else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        cairo_surface_set_user_data(surface, &Self.frameKey, Unmanaged.passRetained(frame).toOpaque()) { data in
+            if let data { Unmanaged<VideoFrame>.fromOpaque(data).release() }
+        }
+        self.surface = surface
+        width = Int32(frame.width)
+        height = Int32(frame.height)
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// A new pattern that paints this frame (the caller destroys it); every copy cairo makes
+    /// of it (a recording's) holds the frame too, until cairo is done with it.
+    func pattern() -> OpaquePointer {
+        let pattern = cairo_pattern_create_raster_source(Unmanaged.passRetained(self).toOpaque(), CAIRO_CONTENT_COLOR_ALPHA, width, height)!
+        cairo_raster_source_pattern_set_acquire(pattern, { _, data, _, _ in
+            guard let data else { return nil }
+            return cairo_surface_reference(Unmanaged<FrameImage>.fromOpaque(data).takeUnretainedValue().surface)
+        }, { _, _, surface in
+            cairo_surface_destroy(surface)
+        })
+        cairo_raster_source_pattern_set_copy(pattern) { _, data, _ in
+            if let data { _ = Unmanaged<FrameImage>.fromOpaque(data).retain() }
+            return CAIRO_STATUS_SUCCESS
+        }
+        cairo_raster_source_pattern_set_finish(pattern) { _, data in
+            if let data { Unmanaged<FrameImage>.fromOpaque(data).release() }
+        }
+        return pattern
     }
 }
