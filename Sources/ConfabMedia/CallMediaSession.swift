@@ -79,7 +79,7 @@ public final class CallMediaSession {
         let janus = JanusSession(url: configuration.janusURL, trust: configuration.mediaServerTrust, logger: logger)
         self.janus = janus
         janus.onClosed = { [weak self] reason in self?.mediaServerLost(reason) }
-        // The pipelines need nothing from Janus: they are built (30–60 ms of the main thread
+        // The pipelines need nothing from Janus: they are built (20–50 ms of the main thread
         // here) while the socket opens, instead of after (bench-media's join timeline).
         janus.startConnecting()
         // Watching from before our connection gathers its candidates: a connection made while

@@ -67,7 +67,7 @@ public final class JanusSession {
     /// Opens the WebSocket (unless `startConnecting` already began to) and creates the Janus session.
     public func connect(timeout: Duration = .seconds(10)) async throws {
         startConnecting()
-        guard let opening else { throw JanusError.disconnected(reason: "closed") }
+        guard let opening else { throw JanusError.disconnected(reason: "the session was closed before it connected") }
         let giveUp = Task { try await Task.sleep(for: timeout); opening.continuation.yield(false) }
         var didOpen = false
         for await value in opening.stream { didOpen = value; break }

@@ -1,8 +1,8 @@
 import CGStreamer
 import Foundation
 
-/// What GStreamer does once per process on a call's way to its first frame, started on threads
-/// of their own as the program starts so that a join does not wait for it:
+/// What GStreamer does once per process on a call's way to its first frame, done on threads of
+/// their own before anyone joins, so that a join does not wait for it:
 /// - the DTLS certificate (`DTLSCertificate`);
 /// - loading the plugins only a connected call uses. GStreamer loads a plugin the first time one
 ///   of its elements is made, and webrtcbin makes its SRTP and ICE elements inside the first offer

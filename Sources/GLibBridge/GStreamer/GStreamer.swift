@@ -29,15 +29,6 @@ public enum GStreamer {
         if let loaded = gst_plugin_feature_load(factory) { gst_object_unref(gpointer(loaded)) }
     }
 
-    /// Whether the plugin that provides `factoryName` is loaded into the process now.
-    public static func isPluginLoaded(providing factoryName: String) -> Bool {
-        guard let factory = gst_element_factory_find(factoryName) else { return false }
-        defer { gst_object_unref(gpointer(factory)) }
-        guard let plugin = gst_plugin_feature_get_plugin(factory) else { return false }
-        defer { gst_object_unref(gpointer(plugin)) }
-        return gst_plugin_is_loaded(plugin) != 0
-    }
-
     public static var versionString: String { takeString(gst_version_string()) ?? "GStreamer" }
 }
 

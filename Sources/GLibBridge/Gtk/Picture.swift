@@ -117,7 +117,7 @@ public final class VideoPicture: Widget {
         cairo_clip(cr)
         cairo_translate(cr, x, y)
         if scale != 1 { cairo_scale(cr, scale, scale) }
-        let pattern = image.pattern()
+        guard let pattern = image.pattern() else { return cairo_restore(cr) }
         if scale != 1 { cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR) }
         cairo_set_source(cr, pattern)
         cairo_pattern_destroy(pattern)
@@ -176,8 +176,14 @@ final class FrameImage {
 
     /// A new pattern that paints this frame (the caller destroys it); every copy cairo makes
     /// of it (a recording's) holds the frame too, until cairo is done with it.
-    func pattern() -> OpaquePointer {
-        let pattern = cairo_pattern_create_raster_source(Unmanaged.passRetained(self).toOpaque(), CAIRO_CONTENT_COLOR_ALPHA, width, height)!
+    func pattern() -> OpaquePointer? {
+        let data = Unmanaged.passRetained(self).toOpaque()
+        guard let pattern = cairo_pattern_create_raster_source(data, CAIRO_CONTENT_COLOR_ALPHA, width, height),
+              cairo_pattern_status(pattern) == CAIRO_STATUS_SUCCESS else {
+            // cairo's error pattern calls no callbacks: the reference taken for it goes here.
+            Unmanaged<FrameImage>.fromOpaque(data).release()
+            return nil
+        }
         cairo_raster_source_pattern_set_acquire(pattern, { _, data, _, _ in
             guard let data else { return nil }
             return cairo_surface_reference(Unmanaged<FrameImage>.fromOpaque(data).takeUnretainedValue().surface)
