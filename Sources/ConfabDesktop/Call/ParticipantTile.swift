@@ -70,6 +70,7 @@ final class ParticipantTile {
         view.addOverlay(bar)
         view.addPassThroughOverlay(reactionLabel)
         view.addCSSClass("tile-frame")
+        picture.onHasFrameChanged = { [weak self] _ in self?.updateBackground() }
     }
 
     func show(_ frame: VideoFrame) {
@@ -82,6 +83,12 @@ final class ParticipantTile {
     /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
     /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
     ///   shows your own initial).
+    /// A frame covers the whole tile (it is scaled to cover it): the tile's tinted background
+    /// is painted only where no frame is (confab.css, `.covered`).
+    private func updateBackground() {
+        stack.setCSSClass("covered", stack.visiblePageName == "video" && picture.hasFrame)
+    }
+
     func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
                 quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false,
                 isHandRaised: Bool = false, reaction: Reaction? = nil) {
@@ -95,6 +102,7 @@ final class ParticipantTile {
         avatar.name = avatarName ?? name
         stack.visiblePageName = hasVideo ? "video" : "avatar"
         if !hasVideo { picture.clear() }
+        updateBackground()
         microphoneOff.isVisible = !hasAudio
         // Only a poor connection is worth a mark on the tile (as in Meet): bars on every tile
         // saying "excellent" are noise.

@@ -40,6 +40,7 @@ final class LobbyPreview {
         let overlay = Overlay(child: stack)
         overlay.addOverlay(bottomBar)
         view = AspectFit(child: overlay, ratio: 16.0 / 9.0, minimumHeight: 158)
+        picture.onHasFrameChanged = { [weak self] _ in self?.updateBackground() }
     }
 
     /// The tallest the preview may be: what the window shows of the lobby, less what must be
@@ -65,6 +66,7 @@ final class LobbyPreview {
         switch cameraState {
         case .running where hasFrame:
             stack.visiblePageName = "video"
+            updateBackground()
             return
         case .running: caption = tr("Starting camera…")
         case .off: caption = tr("Camera is off")
@@ -75,5 +77,12 @@ final class LobbyPreview {
         avatarCaption.text = caption
         avatar.setAccessibleLabel("\(userName), \(caption.lowercased())")
         stack.visiblePageName = "avatar"
+        updateBackground()
+    }
+
+    /// The camera's frame covers the whole preview: its tinted background is painted only
+    /// where no frame is (confab.css, `.covered`).
+    private func updateBackground() {
+        stack.setCSSClass("covered", stack.visiblePageName == "video" && picture.hasFrame)
     }
 }
