@@ -80,15 +80,15 @@ final class ParticipantTile {
     /// Video frames this tile has shown.
     var framesShown: Int { picture.framesShown }
 
-    /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
-    /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
-    ///   shows your own initial).
     /// A frame covers the whole tile (it is scaled to cover it): the tile's tinted background
     /// is painted only where no frame is (confab.css, `.covered`).
     private func updateBackground() {
         stack.setCSSClass("covered", stack.visiblePageName == "video" && picture.hasFrame)
     }
 
+    /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
+    /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
+    ///   shows your own initial).
     func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
                 quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false,
                 isHandRaised: Bool = false, reaction: Reaction? = nil) {

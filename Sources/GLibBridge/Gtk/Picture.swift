@@ -10,9 +10,8 @@ import CGtk
 /// in a two-party call, the largest single item in the profile), then resamples it to the
 /// widget (pixman, another 7 %); and `gtk_picture_set_paintable` queues a relayout of the
 /// window for every frame. Here a frame becomes a cairo image surface over the frame's own
-/// bytes, drawn at one frame pixel per screen pixel
-/// when the pipeline scaled it to the widget (`onPixelSizeChanged`), and a new frame only
-/// queues a redraw.
+/// bytes (`FrameImage`), drawn at one frame pixel per screen pixel when the pipeline scaled it
+/// to the widget (`onPixelSizeChanged`), and a new frame only queues a redraw.
 @MainActor
 public final class VideoPicture: Widget {
     public private(set) var framesShown = 0
