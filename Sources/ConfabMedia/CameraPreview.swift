@@ -57,6 +57,10 @@ public final class CameraPreview: CameraPreviewSource {
             pipeline.receiveVideoFrames(fromAppSink: "frames") { [weak self] frame in
                 guard let self else { return }
                 self.framesReceived += 1
+                // The camera is up: the plugins a call loads are loaded now, before Join. Loaded
+                // as the app started, they held the first picture back (bench-lobby: 0.21 →
+                // 0.37 s); without a camera they load as the join starts (CallMediaSession).
+                if self.framesReceived == 1 { CallMediaWarmUp.start() }
                 self.onFrame?(frame)
             }
             pipeline.watchBus { [weak self] message in

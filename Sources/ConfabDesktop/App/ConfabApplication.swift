@@ -39,7 +39,7 @@ public final class ConfabApplication {
                         translatePlural: { Translations.translate($0, $1, count: $2) })
         GStreamer.initialize()
         // Every call needs it, and making it takes a while: from now, not from the first Join.
-        // (The plugins a call loads wait for the lobby's first picture: see LobbyPage.show.)
+        // (The plugins a call loads wait for the lobby's first picture: see CameraPreview.)
         DTLSCertificate.prepare()
         Application.leaveGLUnloadedWhenRenderingWithCairo()
         application = Application(id: Self.applicationID, unique: options.isSingleInstance)

@@ -70,7 +70,7 @@ final class ParticipantTile {
         view.addOverlay(bar)
         view.addPassThroughOverlay(reactionLabel)
         view.addCSSClass("tile-frame")
-        picture.onHasFrameChanged = { [weak self] _ in self?.updateBackground() }
+        picture.onHasFrameChanged = { [weak self] in self?.updateBackground() }
     }
 
     func show(_ frame: VideoFrame) {

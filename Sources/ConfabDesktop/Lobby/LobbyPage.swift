@@ -154,10 +154,6 @@ final class LobbyPage: MainWindowPage {
         if !previewHasFrame {
             previewHasFrame = true
             updatePreview()
-            // The camera is up: the plugins a call loads are loaded now, before Join. Loaded as
-            // the app started, they held the first picture back (bench-lobby: 0.21 → 0.37 s);
-            // without a camera they load as the join starts (CallMediaSession).
-            CallMediaWarmUp.start()
         }
     }
 

@@ -40,7 +40,7 @@ final class LobbyPreview {
         let overlay = Overlay(child: stack)
         overlay.addOverlay(bottomBar)
         view = AspectFit(child: overlay, ratio: 16.0 / 9.0, minimumHeight: 158)
-        picture.onHasFrameChanged = { [weak self] _ in self?.updateBackground() }
+        picture.onHasFrameChanged = { [weak self] in self?.updateBackground() }
     }
 
     /// The tallest the preview may be: what the window shows of the lobby, less what must be

@@ -21,7 +21,7 @@ public final class VideoPicture: Widget {
     /// Told when the picture gets a frame after none, and when it is cleared: a covering picture
     /// (`Fit.cover`) hides everything under it, so its container need not paint a background
     /// there (a rounded, tinted fill cost about half as much as the frame itself per paint).
-    public var onHasFrameChanged: (@MainActor (_ hasFrame: Bool) -> Void)?
+    public var onHasFrameChanged: (@MainActor () -> Void)?
     private var lastPixelSize: (width: Int, height: Int) = (0, 0)
     private let fit: Fit
     /// The frame drawn now.
@@ -79,7 +79,7 @@ public final class VideoPicture: Widget {
         guard let next = FrameImage(frame) else { return }
         let hadFrame = image != nil
         image = next
-        if !hadFrame { onHasFrameChanged?(true) }
+        if !hadFrame { onHasFrameChanged?() }
         let sizeChanged = frameSize != (frame.width, frame.height)
         frameSize = (frame.width, frame.height)
         if sizeChanged { updateContentSize() }
@@ -92,7 +92,7 @@ public final class VideoPicture: Widget {
     public func clear() {
         guard image != nil else { return }
         image = nil
-        onHasFrameChanged?(false)
+        onHasFrameChanged?()
         frameSize = (0, 0)
         updateContentSize()
         gtk_widget_queue_draw(widget)
