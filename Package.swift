@@ -52,12 +52,14 @@ let package = Package(
         systemLibrary("CGStreamerSDP", "gstreamer-sdp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGStreamerRTP", "gstreamer-rtp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CAlsa", "alsa", apt: "libasound2-dev"),
+        // libyuv ships no pkg-config file: the module map links it by name.
+        .systemLibrary(name: "CYUV", path: "Sources/CLibraries/CYUV", providers: [.apt(["libyuv-dev"])]),
 
         // MARK: Binding layer — the only place with C interop
         .target(
             name: "GLibBridge",
             dependencies: ["CGLib", "CGtk", "CAdwaita", "CGStreamer", "CGStreamerApp",
-                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CGStreamerRTP", "CAlsa"]
+                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CGStreamerRTP", "CAlsa", "CYUV"]
         ),
 
         // MARK: Client modules

@@ -52,7 +52,7 @@ public final class CallMediaSession {
     /// The participant sessions whose camera video is received; nil for everyone's.
     private var wantedVideo: Set<String>?
     /// The pixel size each participant session's camera is shown at (their tile): frames are
-    /// scaled to it in GStreamer (`DisplaySizedVideo`).
+    /// made into it as they are decoded (`VideoFrameScaler`).
     private var displaySizes: [String: VideoSize] = [:]
     private var isSelfViewShown = false
     private var stopped = false
@@ -325,7 +325,6 @@ public final class CallMediaSession {
             let frames = remoteFeeds[feedID]?.framesReceived ?? 0
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
             remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
-            subscriber.followReceivedSize()
             subscriber.framesAtLastRefresh = frames
             Task {
                 let reception = await subscriber.receptionStatistics(roundTripTime: self.sentVideo?.roundTripTime)

@@ -1,9 +1,9 @@
 import ConfabCore
 import GLibBridge
 
-/// The lobby's camera preview: the chosen camera, mirrored, scaled in GStreamer to exactly the
-/// pixels of the picture that shows it (`setDisplaySize`; see DisplaySizedVideo) and delivered
-/// to the main loop frame by frame (never queued: see VideoFrameMailbox).
+/// The lobby's camera preview: the chosen camera, made into exactly the pixels of the picture
+/// that shows it, mirrored (`setDisplaySize`; see VideoFrameScaler), and delivered to the main
+/// loop frame by frame (never queued: see VideoFrameMailbox).
 @MainActor
 public final class CameraPreview: CameraPreviewSource {
     /// The size the camera is captured at (frames come at this size until the picture's is known).
@@ -17,9 +17,9 @@ public final class CameraPreview: CameraPreviewSource {
     private let devices: GStreamerDeviceSource
     private let size: Size
     private var pipeline: MediaPipeline?
-    private var displaySized: DisplaySizedVideo?
-    /// The picture's size in device pixels (nil: not laid out yet).
-    private var displaySize: VideoSize?
+    /// Cuts, scales, mirrors and converts each captured frame for the picture; lives as long
+    /// as the preview (a restarted camera keeps the picture's size).
+    private let scaler = VideoFrameScaler(mirrored: true)
     /// Who shows the frames (the lobby's picture); set by the view.
     public var onFrame: (@MainActor (VideoFrame) -> Void)?
     public private(set) var framesReceived = 0
@@ -39,22 +39,16 @@ public final class CameraPreview: CameraPreviewSource {
         }
         // Real cameras may deliver MJPEG or raw video; decodebin takes either. Test sources are raw.
         let decode = camera.isTest ? "" : "decodebin ! "
-        let captured = VideoSize(width: size.width, height: size.height)
-        // Captured at `size`, then scaled (in the camera's own format) and cropped to the
-        // picture, and only then mirrored — as people expect to see themselves; what others
-        // receive is not — and converted for cairo: those steps work on the pixels shown, and
-        // GTK only copies them (bench-lobby, 720p camera: 17.7 → 13 % of a core; converting
-        // and mirroring the whole frame, then scaling it in GTK, cost the difference).
-        let processing = "\(decode)videoconvert ! videoscale ! capsfilter caps=\"video/x-raw,width=\(size.width),height=\(size.height),"
-            + "pixel-aspect-ratio=1/1\" ! "
-            + DisplaySizedVideo.description(filterName: "preview-size", defaultSize: captured, beforeConversion: "videoflip video-direction=horiz ! ")
-            + " ! appsink name=frames max-buffers=1 drop=true sync=true enable-last-sample=false"
+        // Captured at `size` in I420; the scaler then cuts the picture's shape, scales it to the
+        // picture and only then mirrors it — as people expect to see themselves; what others
+        // receive is not — working on the pixels shown, which GTK only copies (bench-lobby,
+        // 720p camera: converting and mirroring the whole frame, then scaling it in GTK, cost
+        // 17.7 % of a core against 13 % for scaling first in GStreamer).
+        let processing = "\(decode)videoconvert ! videoscale ! capsfilter caps=\"video/x-raw,format=I420,width=\(size.width),"
+            + "height=\(size.height),pixel-aspect-ratio=1/1\" ! appsink name=frames max-buffers=1 drop=true sync=true enable-last-sample=false"
         do {
             let pipeline = try MediaPipeline(source: source, processing: processing)
-            let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "preview-size", defaultSize: captured) { captured }
-            sized.displaySize = displaySize
-            displaySized = sized
-            pipeline.receiveVideoFrames(fromAppSink: "frames") { [weak self] frame in
+            pipeline.receiveVideoFrames(fromAppSink: "frames", scaledBy: scaler) { [weak self] frame in
                 guard let self else { return }
                 self.framesReceived += 1
                 // The camera is up: the plugins a call loads are loaded now, before Join. Loaded
@@ -79,13 +73,11 @@ public final class CameraPreview: CameraPreviewSource {
     public func stopPreview() {
         pipeline?.stop()
         pipeline = nil
-        displaySized = nil
     }
 
     /// The picture showing the preview is `size` device pixels now: frames come at that size
     /// from the next one on (and from the first, for a preview started later).
     public func setDisplaySize(_ size: VideoSize?) {
-        displaySize = size
-        displaySized?.displaySize = size
+        scaler.outputSize = size.map { VideoFrameScaler.Size(width: $0.width, height: $0.height) }
     }
 }

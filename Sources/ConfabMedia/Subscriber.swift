@@ -33,10 +33,8 @@ final class Subscriber {
     private var stalledWatches = 0
     private var lastFrameAt: ContinuousClock.Instant?
     private let isScreenshare: Bool
-    /// Scales the decoded camera to its tile, once the video stream is linked.
-    private var displaySized: DisplaySizedVideo?
-    /// The tile's size in device pixels (nil: none known; frames come at the configured size).
-    private var displaySize: VideoSize?
+    /// Makes the decoded camera into its tile's pixels (nil for a shared screen).
+    private let scaler: VideoFrameScaler?
 
     /// - Parameter speakerSink: gst-launch description of where the audio plays.
     /// - Parameter isScreenshare: a shared screen keeps its own size (at most what the sender sends,
@@ -56,10 +54,13 @@ final class Subscriber {
         webrtc.startJitterbuffersEarly(afterPackets: 2)
         for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
         self.isScreenshare = isScreenshare
-        // A shared screen keeps its own size (BGRA, nothing scaled); a camera is scaled to the
-        // tile that shows it (DisplaySizedVideo), at the configured size until a tile says.
+        scaler = isScreenshare ? nil : VideoFrameScaler()
+        scaler?.outputSize = Self.outputSize(forDisplay: nil, configuration: configuration)
+        // A shared screen keeps its own size (BGRA, nothing scaled); a camera's decoded I420
+        // frames are made into the tile's pixels as they arrive (VideoFrameScaler), at the
+        // configured size until a tile says.
         let output = isScreenshare ? "videoconvert ! videoscale ! video/x-raw,format=BGRA,pixel-aspect-ratio=1/1"
-            : DisplaySizedVideo.description(filterName: "display-size-{n}", defaultSize: Self.defaultSize(configuration))
+            : "videoconvert ! video/x-raw,format=I420"
         webrtc.setIncomingBranches([
             // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
             // rather than decode a broken picture until the next one comes by itself.
@@ -80,20 +81,20 @@ final class Subscriber {
         }
     }
 
-    private static func defaultSize(_ configuration: CallMediaConfiguration) -> VideoSize {
-        VideoSize(width: configuration.remoteVideoWidth, height: configuration.remoteVideoHeight)
+    /// The size frames are made at for a tile of `display` device pixels: the tile's own,
+    /// within what a screen needs (a huge window gains nothing); the configured size while no
+    /// tile is known.
+    nonisolated static func outputSize(forDisplay display: VideoSize?, configuration: CallMediaConfiguration) -> VideoFrameScaler.Size {
+        let size = display.map { VideoViewport.coverSize(of: $0, in: $0) }
+            ?? VideoSize(width: configuration.remoteVideoWidth, height: configuration.remoteVideoHeight)
+        return VideoFrameScaler.Size(width: size.width, height: size.height)
     }
 
-    /// Scales the video to `size` (the tile's pixels) from the next frame on; before the
-    /// stream is linked, from its first frame.
+    /// Makes the video into `size` (the tile's pixels) from the next frame on. A sender that
+    /// changes its size or shape needs nothing: each frame is cut and scaled from its own size.
     func setDisplaySize(_ size: VideoSize?) {
-        displaySize = size
-        displaySized?.displaySize = size
+        scaler?.outputSize = Self.outputSize(forDisplay: size, configuration: configuration)
     }
-
-    /// The sender may change the size and shape of what it sends (the path got slower, another
-    /// camera): the tile's cover size follows. Called once a second.
-    func followReceivedSize() { displaySized?.apply() }
 
     func start(on janus: JanusSession, privateID: UInt64?) async throws {
         JoinTimeline.mark("subscriber-start", feed: feed)
@@ -247,18 +248,12 @@ final class Subscriber {
         guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
         decoderName = "decoder-\(number)"
-        if !isScreenshare {
-            let sized = DisplaySizedVideo(pipeline: pipeline, filterName: "display-size-\(number)",
-                                          defaultSize: Self.defaultSize(configuration)) { [weak self] in self?.receivedVideoSize }
-            sized.displaySize = displaySize
-            displaySized = sized
-        }
         // Ask for lost packets again: webrtcbin sets this on the jitterbuffer only when it finds
         // the stream's transceiver, which it did not for Janus's bundled offer (no NACK was
         // ever sent under loss); the jitterbuffers exist once a stream has been linked.
         let jitterbuffers = pipeline.set("do-retransmission", "true", onEveryElementOf: "rtpjitterbuffer")
         logger.debug("retransmission requests on", metadata: ["jitterbuffers": "\(jitterbuffers)"])
-        pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)") { [weak self] frame in
+        pipeline.receiveVideoFrames(fromAppSink: "frames-\(number)", scaledBy: scaler) { [weak self] frame in
             guard let self else { return }
             self.framesReceived += 1
             if self.framesReceived == 1 { JoinTimeline.mark("first-frame", feed: self.feed) }

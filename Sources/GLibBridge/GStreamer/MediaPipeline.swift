@@ -173,11 +173,13 @@ public final class MediaPipeline {
         gst_object_unref(gpointer(element))
     }
 
-    /// Delivers frames from the appsink called `name` to `handler` on the main thread, newest first.
-    public func receiveVideoFrames(fromAppSink name: String, _ handler: @escaping @MainActor (VideoFrame) -> Void) {
+    /// Delivers frames from the appsink called `name` to `handler` on the main thread, newest
+    /// first: BGRA samples as they are, or, with a `scaler`, I420 samples made into its size.
+    public func receiveVideoFrames(fromAppSink name: String, scaledBy scaler: VideoFrameScaler? = nil,
+                                   _ handler: @escaping @MainActor (VideoFrame) -> Void) {
         guard let sink = elementPointer(named: name) else { return }
         defer { gst_object_unref(gpointer(sink)) }
-        let mailbox = VideoFrameMailbox(deliver: handler)
+        let mailbox = VideoFrameMailbox(scaler: scaler, deliver: handler)
         mailbox.attach(to: sink)
         mailboxes.append(mailbox)
     }

@@ -52,10 +52,13 @@ final class VideoFrameMailbox: @unchecked Sendable {
     private var lock = pthread_mutex_t()
     private var waiting: VideoFrame?
     private let deliver: @MainActor (VideoFrame) -> Void
+    /// Makes each frame from an I420 sample at the view's size; without one, samples are BGRA.
+    private let scaler: VideoFrameScaler?
     /// Set when the owner stops: late wake-ups then deliver nothing.
     private var closed = false
 
-    init(deliver: @escaping @MainActor (VideoFrame) -> Void) {
+    init(scaler: VideoFrameScaler?, deliver: @escaping @MainActor (VideoFrame) -> Void) {
+        self.scaler = scaler
         self.deliver = deliver
         pthread_mutex_init(&lock, nil)
     }
@@ -105,7 +108,7 @@ final class VideoFrameMailbox: @unchecked Sendable {
             let mailbox = Unmanaged<VideoFrameMailbox>.fromOpaque(data!).takeUnretainedValue()
             guard let sink, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
             defer { gst_sample_unref(sample) }
-            if let frame = VideoFrameMailbox.frame(from: sample) { mailbox.post(frame) }
+            if let frame = mailbox.scaler?.frame(from: sample) ?? VideoFrameMailbox.frame(from: sample) { mailbox.post(frame) }
             return GST_FLOW_OK
         }
         gst_app_sink_set_callbacks(UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self),
