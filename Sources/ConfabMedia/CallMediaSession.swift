@@ -55,6 +55,7 @@ public final class CallMediaSession {
     /// made into it as they are decoded (`VideoFrameScaler`).
     private var displaySizes: [String: VideoSize] = [:]
     private var isSelfViewShown = false
+    private var selfViewDisplaySize: VideoSize?
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
@@ -99,6 +100,7 @@ public final class CallMediaSession {
         JoinTimeline.mark("janus-connected")
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.setSelfViewShown(isSelfViewShown)
+        publisher.setSelfViewDisplaySize(selfViewDisplaySize)
         publisher.setSelfViewFrameStep(selfViewFrameStep)
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
@@ -122,6 +124,13 @@ public final class CallMediaSession {
     public func setSelfViewShown(_ shown: Bool) {
         isSelfViewShown = shown
         publisher?.setSelfViewShown(shown)
+    }
+
+    /// Makes our camera's frames for the self-view at `size` (the largest view showing it;
+    /// nil: the configured size) from the next frame on.
+    public func setSelfViewDisplaySize(_ size: VideoSize?) {
+        selfViewDisplaySize = size
+        publisher?.setSelfViewDisplaySize(size)
     }
 
     /// Silences everyone's audio here (or brings it back); the echo canceller keeps running.

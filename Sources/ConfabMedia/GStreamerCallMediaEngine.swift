@@ -62,21 +62,42 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// The largest view of `sessionID` decides: a smaller one (the minimized window's) then
     /// scales down in GTK, which costs less than scaling up.
     private func updateDisplaySize(of sessionID: String) {
-        let sizes = (viewports[sessionID] ?? [:]).values.compactMap(\.pixelSize)
-        session?.setDisplaySize(sizes.max { $0.width * $0.height < $1.width * $1.height }, forSession: sessionID)
+        session?.setDisplaySize(Self.largest((viewports[sessionID] ?? [:]).values.compactMap(\.pixelSize)), forSession: sessionID)
     }
 
     /// Shows our own camera's frames (the self-view) to `handler` for as long as the
     /// subscription lives. While nobody watches, the camera's frames are only sent: none is
-    /// converted for a view nobody shows.
-    public func watchSelfView(_ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
+    /// converted for a view nobody shows. With a `viewport`, frames are made at the largest
+    /// watching view's pixels, and follow it when it is resized.
+    public func watchSelfView(viewport: VideoViewport? = nil, _ handler: @escaping @MainActor (VideoFrame) -> Void) -> Subscription {
         let watch = selfViewWatchers.subscribe(handler)
+        nextViewportID += 1
+        let viewportID = nextViewportID
+        let resized = viewport.map { viewport in
+            selfViewports[viewportID] = viewport
+            return viewport.changes.subscribe { [weak self] _ in self?.updateSelfViewSize() }
+        }
         session?.setSelfViewShown(true)
+        updateSelfViewSize()
         return Subscription { [weak self] in
             watch.cancel()
+            resized?.cancel()
             guard let self else { return }
+            self.selfViewports[viewportID] = nil
             self.session?.setSelfViewShown(self.selfViewWatchers.count > 0)
+            self.updateSelfViewSize()
         }
+    }
+
+    /// The views showing our own camera, by watch.
+    private var selfViewports: [Int: VideoViewport] = [:]
+
+    private func updateSelfViewSize() {
+        session?.setSelfViewDisplaySize(Self.largest(selfViewports.values.compactMap(\.pixelSize)))
+    }
+
+    private static func largest(_ sizes: [VideoSize]) -> VideoSize? {
+        sizes.max { $0.width * $0.height < $1.width * $1.height }
     }
 
     /// Self-view frames converted and handed over (whether a view drew them), and the last
@@ -169,6 +190,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             self.selfViewWatchers.send(frame)
         }
         session.setSelfViewShown(selfViewWatchers.count > 0)
+        session.setSelfViewDisplaySize(Self.largest(selfViewports.values.compactMap(\.pixelSize)))
         session.onInputFailed = { [weak self, weak session] device, detail in
             guard let self, let session else { return }
             self.inputFailed(device, detail: detail, in: session)

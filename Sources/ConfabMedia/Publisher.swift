@@ -17,6 +17,8 @@ import Logging
 @MainActor
 final class Publisher {
     var onLocalFrame: (@MainActor (VideoFrame) -> Void)?
+    /// Makes the camera's frames into the self-view tile's pixels, mirrored.
+    private let selfViewScaler = VideoFrameScaler(mirrored: true)
     /// Our microphone's level (dBFS, five times a second), muted or not.
     var onLocalAudioLevel: (@MainActor (Double) -> Void)?
     var onRoomEvent: (@MainActor (RoomEvent) -> Void)?
@@ -92,7 +94,7 @@ final class Publisher {
         // up): an input waiting there could not be taken out.
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
             + "tee name=camera-tee "
-            + "camera-tee. ! \(Self.selfViewBranch(size: Self.selfViewSize(configuration))) "
+            + "camera-tee. ! \(Self.selfViewBranch) "
             // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
             // CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
             + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
@@ -128,7 +130,8 @@ final class Publisher {
         // Transceivers exist once the payloaders are linked: video, then audio.
         for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
-        pipeline.receiveVideoFrames(fromAppSink: "self-view") { [weak self] frame in
+        selfViewScaler.outputSize = Self.selfViewOutputSize(forDisplay: nil, configuration: configuration)
+        pipeline.receiveVideoFrames(fromAppSink: "self-view", scaledBy: selfViewScaler) { [weak self] frame in
             self?.onLocalFrame?(frame)
         }
         // The camera watchdog counts frames where they enter, whether or not the self-view is shown.
@@ -205,26 +208,30 @@ final class Publisher {
         "video/x-raw,width=\(step.size.width),height=\(step.size.height),pixel-aspect-ratio=1/1"
     }
 
-    /// The self-view's branch from the camera's tee to the `self-view` appsink. The self-view is
-    /// mirrored, as in the lobby; what is sent is not. It is scaled down first: converting a
-    /// 720p camera to BGRA for a small tile is wasted work. The valve is closed while nobody
-    /// shows the self-view (confab-peer, the minimized window, a layout without our tile):
-    /// frames are dropped there, before any work (`setSelfViewShown`).
+    /// The self-view's branch from the camera's tee to the `self-view` appsink, whose I420
+    /// frames `selfViewScaler` makes into the self-view tile's pixels, mirrored (as in the
+    /// lobby; what is sent is not). The valve is closed while nobody shows the self-view
+    /// (confab-peer, the minimized window, a layout without our tile): frames are dropped
+    /// there, before any work (`setSelfViewShown`).
     ///
-    /// Not scaled to its tile's size, unlike the remote videos (`DisplaySizedVideo`): tried
-    /// twice, renegotiating this branch while the camera ran stopped the camera itself with
-    /// "not-negotiated" (the tee hands a branch's failure back to the camera's thread) in about
-    /// one bench-media run in five, even with the branch's RECONFIGURE kept from the tee.
-    static func selfViewBranch(size: VideoSize) -> String {
-        "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! videoscale ! "
-            + "video/x-raw,width=\(size.width),height=\(size.height) ! videoflip video-direction=horiz ! videoconvert ! "
-            + "video/x-raw,format=BGRA ! appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
+    /// The size is the scaler's, read per frame: renegotiating this branch's caps while the
+    /// camera ran stopped the camera itself with "not-negotiated" (the tee hands a branch's
+    /// failure back to the camera's thread) in about one bench-media run in five.
+    static let selfViewBranch = "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! "
+        + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
+
+    /// The self-view's size for a tile of `display` device pixels: the tile's own, within
+    /// what a screen needs; without a tile, the sent size's 16:9 at 360p at most.
+    nonisolated static func selfViewOutputSize(forDisplay display: VideoSize?, configuration: CallMediaConfiguration) -> VideoFrameScaler.Size {
+        let largest = configuration.maximumVideoSize
+        let size = display.map { VideoViewport.coverSize(of: $0, in: $0) } ?? (largest.height <= 360 ? largest : VideoSize(width: 640, height: 360))
+        return VideoFrameScaler.Size(width: size.width, height: size.height)
     }
 
-    /// The self-view's size: the sent size's 16:9 at 360p at most (a tile, not the screen).
-    private static func selfViewSize(_ configuration: CallMediaConfiguration) -> VideoSize {
-        let largest = configuration.maximumVideoSize
-        return largest.height <= 360 ? largest : VideoSize(width: 640, height: 360)
+    /// The self-view tile is `size` device pixels now (nil: none says): frames come at that
+    /// size from the next one on.
+    func setSelfViewDisplaySize(_ size: VideoSize?) {
+        selfViewScaler.outputSize = Self.selfViewOutputSize(forDisplay: size, configuration: configuration)
     }
 
     private func attachCamera(_ device: MediaDevice) throws {

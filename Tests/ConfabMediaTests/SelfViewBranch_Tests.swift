@@ -14,9 +14,11 @@ final class SelfViewBranch_Tests: XCTestCase {
         let pipeline = try MediaPipeline(description:
             "videotestsrc is-live=true pattern=smpte ! "
             + "video/x-raw,format=I420,width=64,height=36,framerate=30/1 ! tee name=camera-tee "
-            + "camera-tee. ! \(Publisher.selfViewBranch(size: VideoSize(width: 32, height: 18)))")
+            + "camera-tee. ! \(Publisher.selfViewBranch)")
         var frames: [VideoFrame] = []
-        pipeline.receiveVideoFrames(fromAppSink: "self-view") { frames.append($0) }
+        let scaler = VideoFrameScaler(mirrored: true)
+        scaler.outputSize = .init(width: 32, height: 18)
+        pipeline.receiveVideoFrames(fromAppSink: "self-view", scaledBy: scaler) { frames.append($0) }
         pipeline.countBuffers(atInputOf: "camera-tee")
         try pipeline.play()
 
@@ -24,7 +26,7 @@ final class SelfViewBranch_Tests: XCTestCase {
         XCTAssertTrue(runLoop(until: { (pipeline.buffersArrived(atInputOf: "camera-tee") ?? 0) >= 10 }), "the camera's frames were not counted")
         XCTAssertEqual(frames.count, 0, "frames were converted for a self-view nobody shows")
 
-        // Shown: frames come, at the branch's size, mirrored (blue on the left), converted (the
+        // Shown: frames come, at the scaler's size, mirrored (blue on the left), converted (the
         // caps the closed valve held back were sent again, or nothing could be).
         pipeline.set("drop", "false", onElement: "self-view-valve")
         XCTAssertTrue(runLoop(until: { frames.count >= 3 }), "no frames once the self-view was shown")
@@ -51,7 +53,7 @@ final class SelfViewBranch_Tests: XCTestCase {
         let pipeline = try MediaPipeline(description:
             "videotestsrc is-live=true pattern=smpte ! "
             + "video/x-raw,format=I420,width=64,height=36,framerate=30/1 ! tee name=camera-tee "
-            + "camera-tee. ! \(Publisher.selfViewBranch(size: VideoSize(width: 32, height: 18)))")
+            + "camera-tee. ! \(Publisher.selfViewBranch)")
         pipeline.countBuffers(atInputOf: "camera-tee")
         // Counted where frames reach the appsink, on the streaming thread: what the branch made.
         pipeline.countBuffers(atInputOf: "self-view")

@@ -226,8 +226,8 @@ class PausedFeeds(MediaCallTestCase):
 
 
 class SelfViewCost(MediaCallTestCase):
-    """Our own camera is converted only for a view that shows it (issue 15): in the call window
-    the self-view plays; while the small window shows bob no self-view frame is made at all
+    """Our own camera is converted only for a view that shows it, at that view's size (issue
+    15): in the call window the self-view plays; while the small window shows bob no self-view frame is made at all
     (the camera still sends), and the frames come back with the call window."""
 
     def self_view(self, after=0):
@@ -239,6 +239,12 @@ class SelfViewCost(MediaCallTestCase):
         picture = wait_for(lambda: find(call_window, name="Video of You"), what="the self-view")
         wait_for(lambda: box(picture)[2] > 40 and box(picture)[3] > 40, what="the self-view laid out")
         wait_for(lambda: int((self.self_view()[0] or {}).get("frames", 0)) > 10, what="self-view frames in the call window")
+        # Made at the self-view's own pixels (the corner's 240x135 here), not at the camera's
+        # 640x360 for GTK to shrink.
+        shown = f"{box(picture)[2]}x{box(picture)[3]}"
+        made = wait_for(lambda: (lambda s: s if s and s.get("size") == shown else None)(self.self_view()[0]), timeout=5,
+                        what=f"self-view frames at the picture's {shown} (last: {self.self_view()[0]})")
+        print(f"self-view: frames made at {made['size']} for a {shown} picture")
         # Drawn: the test camera's ball moves inside the self-view.
         first = screenshot(self.xvfb.display, "self-view-1.png")
         time.sleep(1)

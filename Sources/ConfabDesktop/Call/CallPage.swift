@@ -244,7 +244,7 @@ final class CallPage: MainWindowPage {
             selfViewWatch = nil
             paintPacer.forget(.ours)
         } else if selfViewWatch == nil {
-            selfViewWatch = media.watchSelfView { [weak self] frame in self?.paintPacer.offer(frame, for: .ours) }
+            selfViewWatch = media.watchSelfView(viewport: area.selfTile.viewport) { [weak self] frame in self?.paintPacer.offer(frame, for: .ours) }
         }
         let shown = area.shownSessions
         for session in videoWatches.keys where !shown.contains(session) {
