@@ -89,7 +89,7 @@ public final class VideoFrameScaler: @unchecked Sendable {
         let output = outputSize ?? source
         guard output.width > 0, output.height > 0 else { return nil }
         let cut = Self.cut(of: source, for: output)
-        let planes = Planes(frame: mapped, cut: cut)
+        guard let planes = Planes(frame: mapped, cut: cut) else { return nil }
         let matrix = Self.matrix(of: info.colorimetry)
         let stride = output.width * 4
         guard let target = pool.take(byteCount: stride * output.height) else { return nil }
@@ -149,17 +149,19 @@ private struct Planes {
     let y, u, v: UnsafePointer<UInt8>
     let yStride, uStride, vStride: Int32
 
-    init(frame: GstVideoFrame, cut: VideoFrameScaler.Cut) {
+    /// Nil if the mapping lacks a plane.
+    init?(frame: GstVideoFrame, cut: VideoFrameScaler.Cut) {
+        guard let yPlane = frame.data.0, let uPlane = frame.data.1, let vPlane = frame.data.2 else { return nil }
         let strides = frame.info.stride
         yStride = strides.0
         uStride = strides.1
         vStride = strides.2
-        func start(_ plane: UnsafeMutableRawPointer?, stride: Int32, x: Int, y: Int) -> UnsafePointer<UInt8> {
-            UnsafePointer(plane!.assumingMemoryBound(to: UInt8.self)) + y * Int(stride) + x
+        func start(_ plane: UnsafeMutableRawPointer, stride: Int32, x: Int, y: Int) -> UnsafePointer<UInt8> {
+            UnsafePointer(plane.assumingMemoryBound(to: UInt8.self)) + y * Int(stride) + x
         }
-        y = start(frame.data.0, stride: strides.0, x: cut.x, y: cut.y)
-        u = start(frame.data.1, stride: strides.1, x: cut.x / 2, y: cut.y / 2)
-        v = start(frame.data.2, stride: strides.2, x: cut.x / 2, y: cut.y / 2)
+        y = start(yPlane, stride: strides.0, x: cut.x, y: cut.y)
+        u = start(uPlane, stride: strides.1, x: cut.x / 2, y: cut.y / 2)
+        v = start(vPlane, stride: strides.2, x: cut.x / 2, y: cut.y / 2)
     }
 }
 
