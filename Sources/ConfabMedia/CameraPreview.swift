@@ -78,6 +78,6 @@ public final class CameraPreview: CameraPreviewSource {
     /// The picture showing the preview is `size` device pixels now: frames come at that size
     /// from the next one on (and from the first, for a preview started later).
     public func setDisplaySize(_ size: VideoSize?) {
-        scaler.outputSize = size.map { VideoFrameScaler.Size(width: $0.width, height: $0.height) }
+        scaler.outputSize = size.map(VideoFrameScaler.Size.init)
     }
 }

@@ -220,12 +220,11 @@ final class Publisher {
     static let selfViewBranch = "valve name=self-view-valve drop=true ! queue leaky=downstream max-size-buffers=1 ! "
         + "appsink name=self-view max-buffers=1 drop=true sync=false enable-last-sample=false"
 
-    /// The self-view's size for a tile of `display` device pixels: the tile's own, within
-    /// what a screen needs; without a tile, the sent size's 16:9 at 360p at most.
+    /// The self-view's size for a tile of `display` device pixels; without a tile, the sent
+    /// size's 16:9 at 360p at most.
     nonisolated static func selfViewOutputSize(forDisplay display: VideoSize?, configuration: CallMediaConfiguration) -> VideoFrameScaler.Size {
         let largest = configuration.maximumVideoSize
-        let size = display.map { VideoViewport.coverSize(of: $0, in: $0) } ?? (largest.height <= 360 ? largest : VideoSize(width: 640, height: 360))
-        return VideoFrameScaler.Size(width: size.width, height: size.height)
+        return display.map(VideoFrameScaler.Size.shown(in:)) ?? VideoFrameScaler.Size(largest.height <= 360 ? largest : VideoSize(width: 640, height: 360))
     }
 
     /// The self-view tile is `size` device pixels now (nil: none says): frames come at that

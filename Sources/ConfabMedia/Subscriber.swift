@@ -81,13 +81,11 @@ final class Subscriber {
         }
     }
 
-    /// The size frames are made at for a tile of `display` device pixels: the tile's own,
-    /// within what a screen needs (a huge window gains nothing); the configured size while no
-    /// tile is known.
+    /// The size frames are made at for a tile of `display` device pixels; the configured size
+    /// while no tile is known.
     nonisolated static func outputSize(forDisplay display: VideoSize?, configuration: CallMediaConfiguration) -> VideoFrameScaler.Size {
-        let size = display.map { VideoViewport.coverSize(of: $0, in: $0) }
-            ?? VideoSize(width: configuration.remoteVideoWidth, height: configuration.remoteVideoHeight)
-        return VideoFrameScaler.Size(width: size.width, height: size.height)
+        display.map(VideoFrameScaler.Size.shown(in:))
+            ?? VideoFrameScaler.Size(width: configuration.remoteVideoWidth, height: configuration.remoteVideoHeight)
     }
 
     /// Makes the video into `size` (the tile's pixels) from the next frame on. A sender that

@@ -4,8 +4,9 @@ import CGStreamerApp
 import CGStreamerVideo
 import Glibc
 
-/// One decoded BGRA video frame, wrapping the GStreamer buffer's memory without a copy.
-/// The buffer stays mapped until the last holder of the frame (or of a texture made from it) lets go.
+/// One BGRA (BGRx for camera pictures) video frame, wrapping its memory without a copy: a
+/// GStreamer buffer's, which stays mapped, or a `VideoFrameScaler`'s pooled buffer, which goes
+/// back to its pool, when the last holder of the frame (or of a paint made from it) lets go.
 public final class VideoFrame: @unchecked Sendable {
     public let width: Int
     public let height: Int
