@@ -30,6 +30,8 @@ enum PeerMain {
             run.loop.quit()
         }
         run.loop.run()
+        // A peer that joins and leaves at once may still be making its certificate.
+        StartupWork.waitUntilFinished()
         ConfabPeer.exit(withError: run.failure)
     }
 }

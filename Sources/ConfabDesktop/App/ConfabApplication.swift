@@ -88,6 +88,8 @@ public final class ConfabApplication {
     public func run() -> Int32 {
         let status = application.run(arguments: (options.runsInBackground ? ["--gapplication-service"] : []) + options.links)
         preferences.save()
+        // Quit within a second of starting, the certificate may still be in the making.
+        StartupWork.waitUntilFinished()
         return status
     }
 

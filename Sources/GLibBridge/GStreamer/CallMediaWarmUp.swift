@@ -36,10 +36,8 @@ public enum CallMediaWarmUp {
     }
 
     private static func loadPlugins() {
-        let thread = Thread {
+        StartupWork.start(named: "plugin-warm-up") {
             for name in factoriesOfACall { GStreamer.loadPlugin(providing: name) }
         }
-        thread.name = "plugin-warm-up"
-        thread.start()
     }
 }

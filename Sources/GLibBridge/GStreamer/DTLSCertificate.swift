@@ -18,15 +18,13 @@ public enum DTLSCertificate {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 // gstdtlsdec makes the process's certificate in g_once: a webrtcbin asking for
                 // it meanwhile waits for this one instead of making another.
-                let thread = Thread {
+                StartupWork.start(named: "dtls-certificate") {
                     if let element = gst_element_factory_make("dtlsdec", nil) {
                         gst_object_ref_sink(gpointer(element))
                         gst_object_unref(gpointer(element))
                     }
                     done.resume()
                 }
-                thread.name = "dtls-certificate"
-                thread.start()
             }
         }
     }

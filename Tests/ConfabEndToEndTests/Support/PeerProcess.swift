@@ -61,6 +61,9 @@ final class PeerProcess {
         return (process.terminationStatus, stderr.text)
     }
 
+    /// Whether the peer ended by a signal (a crash) rather than by exiting; valid once it ended.
+    var wasKilledBySignal: Bool { process.terminationReason == .uncaughtSignal }
+
     /// Asks the peer to stop, as a test harness or a service manager would.
     func terminate() {
         process.terminate()
