@@ -108,8 +108,8 @@ public final class VideoFrameScaler: @unchecked Sendable {
             let u = shrunk + output.width * output.height, v = u + chromaWidth * chromaHeight
             I420Scale(planes.y, planes.yStride, planes.u, planes.uStride, planes.v, planes.vStride, Int32(cut.width), Int32(cut.height),
                       shrunk, Int32(output.width), u, Int32(chromaWidth), v, Int32(chromaWidth), Int32(output.width), Int32(output.height), kFilterBilinear)
-            convert(y: shrunk, Int32(output.width), u: u, Int32(chromaWidth), v: v, Int32(chromaWidth), matrix: matrix,
-                    width: output.width, height: output.height, into: pixels, stride: stride)
+            let shrunkPlanes = Planes(y: shrunk, u: u, v: v, yStride: Int32(output.width), uStride: Int32(chromaWidth), vStride: Int32(chromaWidth))
+            convert(shrunkPlanes, matrix: matrix, width: output.width, height: output.height, into: pixels, stride: stride)
         } else if needsScaling {
             let cutStride = cut.width * 4
             let cutPixels = converted.pointer(byteCount: cutStride * cut.height)
@@ -120,18 +120,17 @@ public final class VideoFrameScaler: @unchecked Sendable {
                       scaledTarget, Int32(stride), Int32(output.width), Int32(output.height), kFilterBilinear)
             if mirrored { ARGBMirror(scaledTarget, Int32(stride), pixels, Int32(stride), Int32(output.width), Int32(output.height)) }
         } else {
-            convert(y: planes.y, planes.yStride, u: planes.u, planes.uStride, v: planes.v, planes.vStride, matrix: matrix,
-                    width: output.width, height: output.height, into: pixels, stride: stride)
+            convert(planes, matrix: matrix, width: output.width, height: output.height, into: pixels, stride: stride)
         }
         return VideoFrame(width: output.width, height: output.height, stride: stride, bytes: target.bytes())
     }
 
     /// I420 to BGRx at the same size, mirrored if asked.
-    private func convert(y: UnsafePointer<UInt8>, _ yStride: Int32, u: UnsafePointer<UInt8>, _ uStride: Int32,
-                         v: UnsafePointer<UInt8>, _ vStride: Int32, matrix: UnsafePointer<YuvConstants>,
+    private func convert(_ planes: Planes, matrix: UnsafePointer<YuvConstants>,
                          width: Int, height: Int, into pixels: UnsafeMutablePointer<UInt8>, stride: Int) {
         let unmirrored = mirrored ? scaled.pointer(byteCount: stride * height) : pixels
-        I420ToARGBMatrix(y, yStride, u, uStride, v, vStride, unmirrored, Int32(stride), matrix, Int32(width), Int32(height))
+        I420ToARGBMatrix(planes.y, planes.yStride, planes.u, planes.uStride, planes.v, planes.vStride, unmirrored, Int32(stride),
+                         matrix, Int32(width), Int32(height))
         if mirrored { ARGBMirror(unmirrored, Int32(stride), pixels, Int32(stride), Int32(width), Int32(height)) }
     }
 
@@ -144,10 +143,14 @@ public final class VideoFrameScaler: @unchecked Sendable {
     }
 }
 
-/// The three planes of a mapped I420 frame, starting at a cut's origin.
+/// The three planes of an I420 picture: a mapped frame's, from a cut's origin, or a shrunk copy's.
 private struct Planes {
     let y, u, v: UnsafePointer<UInt8>
     let yStride, uStride, vStride: Int32
+
+    init(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, yStride: Int32, uStride: Int32, vStride: Int32) {
+        (self.y, self.u, self.v, self.yStride, self.uStride, self.vStride) = (y, u, v, yStride, uStride, vStride)
+    }
 
     /// Nil if the mapping lacks a plane.
     init?(frame: GstVideoFrame, cut: VideoFrameScaler.Cut) {
