@@ -105,6 +105,7 @@ final class VideoFrameScaler_Tests: XCTestCase {
         for (source, output) in [(VideoFrameScaler.Size(width: 640, height: 360), VideoFrameScaler.Size(width: 640, height: 360)),
                                  (.init(width: 640, height: 360), .init(width: 862, height: 484)),
                                  (.init(width: 1280, height: 720), .init(width: 1280, height: 720)),
+                                 (.init(width: 1280, height: 720), .init(width: 640, height: 360)),
                                  (.init(width: 1280, height: 720), .init(width: 160, height: 90))] {
             let pair = try ReferencePair(pattern: "smpte", size: source)
             pair.scaler.outputSize = output
