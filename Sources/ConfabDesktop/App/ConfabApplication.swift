@@ -133,6 +133,8 @@ public final class ConfabApplication {
                 }
             },
             call: { [unowned self] call in
+                JoinTimeline.mark("call-page-start")
+                defer { JoinTimeline.mark("call-page-built") }
                 let page = CallPage(callViewModel: callViewModel, call: call, media: self.mediaEngine,
                                     devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
                                                                 onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
