@@ -67,12 +67,14 @@ struct MediaCall {
             throw TestFailure("the media call failed (exit \(process.terminationStatus)):\n\(collected.text)\n"
                 + problems.joined(separator: "\n") + "\nserver log (tail):\n\(serverLog.suffix(3000))")
         }
-        // CONFAB_E2E_KEEP=1 keeps every call's folder (logs, reports), to look into a test that
-        // failed on what a successful call reported.
-        if outputDirectory == nil, ProcessInfo.processInfo.environment["CONFAB_E2E_KEEP"] == nil {
-            try? FileManager.default.removeItem(at: directory)
-        } else if outputDirectory == nil {
-            print("media call files kept in \(directory.path)")
+        if outputDirectory == nil {
+            // CONFAB_E2E_KEEP=1 keeps every call's folder (logs, reports), to look into a test
+            // that failed on what a successful call reported.
+            if ProcessInfo.processInfo.environment["CONFAB_E2E_KEEP"] != nil {
+                print("media call files kept in \(directory.path)")
+            } else {
+                try? FileManager.default.removeItem(at: directory)
+            }
         }
         return reports
     }
