@@ -148,24 +148,21 @@ public final class VideoFrameScaler: @unchecked Sendable {
 private struct Planes {
     let y, u, v: UnsafePointer<UInt8>
     let yStride, uStride, vStride: Int32
+}
 
-    init(y: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>, yStride: Int32, uStride: Int32, vStride: Int32) {
-        (self.y, self.u, self.v, self.yStride, self.uStride, self.vStride) = (y, u, v, yStride, uStride, vStride)
-    }
-
+// In an extension, so the memberwise initializer (the shrunk copy's) stays.
+extension Planes {
     /// Nil if the mapping lacks a plane.
     init?(frame: GstVideoFrame, cut: VideoFrameScaler.Cut) {
         guard let yPlane = frame.data.0, let uPlane = frame.data.1, let vPlane = frame.data.2 else { return nil }
         let strides = frame.info.stride
-        yStride = strides.0
-        uStride = strides.1
-        vStride = strides.2
         func start(_ plane: UnsafeMutableRawPointer, stride: Int32, x: Int, y: Int) -> UnsafePointer<UInt8> {
             UnsafePointer(plane.assumingMemoryBound(to: UInt8.self)) + y * Int(stride) + x
         }
-        y = start(yPlane, stride: strides.0, x: cut.x, y: cut.y)
-        u = start(uPlane, stride: strides.1, x: cut.x / 2, y: cut.y / 2)
-        v = start(vPlane, stride: strides.2, x: cut.x / 2, y: cut.y / 2)
+        self.init(y: start(yPlane, stride: strides.0, x: cut.x, y: cut.y),
+                  u: start(uPlane, stride: strides.1, x: cut.x / 2, y: cut.y / 2),
+                  v: start(vPlane, stride: strides.2, x: cut.x / 2, y: cut.y / 2),
+                  yStride: strides.0, uStride: strides.1, vStride: strides.2)
     }
 }
 
