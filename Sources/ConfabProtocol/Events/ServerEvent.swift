@@ -28,6 +28,7 @@ public enum ServerEvent: Sendable, Hashable {
     case knockResolved(KnockResolvedEvent)
     case joinAdmitted(JoinAnswerEvent)
     case joinDenied(JoinAnswerEvent)
+    case videoViewsUpdated(VideoViewsEvent)
     /// An event type this build does not know (sent by a newer server).
     case unknown(type: String)
 
@@ -62,6 +63,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .knockResolved: EventType.knockResolved.rawValue
         case .joinAdmitted: EventType.joinAdmitted.rawValue
         case .joinDenied: EventType.joinDenied.rawValue
+        case .videoViewsUpdated: EventType.videoViewsUpdated.rawValue
         }
     }
 
@@ -88,6 +90,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .participantKnocked(let e): e.cid
         case .knockResolved(let e): e.cid
         case .joinAdmitted(let e), .joinDenied(let e): e.cid
+        case .videoViewsUpdated(let e): e.cid
         case .healthCheck, .unknown: nil
         }
     }
@@ -123,6 +126,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .knockResolved: self = .knockResolved(try payload(KnockResolvedEvent.self))
         case .joinAdmitted: self = .joinAdmitted(try payload(JoinAnswerEvent.self))
         case .joinDenied: self = .joinDenied(try payload(JoinAnswerEvent.self))
+        case .videoViewsUpdated: self = .videoViewsUpdated(try payload(VideoViewsEvent.self))
         }
     }
 
@@ -150,6 +154,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .participantKnocked(let e): try container.encode(e, forKey: key)
         case .knockResolved(let e): try container.encode(e, forKey: key)
         case .joinAdmitted(let e), .joinDenied(let e): try container.encode(e, forKey: key)
+        case .videoViewsUpdated(let e): try container.encode(e, forKey: key)
         case .unknown: try container.encode(EmptyResponse(), forKey: key)
         }
     }
@@ -185,4 +190,5 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case knockResolved = "call.knock_resolved"
     case joinAdmitted = "call.join_admitted"
     case joinDenied = "call.join_denied"
+    case videoViewsUpdated = "call.video_views_updated"
 }

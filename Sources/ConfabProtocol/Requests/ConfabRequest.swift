@@ -24,6 +24,7 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case sendReaction
     case raiseHand, lowerHand
     case admitParticipant, denyParticipant
+    case updateVideoViews
 }
 
 /// The answer to most call requests: the call as the requesting user now sees it.
