@@ -72,6 +72,7 @@ private func decodeRequest(_ type: RequestType, _ frame: Data, _ decoder: JSONDe
     case .sendChatMessage: envelope(SendChatMessageRequest.self)
     case .getChatHistory: envelope(GetChatHistoryRequest.self)
     case .sendReaction: envelope(SendReactionRequest.self)
+    case .updateVideoViews: envelope(UpdateVideoViewsRequest.self)
     case .raiseHand: envelope(RaiseHandRequest.self)
     case .lowerHand: envelope(LowerHandRequest.self)
     case .admitParticipant: envelope(AdmitParticipantRequest.self)

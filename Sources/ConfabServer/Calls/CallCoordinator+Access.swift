@@ -69,4 +69,13 @@ extension CallCoordinator {
             throw ProtocolError(.forbidden, "\(userId) (\(access)) lacks capability \(capability.rawValue) in \(call.cid)")
         }
     }
+
+    /// This connection's participant in the call, or `notInCall`: what a request that speaks
+    /// for a device in the call (chat, reactions, hands, video views) needs besides `require`.
+    func participantOnThisDevice(in cid: CallID, _ user: RequestSender, toDo what: String) throws -> LiveSession.Participant {
+        guard let participant = sessions[cid]?.participant(onConnection: user.connection.id) else {
+            throw ProtocolError(.notInCall, "join \(cid) from this device before \(what)")
+        }
+        return participant
+    }
 }

@@ -82,12 +82,4 @@ extension CallCoordinator {
         }
         return CallResponse(call: state(of: call, for: user.userId))
     }
-
-    /// This connection's participant in the call, or `notInCall`.
-    private func participantOnThisDevice(in cid: CallID, _ user: RequestSender, toDo what: String) throws -> LiveSession.Participant {
-        guard let participant = sessions[cid]?.participant(onConnection: user.connection.id) else {
-            throw ProtocolError(.notInCall, "join \(cid) from this device before \(what)")
-        }
-        return participant
-    }
 }

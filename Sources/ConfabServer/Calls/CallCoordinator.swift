@@ -17,7 +17,7 @@ import Logging
 /// - `reactionLimiter` (`ReactionLimiter`): how fast each device reacts.
 /// The requests are in extensions by concern: `+Calls` (lifecycle and membership), `+Ringing`,
 /// `+Moderation`, `+Production`, `+Media`, `+Conversation` (chat, reactions, hands),
-/// `+WaitingRoom`.
+/// `+VideoViews` (how large each device shows the others' cameras), `+WaitingRoom`.
 ///
 /// Requests from all connections are handled one at a time on this actor, which keeps the ring
 /// rules free of races (an accept and a cancel can never interleave) — which is why the owners
@@ -231,6 +231,7 @@ actor CallCoordinator {
         case .sendChatMessage: return try respond(request, SendChatMessageRequest.self) { try sendChatMessage($0, by: user) }
         case .getChatHistory: return try respond(request, GetChatHistoryRequest.self) { try chatHistory($0, by: user) }
         case .sendReaction: return try respond(request, SendReactionRequest.self) { try sendReaction($0, by: user) }
+        case .updateVideoViews: return try respond(request, UpdateVideoViewsRequest.self) { try updateVideoViews($0, by: user) }
         case .raiseHand: return try respond(request, RaiseHandRequest.self) { try raiseHand($0, by: user) }
         case .lowerHand: return try respond(request, LowerHandRequest.self) { try lowerHand($0, by: user) }
         case .admitParticipant: return try respond(request, AdmitParticipantRequest.self) { try admitParticipant($0, by: user) }

@@ -100,6 +100,7 @@ enum RequestDecoder {
         case .sendChatMessage: return decode(SendChatMessageRequest.self)
         case .getChatHistory: return decode(GetChatHistoryRequest.self)
         case .sendReaction: return decode(SendReactionRequest.self)
+        case .updateVideoViews: return decode(UpdateVideoViewsRequest.self)
         case .raiseHand: return decode(RaiseHandRequest.self)
         case .lowerHand: return decode(LowerHandRequest.self)
         case .admitParticipant: return decode(AdmitParticipantRequest.self)

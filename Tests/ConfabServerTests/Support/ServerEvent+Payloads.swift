@@ -52,3 +52,8 @@ extension ServerEvent {
         }
     }
 }
+
+/// How large each device shows the others' cameras.
+extension ServerEvent {
+    var videoViews: VideoViewsEvent? { if case .videoViewsUpdated(let e) = self { e } else { nil } }
+}
