@@ -38,9 +38,10 @@ public struct CallMediaConfiguration: Sendable {
     public var screenshareBitrate = 1_500_000
     /// Echo cancellation, noise suppression and gain control on our microphone.
     public var audioProcessing = AudioProcessing.default
-    /// Size remote video is scaled to before it reaches the UI.
-    public var remoteVideoWidth = 640
-    public var remoteVideoHeight = 360
+    /// Size remote video is scaled to before it reaches the UI (when no view gives its own).
+    public var remoteVideoWidth = Self.defaultRemoteVideoSize.width
+    public var remoteVideoHeight = Self.defaultRemoteVideoSize.height
+    public static let defaultRemoteVideoSize = VideoSize(width: 640, height: 360)
 
     public init(janusURL: String, room: UInt64, token: String, userID: String, sessionID: String, iceAddress: String? = nil) {
         self.janusURL = janusURL

@@ -56,6 +56,8 @@ public final class CallMediaSession {
     private var displaySizes: [String: VideoSize] = [:]
     private var isSelfViewShown = false
     private var selfViewDisplaySize: VideoSize?
+    /// How large the call shows our camera (`limitCamera`), kept for a publisher made later.
+    private var cameraLimit = ShownSize.unknown
     private var stopped = false
     private var hasFailed = false
     /// The system's network: a change tells that the addresses our connection was made on may
@@ -102,6 +104,7 @@ public final class CallMediaSession {
         publisher.setSelfViewShown(isSelfViewShown)
         publisher.setSelfViewDisplaySize(selfViewDisplaySize)
         publisher.setSelfViewFrameStep(selfViewFrameStep)
+        publisher.limitCamera(to: cameraLimit)
         publisher.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
         publisher.onRoomEvent = { [weak self] event in self?.roomEvent(event) }
         publisher.onJoinedRoom = { [weak self] existing in existing.forEach { self?.subscribe(to: $0) } }
@@ -131,6 +134,12 @@ public final class CallMediaSession {
     public func setSelfViewDisplaySize(_ size: VideoSize?) {
         selfViewDisplaySize = size
         publisher?.setSelfViewDisplaySize(size)
+    }
+
+    /// Sends our camera no larger than the call shows it (see `SendRateController.limit(to:)`).
+    public func limitCamera(to shown: ShownSize) {
+        cameraLimit = shown
+        publisher?.limitCamera(to: shown)
     }
 
     /// Silences everyone's audio here (or brings it back); the echo canceller keeps running.

@@ -39,10 +39,14 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         let viewportID = nextViewportID
         let resized = viewport.map { viewport in
             viewports[sessionID, default: [:]][viewportID] = viewport
-            return viewport.changes.subscribe { [weak self] _ in self?.updateDisplaySize(of: sessionID) }
+            return viewport.changes.subscribe { [weak self] _ in
+                self?.updateDisplaySize(of: sessionID)
+                self?.noteShownVideo()
+            }
         }
         updateWantedVideo()
         updateDisplaySize(of: sessionID)
+        noteShownVideo()
         return Subscription { [weak self] in
             watch.cancel()
             resized?.cancel()
@@ -52,6 +56,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             if self.viewports[sessionID]?.isEmpty == true { self.viewports[sessionID] = nil }
             self.updateWantedVideo()
             self.updateDisplaySize(of: sessionID)
+            self.noteShownVideo()
         }
     }
 
@@ -109,10 +114,53 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public func watchAllVideo(_ handler: @escaping @MainActor (RemoteVideoFrame) -> Void) -> Subscription {
         let watch = everyonesVideoWatchers.subscribe(handler)
         updateWantedVideo()
+        noteShownVideo()
         return Subscription { [weak self] in
             watch.cancel()
             self?.updateWantedVideo()
+            self?.noteShownVideo()
         }
+    }
+
+    // MARK: The size that is shown (issue 15)
+
+    /// Who is told when `shownVideo` changes.
+    private let shownVideoWatchers = Listeners<Void>()
+    /// `shownVideo` when the watchers were last told.
+    private var toldShownVideo: [String: VideoSize]?
+    /// How large the call shows our camera, kept for the next call's session.
+    private var cameraLimit = ShownSize.unknown
+
+    /// The size confab-peer says it shows every camera at (`--shows`); nil: it cannot say
+    /// (it receives them for a report, which looks at a thumbnail, not at what a person sees).
+    public var declaredViewSize: VideoSize?
+
+    public var shownVideo: [String: VideoSize]? {
+        guard everyonesVideoWatchers.count == 0 else {
+            guard let size = declaredViewSize, let session else { return nil }
+            let cameras = session.remoteFeeds.values.filter { !$0.isScreenshare }.map(\.sessionID)
+            return Dictionary(cameras.map { ($0, size) }) { first, _ in first }
+        }
+        let withoutView = remoteVideoSizeWithoutView ?? CallMediaConfiguration.defaultRemoteVideoSize
+        return Dictionary(uniqueKeysWithValues: videoWatchers.keys.map { sessionID in
+            (sessionID, Self.largest((viewports[sessionID] ?? [:]).values.compactMap(\.pixelSize)) ?? withoutView)
+        })
+    }
+
+    public func watchShownVideo(_ handler: @escaping @MainActor () -> Void) -> Subscription {
+        shownVideoWatchers.subscribe { _ in handler() }
+    }
+
+    private func noteShownVideo() {
+        let shown = shownVideo
+        guard shown != toldShownVideo else { return }
+        toldShownVideo = shown
+        shownVideoWatchers.send(())
+    }
+
+    public func limitCamera(to shown: ShownSize) {
+        cameraLimit = shown
+        session?.limitCamera(to: shown)
     }
 
     /// The sessions whose video is watched now; nil while someone watches everyone's.
@@ -196,8 +244,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             self.inputFailed(device, detail: detail, in: session)
         }
         session.onLocalAudioLevel = { [weak self] level in self?.onLocalAudioLevel?(level) }
-        session.onChange = { [weak session] in
+        session.onChange = { [weak self, weak session] in
             guard let session else { return }
+            // The cameras confab-peer receives come and go with the feeds.
+            if self?.everyonesVideoWatchers.count ?? 0 > 0 { self?.noteShownVideo() }
             var media = Self.participantMedia(session.remoteFeeds.values)
             // Our own entry: only the quality of our uplink, as Janus's reports tell it.
             media[sessionID, default: ParticipantMedia()].connectionQuality = session.sentVideo?.uplinkQuality ?? .unknown
@@ -206,6 +256,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
         session.onFailure = onFailure
         session.setSpeakerEnabled(settings.speakerOn)
+        session.limitCamera(to: cameraLimit)
         session.receiveVideo(of: watchedSessions)
         for sessionID in viewports.keys { updateDisplaySize(of: sessionID) }
         do {

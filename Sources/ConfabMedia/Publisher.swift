@@ -194,12 +194,24 @@ final class Publisher {
         pipeline.set("cpu-used", "\(encoderSpeed(for: step))", onElement: "video-encoder")
     }
 
+    /// Sends no larger than the call shows our camera, from the next frame on.
+    func limitCamera(to shown: ShownSize) {
+        let bitrate = rate.targetBitrate
+        let stepChanged = rate.limit(to: shown)
+        if rate.targetBitrate != bitrate { pipeline.set("target-bitrate", "\(rate.targetBitrate)", onElement: "video-encoder") }
+        guard stepChanged else { return }
+        logger.info("sending video at the size shown", metadata: ["step": "\(rate.step)", "shown": "\(shown)"])
+        Self.useStep(rate.step, in: pipeline)
+    }
+
     /// vp8enc's speed setting for a step (`meson-helpers/bench-encoder`, README): from 360p up
     /// the fastest setting costs a third to a half less CPU for a picture within 0.3 dB (720p:
     /// 6.2 instead of 11.8 ms a frame — a sixth of a core at 30 fps); at 180p it cost 1.9 dB
-    /// for 0.4 ms a frame, which is not worth it.
+    /// for 0.4 ms a frame, which is not worth it. A small picture at 30 fps (a small tile's
+    /// size, `SendRateController.limit(to:)`) is sent because it is enough, not because the
+    /// path is poor: it gets the fast setting too, or it would cost more than the 360p it replaces.
     nonisolated static func encoderSpeed(for step: VideoQualityStep) -> Int {
-        step.size.height >= 360 ? 16 : 8
+        step.size.height >= 360 || step.framerate >= 30 ? 16 : 8
     }
 
     private static func sendRateCaps(_ step: VideoQualityStep) -> String { "video/x-raw,framerate=\(step.framerate)/1" }

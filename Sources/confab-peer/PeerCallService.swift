@@ -81,4 +81,5 @@ final class PeerCallService: CallService {
     func stopLive(in call: CallID) async throws { try await client.stopLive(in: call) }
     func startBroadcasting(in call: CallID) async throws { try await client.startBroadcasting(in: call) }
     func stopBroadcasting(in call: CallID) async throws { try await client.stopBroadcasting(in: call) }
+    func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws { try await client.updateVideoViews(views, in: call) }
 }

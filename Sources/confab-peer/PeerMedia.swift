@@ -234,5 +234,6 @@ extension GStreamerCallMediaEngine {
         // thumbnail does (converting each frame whole cost more than decoding it, bench-media
         // --perf). The report gives the decoded size.
         remoteVideoSizeWithoutView = VideoSize(width: 160, height: 90)
+        declaredViewSize = settings.shownVideoSize
     }
 }

@@ -67,6 +67,10 @@ struct PeerMediaOptions: ParsableArguments {
             help: "The largest size the camera is sent at, WIDTHxHEIGHT (what is sent follows the path up to it).")
     var maxVideoSize: String = "1280x720"
 
+    @Option(name: .customLong("shows"),
+            help: "Tell the call that this peer shows every other camera at WIDTHxHEIGHT, as an app's tiles do (their senders then send no larger). Without it the peer says nothing, and is sent the path's best.")
+    var shows: String?
+
     @Option(name: .customLong("media-address"),
             help: "Restrict audio/video (ICE) to this local IP address, or these (comma-separated; those present at each connection are used) (default: $CONFAB_MEDIA_ADDRESS).")
     var mediaAddress: String?
@@ -168,6 +172,7 @@ struct PeerMediaOptions: ParsableArguments {
         }
         if let progressEvery, !(progressEvery >= 0.1) { throw ValidationError("--progress-every takes seconds, 0.1 or more") }
         guard VideoSize(parsing: maxVideoSize) != nil else { throw ValidationError("--max-video-size takes WIDTHxHEIGHT, e.g. 640x360") }
+        if let shows, VideoSize(parsing: shows) == nil { throw ValidationError("--shows takes WIDTHxHEIGHT, e.g. 430x242") }
         if screen == nil, stopScreenAfter != nil { throw ValidationError("--stop-screen-after needs --screen") }
         guard screenAfter >= 0 else { throw ValidationError("--screen-after takes seconds, 0 or more") }
         if let stopScreenAfter, stopScreenAfter <= screenAfter {
@@ -189,6 +194,7 @@ struct PeerMediaOptions: ParsableArguments {
         if simulatedRoom || !listen.isEmpty || noise > 0 { throw ValidationError("--simulated-room, --listen and --noise need --media test") }
         if screen != nil { throw ValidationError("--screen needs --media test") }
         if progressEvery != nil { throw ValidationError("--progress-every needs --media test") }
+        if shows != nil { throw ValidationError("--shows needs --media test") }
     }
 
     /// The plain values; nil when the peer sends no media.
@@ -207,7 +213,8 @@ struct PeerMediaOptions: ParsableArguments {
                                  speakerOffAfter: speakerOffAfter.map(seconds), speakerOnAfter: speakerOnAfter.map(seconds),
                                  simulatedRoom: simulatedRoom, noise: noise, toneBursts: toneBursts, listen: listen, pattern: pattern,
                                  progressEvery: progressEvery.map(seconds),
-                                 maximumVideoSize: VideoSize(parsing: maxVideoSize) ?? VideoSize(width: 1280, height: 720))
+                                 maximumVideoSize: VideoSize(parsing: maxVideoSize) ?? VideoSize(width: 1280, height: 720),
+                                 shownVideoSize: shows.flatMap(VideoSize.init(parsing:)))
     }
 }
 
@@ -250,6 +257,8 @@ struct PeerMediaSettings: Sendable {
     let progressEvery: Duration?
     /// The largest size the camera is sent at.
     let maximumVideoSize: VideoSize
+    /// The size the peer tells the call it shows every other camera at (nil: it does not say).
+    let shownVideoSize: VideoSize?
 
     /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
     var cameraSource: String {

@@ -128,6 +128,10 @@ struct CallEventTranslator {
             return handChanged(hand, to: hand.raisedHand)
         case .handLowered(let hand):
             return handChanged(hand, to: nil)
+        case .videoViewsUpdated(let update):
+            // Validated by the coordinator; a second view of one session would be its mistake: the larger counts.
+            let views = Dictionary(update.views.map { ($0.sessionId, VideoSize(width: $0.width, height: $0.height)) }) { $0.width * $0.height >= $1.width * $1.height ? $0 : $1 }
+            return [.videoViews(update.cid, viewerSessionID: update.sessionId, views: views)]
 
         case .participantKnocked(let knocked):
             update(knocked.cid) { call in

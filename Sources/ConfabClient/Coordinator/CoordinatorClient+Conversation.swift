@@ -44,4 +44,10 @@ extension CoordinatorClient {
     public func denyParticipant(_ userID: String, from call: CallID) async throws -> CallSnapshot {
         try await remember(send(DenyParticipantRequest(cid: call, userId: userID)).call)
     }
+
+    /// How large this device shows the others' cameras (`UpdateVideoViewsRequest`).
+    public func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws {
+        let wire = views.sorted { $0.key < $1.key }.map { VideoView(sessionId: $0.key, width: $0.value.width, height: $0.value.height) }
+        _ = try await send(UpdateVideoViewsRequest(cid: call, views: wire))
+    }
 }

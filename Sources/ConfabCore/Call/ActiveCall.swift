@@ -84,6 +84,8 @@ public final class ActiveCall {
     @ObservationIgnored private var removedByUs: [String: String] = [:]
     /// Our own session in the call (from the join answer): whose hand is ours.
     @ObservationIgnored private var ownSessionID: String?
+    /// How large we show the others' cameras, and they ours (nil without a media engine).
+    @ObservationIgnored private let videoViews: VideoViewsExchange?
 
     // MARK: Talking beside the video (issue 18)
 
@@ -122,6 +124,7 @@ public final class ActiveCall {
         self.mediaEngine = mediaEngine
         self.localMedia = localMedia
         self.report = report
+        videoViews = mediaEngine.map { VideoViewsExchange(call: id, service: callService, engine: $0) }
     }
 
     // MARK: Who is in the call
@@ -171,6 +174,8 @@ public final class ActiveCall {
         if joinedAt == nil { joinedAt = Date() }
         noteOthers()
         loadChatHistory()
+        videoViews?.retell()
+        updateCameraLimit()
     }
 
     /// The call's state as the coordinator describes it now.
@@ -196,6 +201,7 @@ public final class ActiveCall {
         linkSecret = snapshot.linkSecret
         asksToJoin = snapshot.askToJoin
         if knocks != snapshot.knocks { knocks = snapshot.knocks }
+        updateCameraLimit()
     }
 
     /// Adds a participant, and once we are in the call tells the user who joined (not in big
@@ -206,6 +212,12 @@ public final class ActiveCall {
         let isNew = participants[participant.sessionID] == nil
         participants[participant.sessionID] = participant
         noteOthers()
+        if isNew {
+            // They have not heard how large we show the others; until they say how large they
+            // show us, our camera is sent as large as the path allows.
+            videoViews?.retell()
+            updateCameraLimit()
+        }
         if isNew, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
             report(tr("%@ joined", participant.name))
         }
@@ -219,6 +231,8 @@ public final class ActiveCall {
         locallyPinned.remove(participant.sessionID)
         reactionExpiries.removeValue(forKey: participant.sessionID)?.cancel()
         reactions.removeValue(forKey: participant.sessionID)
+        videoViews?.forget(viewer: participant.sessionID)
+        updateCameraLimit()
         updateDominantSpeaker()
         guard joinedAt != nil, participant.user.id != currentUserID else { return nil }
         // Someone we removed or blocked is announced as what we did, not as "dave left".
@@ -254,7 +268,25 @@ public final class ActiveCall {
     func startMedia(_ snapshot: CallSnapshot) {
         guard mediaEngine != nil, !isMediaStarted, !isEnded, snapshot.media != nil, snapshot.ownSessionID != nil else { return }
         isMediaStarted = true
+        videoViews?.start()
         Task { await connectMedia(snapshot, isRecovery: false) }
+    }
+
+    // MARK: Sending the size that is shown (issue 15)
+
+    /// `viewer` (a participant session) now shows these cameras at these sizes, and no others.
+    func videoViewsArrived(from viewer: String, views: [String: VideoSize]) {
+        guard participants[viewer] != nil, viewer != ownSessionID else { return }
+        videoViews?.viewer(viewer, shows: views)
+        updateCameraLimit()
+    }
+
+    /// How large the call shows our camera now (what the media engine sends at most).
+    var cameraLimit: ShownSize { videoViews?.limit ?? .unknown }
+
+    private func updateCameraLimit() {
+        videoViews?.updateLimit(ownSession: ownSessionID, viewers: participants.keys,
+                                isWatchedBeyondTheCall: isRecording || isBroadcasting)
     }
 
     func setAudioEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setAudioEnabled(enabled) } }
@@ -371,6 +403,7 @@ public final class ActiveCall {
         isMediaConnected = false
         isCurrentUserScreensharing = false
         mediaBySession = [:]
+        videoViews?.end()
         guard isMediaStarted, let mediaEngine else { return }
         isMediaStarted = false
         Task { await mediaEngine.stop() }

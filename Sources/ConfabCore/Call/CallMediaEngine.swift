@@ -90,11 +90,24 @@ public protocol CallMediaEngine: AnyObject {
     func stop() async
     /// Mutes or unmutes what we hear from the others.
     func setSpeakerEnabled(_ enabled: Bool)
+
+    /// The pixel size of the largest view of each remote camera shown now, by participant
+    /// session (a camera left out is not shown); nil when the engine cannot say (it receives
+    /// every camera for a report, at no size of its own).
+    var shownVideo: [String: VideoSize]? { get }
+    /// Calls `handler` whenever `shownVideo` changes, until the subscription goes.
+    func watchShownVideo(_ handler: @escaping @MainActor () -> Void) -> Subscription
+    /// How large the call shows our camera: what we send is never larger (issue 15).
+    func limitCamera(to shown: ShownSize)
 }
 
 extension CallMediaEngine {
     /// Engines without a speaker of their own (test fakes) ignore it.
     public func setSpeakerEnabled(_ enabled: Bool) {}
+    /// Engines that show no video (test fakes) cannot say what they show, nor send any.
+    public var shownVideo: [String: VideoSize]? { nil }
+    public func watchShownVideo(_ handler: @escaping @MainActor () -> Void) -> Subscription { Subscription {} }
+    public func limitCamera(to shown: ShownSize) {}
 }
 
 /// The user cancelled the desktop's "choose what to share" dialog: nothing to report.

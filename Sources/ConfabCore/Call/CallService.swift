@@ -66,6 +66,10 @@ public protocol CallService: AnyObject {
     func admitParticipant(_ userID: String, to call: CallID) async throws -> CallSnapshot
     func denyParticipant(_ userID: String, from call: CallID) async throws -> CallSnapshot
     func setAskToJoin(_ askToJoin: Bool, in call: CallID) async throws -> CallSnapshot
+
+    /// Tells the call how large this device shows each other participant's camera (by session;
+    /// a camera left out is not shown), so that its sender sends no larger a picture.
+    func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws
 }
 
 extension CallService {
@@ -98,6 +102,8 @@ extension CallService {
     public func setAskToJoin(_ askToJoin: Bool, in call: CallID) async throws -> CallSnapshot {
         throw CallError(tr("This call service has no waiting room."))
     }
+    /// A service that relays no views: every camera is sent as the path allows.
+    public func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws {}
 }
 
 /// What a join that may knock came to (`CallService.joinOrKnock`).
@@ -146,6 +152,9 @@ public enum CallServiceEvent: Sendable, Equatable {
     case reaction(CallID, sessionID: String, Reaction)
     /// A participant's hand went up (`hand` set) or down (nil); `byUserID` is who did it.
     case handChanged(CallID, sessionID: String, hand: RaisedHand?, byUserID: String)
+    /// The participant session `viewerSessionID` now shows these cameras (by session) at these
+    /// pixel sizes, and no others.
+    case videoViews(CallID, viewerSessionID: String, views: [String: VideoSize])
     /// Someone who is not a member asks to join (heard by those who may let them in).
     case knocked(CallID, CallKnock)
     /// A knock was answered (`byUserID`: the host who did) or withdrawn.

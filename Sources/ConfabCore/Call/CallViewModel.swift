@@ -262,6 +262,8 @@ public final class CallViewModel {
             if let active = activeCall, active.id == call, isInCallSession { active.reactionArrived(reaction, from: sessionID) }
         case .handChanged(let call, let sessionID, let hand, let userID):
             if let active = activeCall, active.id == call { active.handChanged(sessionID: sessionID, hand: hand, by: userID) }
+        case .videoViews(let call, let viewer, let views):
+            if let active = activeCall, active.id == call, isInCallSession { active.videoViewsArrived(from: viewer, views: views) }
         case .knocked(let call, let knock):
             if let active = activeCall, active.id == call, isInCallSession { active.knocked(knock) }
         case .knockResolved(let call, let userID, let outcome, let hostID):

@@ -101,7 +101,8 @@ public struct VideoQualityStep: Sendable, Equatable, CustomStringConvertible {
 ///   a 3 s outage cut 640x360 to the floor's 320x180, and the picture took 8 s to come back).
 ///
 /// The step follows the target: the largest one whose `minimumBitrate` it reaches, never above
-/// `maximumSize` (the user's choice, or what the machine can encode).
+/// `maximumSize` (the user's choice, or what the machine can encode), and never larger than
+/// anyone shows our camera (`limit(to:)`: a 430x242 tile needs 480x270, at the rate's frame rate).
 public struct SendRateController: Sendable {
     /// From 180p at 15 fps (still moving at ~100 kbit/s) to 720p at 30.
     public static let ladder: [VideoQualityStep] = [
@@ -148,7 +149,15 @@ public struct SendRateController: Sendable {
     /// Updates to come whose feedback still describes an outage (see `outageEchoSeconds`).
     private var outageEchoLeft = 0
     private let steps: ArraySlice<VideoQualityStep>
+    /// The target's highest value for the largest step.
     private let ceiling: Int
+    /// The smallest step that covers the largest view of our camera anyone shows; nil while
+    /// some view is unknown, or when the largest step is needed (see `limit(to:)`).
+    public private(set) var shownLimit: VideoQualityStep?
+    /// The target before a smaller view lowered it, while no congestion came since: a view
+    /// that grows again (a tile made large) gets the rate back at once, not over seconds of
+    /// growth the path already proved it carries.
+    private var targetBeforeLimit: Int?
     /// The best round trip seen over the last `roundTripMemory` updates: the path's own delay.
     private var recentRoundTrips: [Double] = []
     private static let roundTripMemory = 30
@@ -178,6 +187,61 @@ public struct SendRateController: Sendable {
 
     /// The largest step we may send.
     public var largestStep: VideoQualityStep { steps.last ?? Self.ladder[0] }
+
+    /// Sends no larger than `shown` needs from now on (the largest view of our camera in the
+    /// call: what is not shown needs no pixels, nor the bits to fill them); the target comes
+    /// down to what that size looks right at. Returns whether the step changed.
+    @discardableResult
+    public mutating func limit(to shown: ShownSize) -> Bool {
+        let limit = Self.step(showing: shown, in: steps)
+        guard limit != shownLimit else { return false }
+        shownLimit = limit
+        let ceiling = limitedCeiling
+        if targetBitrate > ceiling {
+            targetBeforeLimit = max(targetBeforeLimit ?? 0, targetBitrate)
+            targetBitrate = ceiling
+        } else if let before = targetBeforeLimit, before > targetBitrate {
+            targetBitrate = min(before, ceiling)
+            if targetBitrate >= before { targetBeforeLimit = nil }
+        }
+        let next = stepToSend()
+        guard next != step else { return false }
+        step = next
+        return true
+    }
+
+    /// The smallest of `steps` whose picture covers `shown`'s view (as the tiles crop: see
+    /// `VideoViewport.coverSize`); the smallest step for a camera nobody shows; nil when no
+    /// step is too large for it.
+    static func step(showing shown: ShownSize, in steps: ArraySlice<VideoQualityStep>) -> VideoQualityStep? {
+        guard let top = steps.last else { return nil }
+        switch shown {
+        case .unknown:
+            return nil
+        case .hidden:
+            // Still sent, small and slow: a view that opens gets a picture at once, not after
+            // a new keyframe is asked for and made.
+            return steps.first == top ? nil : steps.first
+        case .largest(let view):
+            let needed = VideoViewport.coverSize(of: top.size, in: view, limit: top.size)
+            let covering = steps.first { $0.size.width >= needed.width && $0.size.height >= needed.height }
+            return covering == top ? nil : covering
+        }
+    }
+
+    /// The target's highest value under `shownLimit`: just under the next step's minimum
+    /// (the limit's size at full frame rate looks its best there).
+    private var limitedCeiling: Int {
+        guard let limit = shownLimit, let next = Self.nextMinimum(after: limit.minimumBitrate) else { return ceiling }
+        return min(ceiling, max(Self.minimumBitrate, next))
+    }
+
+    /// The target's step, made no larger than `shownLimit` (at the target's frame rate).
+    private func stepToSend() -> VideoQualityStep {
+        let step = Self.step(for: targetBitrate, in: steps)
+        guard let limit = shownLimit, step.size.width > limit.size.width || step.size.height > limit.size.height else { return step }
+        return VideoQualityStep(size: limit.size, framerate: step.framerate, minimumBitrate: limit.minimumBitrate)
+    }
 
     /// Takes one second's feedback; returns whether the step changed (the encoder then gets a
     /// new size or frame rate; the bitrate is set every time).
@@ -269,10 +333,12 @@ public struct SendRateController: Sendable {
                 // A few clear seconds at the old limit: the link got better; stop creeping.
                 gentleSeconds = nearTheLimit ? gentleSeconds + 1 : 0
                 if gentleSeconds > Self.gentleSecondsAtMost { nearTheLimit = false }
-                targetBitrate = min(ceiling, Int(Double(targetBitrate) * (nearTheLimit ? Self.gentleGrowth : Self.growth)))
+                targetBitrate = min(limitedCeiling, Int(Double(targetBitrate) * (nearTheLimit ? Self.gentleGrowth : Self.growth)))
             }
         }
-        let next = Self.step(for: targetBitrate, in: steps)
+        // A congested path is no longer proven to carry what was sent before a view shrank.
+        if isCongested { targetBeforeLimit = nil }
+        let next = stepToSend()
         guard next != step else { return false }
         step = next
         return true
