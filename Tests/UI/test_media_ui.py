@@ -81,6 +81,36 @@ class DrawingACall(MediaCallTestCase):
         self.assertGreater(ours, 0.7 * made, f"the self-view shows too few of the camera's frames: {summary}")
 
 
+class SendingTheSizeShown(MediaCallTestCase):
+    """Issue 15: the app tells the call how large it shows each camera, and each sender sends
+    no larger. Minimized, the app shows bob in a small tile: bob's camera comes at a small
+    size; restored, at the path's best again (what the app receives, as its statistics say)."""
+
+    def received_width(self):
+        size = (self.reception("bob")[0] or {}).get("size", "0x0")
+        return int(size.split("x")[0]) if "x" in size else 0
+
+    def test_minimizedCall_bobSendsTheSmallTilesSize_restoredCall_theLargeOne(self):
+        bob, call_window = self.call_bob("shown-size-ui", ["--duration", "40", "--pattern", "ball"])
+        wait_for(lambda: self.received_width() >= 640, timeout=15, what="bob's camera at 640 wide or more in the call window")
+        large = self.reception("bob")[0]["size"]
+
+        press_keys(self.xvfb.display, "shown-size-ui – Confab", "ctrl+m")
+        minimized = wait_for(lambda: top_level_window(self.accessible, name="shown-size-ui (minimized) – Confab"), what="the minimized window")
+        wait_for(lambda: 0 < self.received_width() < 640, timeout=10,
+                 what=f"bob's camera smaller than 640 wide while minimized (received {self.reception('bob')[0]})")
+        small = self.reception("bob")[0]["size"]
+        screenshot(self.xvfb.display, "shown-size-minimized.png")
+
+        click(find(minimized, role="push button", name="Restore call window"))
+        wait_for(lambda: top_level_window(self.accessible, name="shown-size-ui – Confab"), what="the call window again")
+        wait_for(lambda: self.received_width() >= 640, timeout=10,
+                 what=f"bob's camera at 640 wide or more again once restored (received {self.reception('bob')[0]})")
+        screenshot(self.xvfb.display, "shown-size-restored.png")
+        print(f"shown size: bob received at {large} in the call window, {small} minimized, "
+              f"{self.reception('bob')[0]['size']} restored")
+
+
 class SwitchingDevicesInACall(MediaCallTestCase):
     def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
         # bob's tone is not ada's (her test microphone plays 440 Hz): with the same tone, ada's
