@@ -70,6 +70,12 @@ final class VideoViewsExchange {
         viewsWatch = nil
         pendingTell?.cancel()
         pendingTell = nil
+        // The engine outlives the call (the app keeps one for all) and keeps the limit for its
+        // next session: the next call's camera must start unlimited, not at this call's size.
+        if limit != .unknown {
+            limit = .unknown
+            engine.limitCamera(to: .unknown)
+        }
     }
 
     private func viewsChanged() {
