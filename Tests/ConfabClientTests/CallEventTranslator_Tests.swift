@@ -160,6 +160,35 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(subject.translate(reaction), [.reaction(standup, sessionID: "c1", .party)])
     }
 
+    func test_videoViewsUpdated_translated_namesTheViewersSessionAndEachCamerasSize() throws {
+        var subject = translator()
+        let update = try event(WireJSON.event("call.video_views_updated", #"""
+            {"cid":"default:standup","userId":"carol","sessionId":"c1","views":[{"sessionId":"b1","width":430,"height":242},{"sessionId":"a1","width":1280,"height":720}]}
+            """#))
+
+        XCTAssertEqual(subject.translate(update), [.videoViews(standup, viewerSessionID: "c1", views: [
+            "b1": VideoSize(width: 430, height: 242), "a1": VideoSize(width: 1280, height: 720),
+        ])])
+    }
+
+    func test_videoViewsUpdated_withNoViews_translated_saysTheViewerShowsNoCamera() throws {
+        var subject = translator()
+        let update = try event(WireJSON.event("call.video_views_updated", #"{"cid":"default:standup","userId":"carol","sessionId":"c1","views":[]}"#))
+
+        XCTAssertEqual(subject.translate(update), [.videoViews(standup, viewerSessionID: "c1", views: [:])])
+    }
+
+    func test_videoViewsUpdated_withTwoViewsOfOneCamera_translated_keepsTheLarger() throws {
+        var subject = translator()
+        // The coordinator refuses these; a translator that trusted it would crash on the duplicate key.
+        for views in [#"[{"sessionId":"b1","width":320,"height":180},{"sessionId":"b1","width":640,"height":360}]"#,
+                      #"[{"sessionId":"b1","width":640,"height":360},{"sessionId":"b1","width":320,"height":180}]"#] {
+            let update = try event(WireJSON.event("call.video_views_updated", #"{"cid":"default:standup","userId":"carol","sessionId":"c1","views":"# + views + "}"))
+
+            XCTAssertEqual(subject.translate(update), [.videoViews(standup, viewerSessionID: "c1", views: ["b1": VideoSize(width: 640, height: 360)])], views)
+        }
+    }
+
     func test_waitingRoomEvents_translated_listAndUnlistKnocks_andAnswerOurs() throws {
         var subject = translator()
         _ = subject.translate(try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState())}"#)))

@@ -239,6 +239,10 @@ final class FakeCallService: CallService {
         }
         return CallSnapshot(id: call, createdBy: currentUserID, participants: participants, ownCapabilities: capabilitiesOnJoin)
     }
+
+    /// The video views told to the call, in order (issue 15).
+    private(set) var videoViewsTold: [[String: VideoSize]] = []
+    func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws { videoViewsTold.append(views) }
 }
 
 enum Devices {
@@ -289,4 +293,17 @@ final class FakeMediaEngine: CallMediaEngine {
 
     func update(_ media: [String: ParticipantMedia]) { onUpdate?(media) }
     func fail(_ reason: String) { onFailure?(reason) }
+
+    // Sending the size that is shown (issue 15).
+    /// How large the tiles show each remote camera; setting it tells the watchers, as a resize does.
+    var shownVideo: [String: VideoSize]? { didSet { shownVideoWatchers.send(()) } }
+    private let shownVideoWatchers = Listeners<Void>()
+    /// Who watches `shownVideo` now (its owner lets go when the call ends).
+    var shownVideoWatcherCount: Int { shownVideoWatchers.count }
+    func watchShownVideo(_ handler: @escaping @MainActor () -> Void) -> Subscription {
+        shownVideoWatchers.subscribe { _ in handler() }
+    }
+    /// Each limit the call put on our camera, in order.
+    private(set) var cameraLimits: [ShownSize] = []
+    func limitCamera(to shown: ShownSize) { cameraLimits.append(shown) }
 }
