@@ -122,4 +122,39 @@ final class SendRateControllerShownSize_Tests: XCTestCase {
         XCTAssertEqual(controller.step.size, p270)
         XCTAssertEqual(controller.step.framerate, 30)
     }
+
+    func test_limitedSize_keeps30fps_downToWhatItsPixelsNeed_notTo360psRate() {
+        // A busy machine's cut to 220 kbit/s: under 360p's 330, over what 270p at 30 fps needs.
+        var controller = SendRateController(maximumSize: p720, startBitrate: 220_000)
+        XCTAssertEqual(controller.step.description, "480x270@15", "given: unlimited, 220 kbit/s is 270p at 15 fps")
+
+        controller.limit(to: smallTile)
+
+        XCTAssertEqual(controller.step.description, "480x270@30", "270p at 30 fps needs ~190 kbit/s, not 360p's 330")
+        XCTAssertEqual(SendRateController.fullRateMinimum(at: controller.shownLimit!, in: SendRateController.ladder[...]), 185_625)
+    }
+
+    func test_limitedSize_underWhatItsPixelsNeedAt30fps_isSentAt15() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: 170_000)
+
+        controller.limit(to: smallTile)
+
+        XCTAssertEqual(controller.step.description, "480x270@15")
+    }
+
+    func test_hiddenCamera_staysAt15fps_whateverTheRate() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
+
+        controller.limit(to: .hidden)
+        for _ in 0..<5 { clearSecond(&controller) }
+
+        XCTAssertEqual(controller.step.description, "320x180@15")
+    }
+
+    func test_tileAPixelUnderALadderSize_withOddSides_getsThatSize_notTheNextOneUp() {
+        // Covering keeps the tile's parity: 479x269 needs 479x271 of a 16:9 picture.
+        XCTAssertEqual(SendRateController.step(showing: .largest(VideoSize(width: 479, height: 269)), in: SendRateController.ladder[...])?.size, p270)
+        XCTAssertEqual(SendRateController.step(showing: .largest(VideoSize(width: 484, height: 274)), in: SendRateController.ladder[...])?.size, p360,
+                       "a tile clearly larger than 480x270 needs the next size")
+    }
 }

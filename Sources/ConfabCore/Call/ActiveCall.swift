@@ -170,7 +170,10 @@ public final class ActiveCall {
         apply(snapshot)
         participants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
         for sessionID in participants.keys { participants[sessionID]?.media = mediaBySession[sessionID] ?? ParticipantMedia() }
-        if let session = snapshot.ownSessionID { ownSessionID = session }
+        if let session = snapshot.ownSessionID, session != ownSessionID {
+            ownSessionID = session
+            videoViews?.forgetEveryone()
+        }
         if joinedAt == nil { joinedAt = Date() }
         noteOthers()
         loadChatHistory()

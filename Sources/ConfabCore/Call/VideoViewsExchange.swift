@@ -46,6 +46,12 @@ final class VideoViewsExchange {
         audience.viewer(viewer, shows: views)
     }
 
+    /// We are in the call's session under a new id (joined again after a lost connection):
+    /// what the others said was about the old one. They say it again as they hear we joined.
+    func forgetEveryone() {
+        audience = CameraAudience()
+    }
+
     /// `viewer` left: what it said counts no more.
     func forget(viewer: String) {
         audience.forget(viewer: viewer)

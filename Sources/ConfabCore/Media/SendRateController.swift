@@ -154,6 +154,8 @@ public struct SendRateController: Sendable {
     /// The smallest step that covers the largest view of our camera anyone shows; nil while
     /// some view is unknown, or when the largest step is needed (see `limit(to:)`).
     public private(set) var shownLimit: VideoQualityStep?
+    /// Nobody shows our camera (`ShownSize.hidden`): the smallest step, at its own frame rate.
+    private var isHidden = false
     /// The target before a smaller view lowered it, while no congestion came since: a view
     /// that grows again (a tile made large) gets the rate back at once, not over seconds of
     /// growth the path already proved it carries.
@@ -194,8 +196,9 @@ public struct SendRateController: Sendable {
     @discardableResult
     public mutating func limit(to shown: ShownSize) -> Bool {
         let limit = Self.step(showing: shown, in: steps)
-        guard limit != shownLimit else { return false }
+        guard limit != shownLimit || (shown == .hidden) != isHidden else { return false }
         shownLimit = limit
+        isHidden = shown == .hidden
         let ceiling = limitedCeiling
         if targetBitrate > ceiling {
             targetBeforeLimit = max(targetBeforeLimit ?? 0, targetBitrate)
@@ -224,7 +227,8 @@ public struct SendRateController: Sendable {
             return steps.first == top ? nil : steps.first
         case .largest(let view):
             let needed = VideoViewport.coverSize(of: top.size, in: view, limit: top.size)
-            let covering = steps.first { $0.size.width >= needed.width && $0.size.height >= needed.height }
+            // The cover size keeps the tile's parity (up to 2 px more): a 479x269 tile is 480x270's.
+            let covering = steps.first { $0.size.width + 2 >= needed.width && $0.size.height + 2 >= needed.height }
             return covering == top ? nil : covering
         }
     }
@@ -236,11 +240,24 @@ public struct SendRateController: Sendable {
         return min(ceiling, max(Self.minimumBitrate, next))
     }
 
-    /// The target's step, made no larger than `shownLimit` (at the target's frame rate).
+    /// The target's step, made no larger than `shownLimit`. At the limit's size the frame rate
+    /// follows the target on its own: 480x270 at 30 fps needs only some 190 kbit/s (the next
+    /// step's rate for its share of the pixels), where the ladder moves to 30 fps only with
+    /// 640x360's 330 (seen: a cut to 220 kbit/s on a busy machine halved a tile's frame rate).
     private func stepToSend() -> VideoQualityStep {
         let step = Self.step(for: targetBitrate, in: steps)
-        guard let limit = shownLimit, step.size.width > limit.size.width || step.size.height > limit.size.height else { return step }
-        return VideoQualityStep(size: limit.size, framerate: step.framerate, minimumBitrate: limit.minimumBitrate)
+        guard let limit = shownLimit, step.size.width >= limit.size.width, step.size.height >= limit.size.height else { return step }
+        let fullRate = !isHidden && targetBitrate >= Self.fullRateMinimum(at: limit, in: steps)
+        let framerate = fullRate ? max(step.framerate, steps.last?.framerate ?? step.framerate) : step.framerate
+        return VideoQualityStep(size: limit.size, framerate: isHidden ? limit.framerate : framerate, minimumBitrate: limit.minimumBitrate)
+    }
+
+    /// The rate `limit`'s size needs at full frame rate: the next step's minimum for the share
+    /// of its pixels.
+    static func fullRateMinimum(at limit: VideoQualityStep, in steps: ArraySlice<VideoQualityStep>) -> Int {
+        guard let next = steps.first(where: { $0.minimumBitrate > limit.minimumBitrate }) else { return limit.minimumBitrate }
+        let share = Double(limit.size.width * limit.size.height) / Double(next.size.width * next.size.height)
+        return max(limit.minimumBitrate, Int(Double(next.minimumBitrate) * share))
     }
 
     /// Takes one second's feedback; returns whether the step changed (the encoder then gets a
