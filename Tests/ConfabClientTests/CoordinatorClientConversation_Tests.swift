@@ -3,7 +3,6 @@ import ConfabClient
 import ConfabCore
 import ConfabProtocol
 import Foundation
-import Logging
 import XCTest
 
 /// Issue 18's typed client methods against the real `confab-server` binary: a knock answered
@@ -20,11 +19,7 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
 
     @MainActor
     private func client(_ user: String, on server: ServerProcess) async throws -> (CoordinatorClient, ServerEventLog) {
-        var options = CoordinatorClient.Options()
-        options.clientName = "client-tests"
-        var logger = Logger(label: "client-tests")
-        logger.logLevel = .warning
-        let client = CoordinatorClient(serverURL: server.baseURL, userID: user, options: options, logger: logger)
+        let client = CoordinatorClient.forTests(user, on: server)
         let log = ServerEventLog(client)
         try await client.connect()
         return (client, log)

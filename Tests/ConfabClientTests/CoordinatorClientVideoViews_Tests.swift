@@ -3,7 +3,6 @@ import ConfabClient
 import ConfabCore
 import ConfabProtocol
 import Foundation
-import Logging
 import XCTest
 
 /// `updateVideoViews` (issue 15) against the real `confab-server` binary: what one device shows
@@ -19,11 +18,7 @@ final class CoordinatorClientVideoViews_Tests: XCTestCase {
 
     @MainActor
     private func client(_ user: String, on server: ServerProcess) async throws -> (CoordinatorClient, EventRecorder) {
-        var options = CoordinatorClient.Options()
-        options.clientName = "client-tests"
-        var logger = Logger(label: "client-tests")
-        logger.logLevel = .warning
-        let client = CoordinatorClient(serverURL: server.baseURL, userID: user, options: options, logger: logger)
+        let client = CoordinatorClient.forTests(user, on: server)
         let recorder = EventRecorder(client)
         try await client.connect()
         return (client, recorder)

@@ -2,7 +2,6 @@ import ConfabTestSupport
 import ConfabClient
 import ConfabCore
 import Foundation
-import Logging
 import XCTest
 
 /// The client against the real `confab-server` binary in another process.
@@ -25,13 +24,7 @@ final class CoordinatorClient_Tests: XCTestCase {
     private func client(_ user: String, on server: ServerProcess, configure: (inout CoordinatorClient.Options) -> Void = { _ in })
         async throws -> (CoordinatorClient, EventRecorder)
     {
-        var options = CoordinatorClient.Options()
-        options.clientName = "client-tests"
-        options.reconnectBackoff = ReconnectBackoff(initial: .milliseconds(100), maximum: .milliseconds(500))
-        configure(&options)
-        var logger = Logger(label: "client-tests")
-        logger.logLevel = .warning
-        let client = CoordinatorClient(serverURL: server.baseURL, userID: user, options: options, logger: logger)
+        let client = CoordinatorClient.forTests(user, on: server, configure: configure)
         let recorder = EventRecorder(client)
         try await client.connect()
         return (client, recorder)

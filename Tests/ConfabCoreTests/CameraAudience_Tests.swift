@@ -52,17 +52,6 @@ final class CameraAudience_Tests: XCTestCase {
         XCTAssertEqual(audience.size(of: "s-ada", amongViewers: everyone), .unknown, "bob back in the call must say again")
     }
 
-    func test_keptViewers_only_count_theOthersMustSayAgain() {
-        var audience = CameraAudience()
-        audience.viewer("s-bob", shows: ["s-ada": tile])
-        audience.viewer("s-cy", shows: ["s-ada": small])
-
-        audience.keep(viewers: ["s-cy"])
-
-        XCTAssertEqual(audience.size(of: "s-ada", amongViewers: ["s-ada", "s-cy"]), .largest(small))
-        XCTAssertEqual(audience.size(of: "s-ada", amongViewers: everyone), .unknown)
-    }
-
     func test_shownSessionItself_isNoViewer_ofItsOwnCamera() {
         var audience = CameraAudience()
         audience.viewer("s-bob", shows: ["s-ada": small])

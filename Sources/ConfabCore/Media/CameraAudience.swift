@@ -16,11 +16,6 @@ public struct CameraAudience: Sendable, Equatable {
         viewsByViewer[viewer] = nil
     }
 
-    /// Keeps only what these sessions said (the others left).
-    public mutating func keep(viewers: Set<String>) {
-        viewsByViewer = viewsByViewer.filter { viewers.contains($0.key) }
-    }
-
     /// How large `viewers` (everyone in the call but `shown` itself) show `shown`'s camera:
     /// unknown while any of them has not said.
     public func size(of shown: String, amongViewers viewers: some Sequence<String>) -> ShownSize {
