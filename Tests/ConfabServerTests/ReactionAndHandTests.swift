@@ -33,20 +33,20 @@ final class ReactionAndHandTests: ServerTestCase {
         }
         let alicesOwn = try await alice.send(SendReactionRequest(cid: call, emoji: .heart))
 
-        XCTAssertEqual(refusals, Array(repeating: .rateLimited, count: 20 - ReactionRules.burst))
+        XCTAssertEqual(refusals, Array(repeating: .rateLimited, count: 20 - SessionRateLimits().reactions.burst))
         XCTAssertEqual(alicesOwn, EmptyResponse(), "the limit is per device: alice may still react")
         try await alice.barrier()
         let seen = await alice.receivedEvents(.reaction).compactMap(\.reaction)
-        XCTAssertEqual(seen.filter { $0.userId == "bob" }.count, ReactionRules.burst)
+        XCTAssertEqual(seen.filter { $0.userId == "bob" }.count, SessionRateLimits().reactions.burst)
     }
 
     func test_reactionLimiter_allowsAgainOnceTheWindowHasPassed() {
-        var limiter = ReactionLimiter()
+        var limiter = SessionRateLimits().reactions
         let start = ContinuousClock.now
-        for _ in 0..<ReactionRules.burst { XCTAssertTrue(limiter.allow(session: "s", at: start)) }
+        for _ in 0..<SessionRateLimits().reactions.burst { XCTAssertTrue(limiter.allow(session: "s", at: start)) }
         XCTAssertFalse(limiter.allow(session: "s", at: start + .seconds(4)))
         XCTAssertTrue(limiter.allow(session: "other", at: start + .seconds(4)))
-        XCTAssertTrue(limiter.allow(session: "s", at: start + ReactionRules.window))
+        XCTAssertTrue(limiter.allow(session: "s", at: start + SessionRateLimits().reactions.window))
     }
 
     func test_reactionOutsideTheFixedSet_isRefusedAsInvalid_naming_emoji() async throws {

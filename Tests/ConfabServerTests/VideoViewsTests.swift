@@ -19,6 +19,27 @@ final class VideoViewsTests: ServerTestCase {
         XCTAssertEqual(seen, VideoViewsEvent(cid: call, userId: "bob", sessionId: bobsSession, views: views))
     }
 
+    func test_videoViewsFlood_isRateLimited_andOthersHearOnlyTheBurst() async throws {
+        let (alice, bob, call) = try await callWithAliceAndBobIn()
+        let alicesSession = try await alice.send(JoinCallRequest(cid: call)).sessionId
+        _ = try await bob.send(JoinCallRequest(cid: call))
+        let burst = SessionRateLimits().videoViews.burst
+
+        var refusals: [ErrorCode] = []
+        for width in 1...(burst + 10) {
+            do {
+                _ = try await bob.send(UpdateVideoViewsRequest(cid: call, views: [VideoView(sessionId: alicesSession, width: width, height: 90)]))
+            } catch let error as ProtocolError {
+                refusals.append(error.code)
+            }
+        }
+
+        XCTAssertEqual(refusals, Array(repeating: .rateLimited, count: 10))
+        try await alice.barrier()
+        let seen = await alice.receivedEvents(.videoViewsUpdated).compactMap(\.videoViews)
+        XCTAssertEqual(seen.map { $0.views.first?.width }, (1...burst).map { $0 }, "alice hears the burst, in order, and nothing after")
+    }
+
     func test_videoViews_withAZeroWidth_areRefusedAsInvalid_andReachNoOne() async throws {
         try await assertRefusedAsInvalid(views: { alicesSession in [VideoView(sessionId: alicesSession, width: 0, height: 360)] },
                                          naming: "width")

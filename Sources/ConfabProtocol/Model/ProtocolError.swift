@@ -44,7 +44,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case conflict
     /// A chat message over 4096 bytes of UTF-8 (`ChatMessage.maxTextBytes`).
     case messageTooLong
-    /// Too many requests of one kind in a short time (reactions: `ReactionRules`).
+    /// Too many requests of one kind in a short time (reactions, video views: the server's `SessionRateLimits`).
     case rateLimited
     /// The request needs this device to be in the call's session (chat, reactions, hands).
     case notInCall

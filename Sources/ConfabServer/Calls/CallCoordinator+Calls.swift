@@ -324,7 +324,7 @@ extension CallCoordinator {
         call.broadcasting = false
         try save(call)
         rings.stop(cid)
-        for sessionId in sessions[cid]?.participants.keys.sorted() ?? [] { reactionLimiter.forget(session: sessionId) }
+        for sessionId in sessions[cid]?.participants.keys.sorted() ?? [] { rateLimits.forget(session: sessionId) }
         sessions.removeEveryParticipant(of: cid)
         // Before the room goes, so what was recorded is converted and the broadcast stops.
         endRecording(of: cid)

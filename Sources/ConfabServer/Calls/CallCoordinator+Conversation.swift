@@ -41,10 +41,8 @@ extension CallCoordinator {
         try require(.sendReaction, of: user.userId, in: call)
         let sender = try participantOnThisDevice(in: call.cid, user, toDo: "reacting")
         let sessionId = sender.participant.sessionId
-        guard reactionLimiter.allow(session: sessionId) else {
-            throw ProtocolError(
-                .rateLimited,
-                "at most \(ReactionRules.burst) reactions in \(ReactionRules.window.components.seconds) seconds: wait a moment")
+        guard rateLimits.reactions.allow(session: sessionId) else {
+            throw ProtocolError(.rateLimited, rateLimits.reactions.refusal(of: "reactions"))
         }
         let event = ReactionEvent(cid: call.cid, userId: user.userId, sessionId: sessionId, emoji: request.emoji)
         tell(.audience, in: call.cid, .reaction(event))

@@ -97,7 +97,7 @@ extension CallCoordinator {
     func removeParticipant(_ entry: LiveSession.Participant, from cid: CallID, reason: LeaveReason) {
         let recipients = audience(of: cid)
         sessions.remove(session: entry.participant.sessionId, from: cid)
-        reactionLimiter.forget(session: entry.participant.sessionId)
+        rateLimits.forget(session: entry.participant.sessionId)
         if let token = entry.media?.token {
             revokeMedia(token, in: cid)
             // A participant removed by a moderator may still be sending (a modified or stuck

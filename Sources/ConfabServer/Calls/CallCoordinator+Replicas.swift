@@ -177,7 +177,7 @@ extension CallCoordinator {
             calls.touch(cid)
             // One of ours, taken out there (kicked, blocked, the call ended): its media goes too.
             if removed.origin == nil, let token = removed.media?.token {
-                reactionLimiter.forget(session: sessionId)
+                rateLimits.forget(session: sessionId)
                 revokeMedia(token, in: cid)
                 ejectMedia(session: sessionId, in: cid)
             }

@@ -14,7 +14,7 @@ import Logging
 /// - `productions` (`ProductionRegistry`): recordings and broadcasts;
 /// - `mediaQueues` (`MediaWorkQueues`): Janus work in the order it was decided.
 /// - `waitingRoom` (`WaitingRoomRegistry`): knocks on calls that ask to join;
-/// - `reactionLimiter` (`ReactionLimiter`): how fast each device reacts.
+/// - `rateLimits` (`SessionRateLimits`): how fast each device reacts and tells its video views.
 /// The requests are in extensions by concern: `+Calls` (lifecycle and membership), `+Ringing`,
 /// `+Moderation`, `+Production`, `+Media`, `+Conversation` (chat, reactions, hands),
 /// `+VideoViews` (how large each device shows the others' cameras), `+WaitingRoom`.
@@ -57,8 +57,8 @@ actor CallCoordinator {
     var mediaQueues = MediaWorkQueues()
     /// Knocks on calls that ask to join, and the hosts' answers.
     var waitingRoom = WaitingRoomRegistry()
-    /// Recent reactions per session, for `ReactionRules`.
-    var reactionLimiter = ReactionLimiter()
+    /// Recent reactions and video views per session.
+    var rateLimits = SessionRateLimits()
     /// Broadcast pipelines and recording converters, stopped with the server (`stopProductions`).
     let children = ChildGroup()
     /// `http://host:port` of this server, for download and playlist URLs; set once listening.
