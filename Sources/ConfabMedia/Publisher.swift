@@ -53,6 +53,11 @@ final class Publisher {
 
     /// Bitrate, size and frame rate from what the path carries (see `adaptToThePath`).
     private var rate: SendRateController
+    /// The size the camera's frames are taken at (`followCameraSize`).
+    private var cameraSize: VideoSize
+    /// Whether this device shows our camera, and the self-view tile's pixels (nil: not told).
+    private var isSelfViewShown = false
+    private var selfViewDisplaySize: VideoSize?
     /// Loss from Janus's receiver reports, pooled over enough packets.
     private var reportedLoss = ReportedLoss()
     /// When Janus last reported on what we send (audio or video): it reports about once a second
@@ -86,6 +91,7 @@ final class Publisher {
         self.logger = logger
         self.deviceSource = deviceSource
         rate = SendRateController(maximumSize: configuration.maximumVideoSize)
+        cameraSize = rate.cameraSize(selfView: .hidden)
         camera = devices.camera.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
         microphone = devices.microphone.flatMap { deviceSource.source(for: $0) != nil ? $0 : nil }
         // Video first, then audio: webrtcbin names the m-lines "video0" and "audio1" (the
@@ -168,13 +174,36 @@ final class Publisher {
             + "noise-suppression-level=high gain-control=\(processing.automaticGainControl) ! audioconvert ! "
     }
 
-    /// The camera's frames at the largest size we may send: every camera gives the same format,
-    /// so one can replace another while the encoder runs.
+    /// The camera's frames at `cameraSize`: every camera gives the same format, so one can
+    /// replace another while the encoder runs.
     private func cameraInputDescription(_ source: String) -> String {
-        let size = rate.largestStep.size
+        Self.cameraInputDescription(source, size: cameraSize, framerate: configuration.videoFramerate)
+    }
+
+    /// `source`'s frames at `size` and `framerate`, in I420. The size changes while the camera
+    /// runs (`followCameraSize`), so, as in `adaptiveVideoChain`, the scaler sits right before
+    /// the filter that asks for it (there, videorate in between once let an old-size frame
+    /// reach the filter and stop the camera): frames already on their way at the old size are
+    /// scaled to the new one, while the source, asked again, makes the new size itself where
+    /// it can (the test camera, a camera with raw modes; behind a compressed camera's decoder
+    /// the scaler does it).
+    nonisolated static func cameraInputDescription(_ source: String, size: VideoSize, framerate: Int) -> String {
         // (Caps at the end of a description need an explicit capsfilter.)
-        return "\(source) ! videoconvert ! videoscale ! videorate ! capsfilter caps=\"video/x-raw,format=I420,width=\(size.width),"
-            + "height=\(size.height),framerate=\(configuration.videoFramerate)/1,pixel-aspect-ratio=1/1\""
+        "\(source) ! videorate ! videoconvert ! videoscale ! capsfilter name=camera-size caps=\"\(cameraCaps(size, framerate: framerate))\""
+    }
+
+    nonisolated static func cameraCaps(_ size: VideoSize, framerate: Int) -> String {
+        "video/x-raw,format=I420,width=\(size.width),height=\(size.height),framerate=\(framerate)/1,pixel-aspect-ratio=1/1"
+    }
+
+    /// Takes the camera at the size its views need (`SendRateController.cameraSize`), from the
+    /// next frames on.
+    private func followCameraSize() {
+        let size = rate.cameraSize(selfView: selfView)
+        guard size != cameraSize else { return }
+        cameraSize = size
+        logger.info("taking the camera at the size shown", metadata: ["size": "\(size.width)x\(size.height)"])
+        pipeline.set("caps", Self.cameraCaps(size, framerate: configuration.videoFramerate), onElement: "camera-size")
     }
 
     /// The frame rate and size sent, which follow the path (`useStep` on a running pipeline); a
@@ -199,6 +228,7 @@ final class Publisher {
         let bitrate = rate.targetBitrate
         let stepChanged = rate.limit(to: shown)
         if rate.targetBitrate != bitrate { pipeline.set("target-bitrate", "\(rate.targetBitrate)", onElement: "video-encoder") }
+        followCameraSize()
         guard stepChanged else { return }
         logger.info("sending video at the size shown", metadata: ["step": "\(rate.step)", "shown": "\(shown)"])
         Self.useStep(rate.step, in: pipeline)
@@ -243,6 +273,14 @@ final class Publisher {
     /// size from the next one on.
     func setSelfViewDisplaySize(_ size: VideoSize?) {
         selfViewScaler.outputSize = Self.selfViewOutputSize(forDisplay: size, configuration: configuration)
+        selfViewDisplaySize = size
+        followCameraSize()
+    }
+
+    /// How large this device shows our camera.
+    private var selfView: SendRateController.SelfViewSize {
+        guard isSelfViewShown else { return .hidden }
+        return selfViewDisplaySize.map { .shown($0) } ?? .unknown
     }
 
     private func attachCamera(_ device: MediaDevice) throws {
@@ -363,6 +401,8 @@ final class Publisher {
     /// otherwise they are dropped as they leave the camera's tee.
     func setSelfViewShown(_ shown: Bool) {
         pipeline.set("drop", shown ? "false" : "true", onElement: "self-view-valve")
+        isSelfViewShown = shown
+        followCameraSize()
     }
 
     /// The self-view shows one camera frame in `step` (`SelfViewRate`); dropped before any work.
@@ -456,7 +496,8 @@ final class Publisher {
             }
         }
         let encoded = pipeline.videoSize(ofElement: "video-encoder").map { VideoSize(width: $0.width, height: $0.height) }
-        sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, bytesSent: bytes, bitrate: bitrate,
+        let captured = pipeline.videoSize(ofElement: "camera-source").map { VideoSize(width: $0.width, height: $0.height) }
+        sent = SentVideo(size: encoded ?? rate.step.size, framerate: rate.step.framerate, cameraSize: captured, bytesSent: bytes, bitrate: bitrate,
                          targetBitrate: rate.targetBitrate, lossFraction: loss ?? sent?.lossFraction, roundTripTime: roundTrip ?? sent?.roundTripTime,
                          transport: transport ?? sent?.transport)
     }

@@ -63,6 +63,8 @@ public struct SentVideo: Sendable, Equatable {
     /// The size frames are encoded at, and the frame rate asked of the encoder.
     public var size: VideoSize
     public var framerate: Int
+    /// The size the camera itself gives (before any scaling; nil while no camera runs).
+    public var cameraSize: VideoSize?
     /// RTP bytes sent so far.
     var bytesSent: Double?
     /// Bits per second sent over the last second.

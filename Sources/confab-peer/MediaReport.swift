@@ -68,6 +68,9 @@ struct MediaReport: Encodable {
         let width: Int
         let height: Int
         let framerate: Int
+        /// The size the camera itself gave (absent while none ran).
+        let cameraWidth: Int?
+        let cameraHeight: Int?
         let videoKilobitsPerSecond: Double?
         let targetKilobitsPerSecond: Double
         let lossFraction: Double?

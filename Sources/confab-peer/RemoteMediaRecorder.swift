@@ -58,6 +58,7 @@ final class RemoteMediaRecorder {
             if let every = self.ticksPerProgressLine, self.ticks % every == 0 { self.sayProgress() }
             if self.ticks % 5 == 0, let sent = engine.session?.sentVideo {
                 self.sentVideo.append(.init(at: Date(), width: sent.size.width, height: sent.size.height, framerate: sent.framerate,
+                                            cameraWidth: sent.cameraSize?.width, cameraHeight: sent.cameraSize?.height,
                                             videoKilobitsPerSecond: sent.bitrate.map { ($0 / 100).rounded() / 10 },
                                             targetKilobitsPerSecond: Double(sent.targetBitrate / 100) / 10,
                                             lossFraction: sent.lossFraction, roundTripSeconds: sent.roundTripTime,

@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 
 /// Sending the size that is shown (issue 15), through a real coordinator and Janus: bob tells
-/// the call he shows the others' cameras in 430x242 tiles (`--shows`), so alice sends hers at
-/// 480x270 (the smallest step that covers such a tile) at the full 30 fps, and bob receives it
-/// so. Alice says nothing about what she shows: bob keeps sending the path's best (640x360).
+/// the call he shows the others' cameras in 430x242 tiles (`--shows`), so alice takes her camera
+/// and sends it at 480x270 (the smallest step that covers such a tile) at the full 30 fps, and
+/// bob receives it so. Alice says nothing about what she shows: bob keeps sending the path's best (640x360).
 /// Carol joins after 7 s and says nothing either: from then on nobody knows how large she shows
 /// alice, so alice sends 640x360 again. 14 s.
 final class ShownSize_EndToEndTests: XCTestCase {
@@ -48,6 +48,9 @@ final class ShownSize_EndToEndTests: XCTestCase {
         for sample in sent {
             XCTAssertEqual([sample.width, sample.height], [480, 270], "alice sent at \(sample.width)x\(sample.height) while bob showed her at 430x242")
             XCTAssertEqual(sample.framerate, 30, "alice sent at \(sample.framerate ?? 0) fps")
+            // Taken at that size, not made at 640x360 and scaled down (her self-view is not shown).
+            XCTAssertEqual([sample.cameraWidth ?? 0, sample.cameraHeight ?? 0], [480, 270],
+                           "alice's camera gave \(sample.cameraWidth ?? 0)x\(sample.cameraHeight ?? 0) while bob showed her at 430x242")
         }
         let received = try XCTUnwrap(reports["bob"]?.received(from: "alice")?.samples, "bob received nothing from alice")
         // A second later: what bob decodes follows what alice sends by a keyframe or so.
@@ -76,6 +79,7 @@ final class ShownSize_EndToEndTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(sent.count, 2, "alice has few samples after carol joined")
         for sample in sent {
             XCTAssertEqual([sample.width, sample.height], [640, 360], "alice sent at \(sample.width)x\(sample.height) with carol, who never said, watching")
+            XCTAssertEqual([sample.cameraWidth ?? 0, sample.cameraHeight ?? 0], [640, 360], "alice's camera gave \(sample.cameraWidth ?? 0)x\(sample.cameraHeight ?? 0)")
         }
     }
 }

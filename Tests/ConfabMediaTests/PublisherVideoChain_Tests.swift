@@ -52,6 +52,52 @@ final class PublisherVideoChain_Tests: XCTestCase {
         pipeline.stop()
     } }
 
+    /// The camera is taken at the size shown (issue 15): the input's size changes while the
+    /// camera runs, the source itself makes the new size, and nothing stops on the way.
+    func test_cameraSizeChangedWhilePlaying_theSourceMakesTheNewSize_andTheCameraNeverStops() throws { try onMain {
+        let sizes = [VideoSize(width: 640, height: 360), VideoSize(width: 480, height: 270), VideoSize(width: 320, height: 180)]
+        let sent = SendRateController.ladder[0]
+        let camera = Publisher.cameraInputDescription("videotestsrc is-live=true pattern=ball name=camera-source", size: sizes[0], framerate: 30)
+        let pipeline = try MediaPipeline(description:
+            "\(camera) ! tee name=camera-tee "
+            + "camera-tee. ! \(Publisher.selfViewBranch) "
+            + "camera-tee. ! queue leaky=downstream max-size-buffers=2 ! \(Publisher.adaptiveVideoChain(sent)) ! "
+            + "vp8enc name=video-encoder deadline=1 cpu-used=8 end-usage=cbr target-bitrate=200000 ! vp8dec ! videoconvert ! video/x-raw,format=BGRA ! "
+            + "appsink name=sent max-buffers=1 drop=true sync=false")
+        var errors: [String] = []
+        pipeline.watchBus { message in
+            if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
+        }
+        var selfViewFrames = 0
+        var selfViewSize = VideoSize(width: 0, height: 0)
+        pipeline.receiveVideoFrames(fromAppSink: "self-view") { frame in
+            selfViewFrames += 1
+            selfViewSize = VideoSize(width: frame.width, height: frame.height)
+        }
+        var sentFrames = 0
+        pipeline.receiveVideoFrames(fromAppSink: "sent") { _ in sentFrames += 1 }
+        pipeline.set("drop", "false", onElement: "self-view-valve")
+        try pipeline.play()
+        XCTAssertTrue(runLoop(until: { selfViewFrames >= 3 && sentFrames >= 3 }), "nothing came through")
+        XCTAssertEqual(pipeline.videoSize(ofElement: "camera-source").map { VideoSize(width: $0.width, height: $0.height) }, sizes[0])
+
+        // Each change as often as a window being resized could ask for one (the publisher
+        // changes it only when a view crosses a ladder step).
+        for index in 1...12 {
+            pipeline.set("caps", Publisher.cameraCaps(sizes[index % 3], framerate: 30), onElement: "camera-size")
+            runLoop(until: { false }, timeout: 0.25)
+        }
+        let final = sizes[1]
+        pipeline.set("caps", Publisher.cameraCaps(final, framerate: 30), onElement: "camera-size")
+        let (selfViewAtEnd, sentAtEnd) = (selfViewFrames, sentFrames)
+        XCTAssertTrue(runLoop(until: { selfViewFrames >= selfViewAtEnd + 5 && sentFrames >= sentAtEnd + 5 && selfViewSize == final }),
+                      "frames stopped or kept the old size (self-view \(selfViewSize), \(selfViewFrames - selfViewAtEnd) new, \(sentFrames - sentAtEnd) sent)")
+        XCTAssertEqual(pipeline.videoSize(ofElement: "camera-source").map { VideoSize(width: $0.width, height: $0.height) }, final,
+                       "the camera itself should make the smaller frames, not have them scaled down after it")
+        XCTAssertEqual(errors, [], "the camera's chain failed while changing size")
+        pipeline.stop()
+    } }
+
     /// From 360p up the encoder runs at its fastest setting (bench-encoder: a third to a half
     /// less CPU within 0.3 dB); small steps keep the slower one, where speed costs 1.9 dB.
     func test_encoderSpeed_fastFrom360pUp_slowerBelow() {

@@ -213,6 +213,36 @@ public struct SendRateController: Sendable {
         return true
     }
 
+    /// The size to take from the camera: no larger than anyone shows it, neither others
+    /// (`shownLimit`) nor our own self-view (`selfView`: its tile's pixels while shown, nil
+    /// while nobody shows it). Frames the camera makes larger would be scaled down at once for
+    /// sending — each pixel drawn, converted and scaled for nothing. It follows the views, not
+    /// the path: a congested path's smaller steps are scaled from it, so the camera is not
+    /// renegotiated at every bandwidth step.
+    public func cameraSize(selfView: SelfViewSize) -> VideoSize {
+        var needed = shownLimit ?? largestStep
+        switch selfView {
+        case .hidden:
+            break
+        case .unknown:
+            needed = largestStep
+        case .shown(let view):
+            let forSelfView = Self.step(showing: .largest(view), in: steps) ?? largestStep
+            if forSelfView.size.width > needed.size.width || forSelfView.size.height > needed.size.height { needed = forSelfView }
+        }
+        return needed.size
+    }
+
+    /// How large our own camera's picture is shown on this device.
+    public enum SelfViewSize: Equatable, Sendable {
+        /// Nobody shows it (the call minimized, a layout without our tile, a headless peer).
+        case hidden
+        /// Shown, at a size not told yet.
+        case unknown
+        /// Shown in a tile of these pixels.
+        case shown(VideoSize)
+    }
+
     /// The smallest of `steps` whose picture covers `shown`'s view (as the tiles crop: see
     /// `VideoViewport.coverSize`); the smallest step for a camera nobody shows; nil when no
     /// step is too large for it.

@@ -6,7 +6,7 @@ import GLibBridge
 /// and what it sends, for the UI tests and benchmarks (a user sees the same in the tiles):
 ///
 ///     confab-stats: receiving user=bob size=640x360 fps=30.0 kbps=512.3 paused=0
-///     confab-stats: sending size=1280x720 fps=30 kbps=1430.1 target=1500.0 loss=0.000
+///     confab-stats: sending size=1280x720 fps=30 kbps=1430.1 target=1500.0 loss=0.000 camera=1280x720
 ///     confab-stats: first-frame user=bob at=1795000000.123
 ///     confab-stats: self-view frames=1234 size=425x505
 ///
@@ -37,7 +37,7 @@ final class ReceptionStatistics {
             if let sent = session.sentVideo {
                 Self.report("sending size=\(sent.size.width)x\(sent.size.height) fps=\(sent.framerate) "
                     + "kbps=\(((sent.bitrate ?? 0) / 100).rounded() / 10) target=\(Double(sent.targetBitrate / 100) / 10) "
-                    + "loss=\(String(format: "%.3f", sent.lossFraction ?? 0))")
+                    + "loss=\(String(format: "%.3f", sent.lossFraction ?? 0)) camera=\(sent.cameraSize.map { "\($0.width)x\($0.height)" } ?? "-")")
             }
         }
     }

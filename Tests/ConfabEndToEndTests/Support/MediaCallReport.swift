@@ -50,6 +50,9 @@ struct MediaPeerReport: Decodable {
             let width: Int
             let height: Int
             let framerate: Int?
+            /// The size the camera itself gave.
+            let cameraWidth: Int?
+            let cameraHeight: Int?
             let videoKilobitsPerSecond: Double?
             let targetKilobitsPerSecond: Double?
             let lossFraction: Double?
