@@ -110,6 +110,21 @@ class SendingTheSizeShown(MediaCallTestCase):
         print(f"shown size: bob received at {large} in the call window, {small} minimized, "
               f"{self.reception('bob')[0]['size']} restored")
 
+    def test_bobShowsAdaSmall_adasCameraGivesThatSize_herSelfViewStillShown(self):
+        # bob shows the others' cameras in 430x242 tiles: ada sends 480x270, and her camera
+        # itself gives 480x270 (her corner self-view needs less), not 640x360 scaled down.
+        bob, call_window = self.call_bob("camera-size-ui", ["--duration", "40", "--pattern", "ball", "--shows", "430x242"])
+
+        def sending():
+            return self.last_stats("sending")[0] or {}
+        wait_for(lambda: sending().get("size") == "480x270" and sending().get("camera") == "480x270", timeout=15,
+                 what=f"ada sending and her camera giving 480x270 (last: {sending()})")
+        frames_before = int((self.last_stats("self-view")[0] or {}).get("frames", 0))
+        wait_for(lambda: int((self.last_stats("self-view")[0] or {}).get("frames", 0)) >= frames_before + 20, timeout=10,
+                 what="ada's self-view still getting frames")
+        screenshot(self.xvfb.display, "camera-size-small.png")
+        print(f"camera size: ada sending {sending()}, self-view {self.last_stats('self-view')[0]}")
+
 
 class SwitchingDevicesInACall(MediaCallTestCase):
     def test_pickTheSilentMicrophoneInTheCall_bobHearsSilence_withoutAdaRejoining(self):
