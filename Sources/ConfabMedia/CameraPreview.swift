@@ -71,8 +71,12 @@ public final class CameraPreview: CameraPreviewSource {
     }
 
     public func stopPreview() {
-        pipeline?.stop()
-        pipeline = nil
+        guard let pipeline else { return }
+        pipeline.stop()
+        self.pipeline = nil
+        // Stopped for a call (or another window): the scaler's megabytes are not needed until
+        // the preview starts again.
+        scaler.releaseMemory()
     }
 
     /// The picture showing the preview is `size` device pixels now: frames come at that size

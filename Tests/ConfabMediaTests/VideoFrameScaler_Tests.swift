@@ -151,6 +151,35 @@ final class VideoFrameScaler_Tests: XCTestCase {
         XCTAssertLessThanOrEqual(branch.scaler.buffersAllocated, 5, "\(branch.frames) frames")
         branch.pipeline.stop()
     } }
+
+    /// A stopped picture (the lobby's preview during a call) keeps no buffers: neither the
+    /// spare ones nor the one still shown once it is let go; the next frames allocate anew.
+    func test_releaseMemory_keepsNoBuffer_evenThoseStillShown_untilFramesComeAgain() throws { try onMain {
+        let branch = try ScaledBranch(source: "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420,width=640,height=360,framerate=60/1",
+                                      mirrored: true)
+        branch.scaler.outputSize = .init(width: 583, height: 328)
+        try branch.pipeline.play()
+        XCTAssertTrue(runLoop(until: { branch.frames >= 30 }), "only \(branch.frames) frames")
+        branch.pipeline.stop()
+        runLoop(until: { false }, timeout: 0.1)
+        XCTAssertGreaterThan(branch.scaler.buffersKept, 0, "given: spare buffers kept for the next frames")
+        XCTAssertNotNil(branch.last, "given: a frame still shown")
+        let allocated = branch.scaler.buffersAllocated
+
+        branch.scaler.releaseMemory()
+        XCTAssertEqual(branch.scaler.buffersKept, 0)
+        branch.forgetLastFrame()
+        XCTAssertEqual(branch.scaler.buffersKept, 0, "the frame shown at the stop was kept when it was let go")
+
+        // Started again, as the lobby's preview is after a call: a new pipeline, the same scaler.
+        let again = try ScaledBranch(source: "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420,width=640,height=360,framerate=60/1",
+                                     scaler: branch.scaler)
+        try again.pipeline.play()
+        XCTAssertTrue(runLoop(until: { again.frames >= 5 && again.size == .init(width: 583, height: 328) }),
+                      "no frames after the memory was released")
+        XCTAssertGreaterThan(branch.scaler.buffersAllocated, allocated, "frames after the release reused a buffer that was freed")
+        again.pipeline.stop()
+    } }
 }
 
 /// A running `source` ending in an I420 appsink whose frames a scaler makes, with the errors
@@ -162,17 +191,20 @@ private final class ScaledBranch {
     private(set) var errors: [String] = []
     private(set) var frames = 0
     private(set) var last: VideoFrame?
+    /// Lets go of the last frame, as a picture does when it shows the next or is cleared.
+    func forgetLastFrame() { last = nil }
     /// The last frame's size (0x0 before any).
     var size: VideoFrameScaler.Size { .init(width: last?.width ?? 0, height: last?.height ?? 0) }
 
-    init(source: String, mirrored: Bool = false) throws {
-        scaler = VideoFrameScaler(mirrored: mirrored)
+    /// - Parameter scaler: one that made frames before (a preview started again); by default a new one.
+    init(source: String, mirrored: Bool = false, scaler: VideoFrameScaler? = nil) throws {
+        self.scaler = scaler ?? VideoFrameScaler(mirrored: mirrored)
         pipeline = try MediaPipeline(description: source + " ! videoconvert ! video/x-raw,format=I420 ! "
             + "appsink name=frames max-buffers=1 drop=true sync=false")
         pipeline.watchBus { [weak self] message in
             if case .error(let text, let debug, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
         }
-        pipeline.receiveVideoFrames(fromAppSink: "frames", scaledBy: scaler) { [weak self] frame in
+        pipeline.receiveVideoFrames(fromAppSink: "frames", scaledBy: self.scaler) { [weak self] frame in
             self?.frames += 1
             self?.last = frame
         }

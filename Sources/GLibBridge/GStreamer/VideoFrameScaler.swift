@@ -48,6 +48,19 @@ public final class VideoFrameScaler: @unchecked Sendable {
 
     /// How many frame buffers were allocated so far (the rest were reused).
     var buffersAllocated: Int { pool.allocated }
+    /// How many frame buffers are kept for the next frames now.
+    var buffersKept: Int { pool.keptCount }
+
+    /// Gives back the memory kept for the next frames: the spare frame buffers, those still
+    /// shown as they are let go, and the work buffers — megabytes for a picture that will not
+    /// come back soon (the lobby's preview, held for the whole call otherwise). Only while no
+    /// frame is being made (its pipeline stopped): the work buffers are the streaming thread's.
+    /// The next frame allocates anew.
+    public func releaseMemory() {
+        pool.releaseAll()
+        converted.release()
+        scaled.release()
+    }
 
     /// The size frames are made at from the next one on; nil: each frame's own size.
     public var outputSize: Size? {
@@ -173,6 +186,12 @@ private final class ScratchBuffer {
 
     deinit { storage?.deallocate() }
 
+    func release() {
+        storage?.deallocate()
+        storage = nil
+        capacity = 0
+    }
+
     func pointer(byteCount: Int) -> UnsafeMutablePointer<UInt8> {
         if byteCount > capacity {
             storage?.deallocate()
@@ -221,6 +240,23 @@ private final class FrameBufferPool: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         return allocations
+    }
+
+    var keptCount: Int {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return free.count
+    }
+
+    /// Frees the spare buffers, and those in use as they come back (no size matches 0) until
+    /// the next `take`.
+    func releaseAll() {
+        pthread_mutex_lock(&lock)
+        let spare = free
+        free.removeAll()
+        byteCount = 0
+        pthread_mutex_unlock(&lock)
+        for buffer in spare { buffer.deallocate() }
     }
 
     fileprivate func give(_ buffer: UnsafeMutableRawPointer, byteCount returned: Int) {
