@@ -38,13 +38,16 @@ public final class CameraPreview: CameraPreviewSource {
             return
         }
         // Real cameras may deliver MJPEG or raw video; decodebin takes either. Test sources are raw.
+        // Opened in the mode that covers the preview's capture size (not the camera's largest).
+        let inMode = CameraCapture.mode(for: source, covering: VideoSize(width: size.width, height: size.height), framerate: 30)
+            .map { "capsfilter caps=\"\($0.caps)\" ! " } ?? ""
         let decode = camera.isTest ? "" : "decodebin ! "
         // Captured at `size` in I420; the scaler then cuts the picture's shape, scales it to the
         // picture and only then mirrors it — as people expect to see themselves; what others
         // receive is not — working on the pixels shown, which GTK only copies (bench-lobby,
         // 720p camera: converting and mirroring the whole frame, then scaling it in GTK, cost
         // 17.7 % of a core against 13 % for scaling first in GStreamer).
-        let processing = "\(decode)videoconvert ! videoscale ! capsfilter caps=\"video/x-raw,format=I420,width=\(size.width),"
+        let processing = "\(inMode)\(decode)videoconvert ! videoscale ! capsfilter caps=\"video/x-raw,format=I420,width=\(size.width),"
             + "height=\(size.height),pixel-aspect-ratio=1/1\" ! appsink name=frames max-buffers=1 drop=true sync=true enable-last-sample=false"
         do {
             let pipeline = try MediaPipeline(source: source, processing: processing)

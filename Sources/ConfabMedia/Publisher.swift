@@ -286,7 +286,12 @@ final class Publisher {
     private func attachCamera(_ device: MediaDevice) throws {
         guard let source = deviceSource.source(for: device) else { throw MediaPipelineError("\(device.name) is gone") }
         let decode = device.isTest ? "" : " ! decodebin"
-        try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription(source.fragment(named: "camera-source") + decode),
+        // Opened in the mode that covers the largest size we may send, whatever is sent now:
+        // a camera (behind its decoder) is not renegotiated as views change.
+        let mode = CameraCapture.mode(for: source, covering: rate.largestStep.size, framerate: configuration.videoFramerate)
+        if let mode { logger.info("opening the camera", metadata: ["mode": "\(mode.mode)"]) }
+        let inMode = mode.map { " ! capsfilter caps=\"\($0.caps)\"" } ?? ""
+        try pipeline.attachInput(named: Self.cameraInput, description: cameraInputDescription(source.fragment(named: "camera-source") + inMode + decode),
                                  sources: ["camera-source": source], to: "camera-tee")
         cameraAttachedAt = .now
         lastCameraFrameAt = nil

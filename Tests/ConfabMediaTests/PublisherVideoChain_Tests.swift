@@ -98,6 +98,37 @@ final class PublisherVideoChain_Tests: XCTestCase {
         pipeline.stop()
     } }
 
+    /// A real camera is opened in a mode it lists (issue 15): the mode's caps right after it,
+    /// then decodebin (MJPEG is decoded, raw passes), then the camera chain. A test source
+    /// stands in for the camera, JPEG-encoded for the JPEG mode.
+    func test_cameraOpenedInAListedMode_JPEGOrRaw_framesComeAtTheSizeTaken() throws { try onMain {
+        let modes = [CameraMode(encoding: .jpeg, size: VideoSize(width: 640, height: 480), maximumFramerate: 30),
+                     CameraMode(encoding: .raw, size: VideoSize(width: 640, height: 360), maximumFramerate: 30)]
+        for mode in modes {
+            let camera = "videotestsrc is-live=true pattern=ball" + (mode.encoding == .jpeg ? " ! jpegenc" : "")
+                + " ! capsfilter name=camera-mode caps=\"\(CameraCapture.caps(for: mode))\" ! decodebin"
+            let pipeline = try MediaPipeline(description: Publisher.cameraInputDescription(camera, size: VideoSize(width: 480, height: 270), framerate: 30)
+                + " ! appsink name=frames max-buffers=1 drop=true sync=false")
+            var errors: [String] = []
+            pipeline.watchBus { message in
+                if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
+            }
+            var frames = 0
+            var size = VideoSize(width: 0, height: 0)
+            pipeline.receiveVideoFrames(fromAppSink: "frames") { frame in
+                frames += 1
+                size = VideoSize(width: frame.width, height: frame.height)
+            }
+            try pipeline.play()
+            XCTAssertTrue(runLoop(until: { frames >= 5 }), "\(mode): no frames (\(errors))")
+            XCTAssertEqual(size, VideoSize(width: 480, height: 270), "\(mode)")
+            XCTAssertEqual(pipeline.videoSize(ofElement: "camera-mode").map { VideoSize(width: $0.width, height: $0.height) }, mode.size,
+                           "\(mode): the camera was not opened in the mode")
+            XCTAssertEqual(errors, [], "\(mode)")
+            pipeline.stop()
+        }
+    } }
+
     /// From 360p up the encoder runs at its fastest setting (bench-encoder: a third to a half
     /// less CPU within 0.3 dB); small steps keep the slower one, where speed costs 1.9 dB.
     func test_encoderSpeed_fastFrom360pUp_slowerBelow() {
