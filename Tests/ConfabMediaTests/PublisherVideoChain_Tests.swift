@@ -18,19 +18,10 @@ final class PublisherVideoChain_Tests: XCTestCase {
             // Named as the publisher's encoder: each step change sets its speed too.
             + "vp8enc name=video-encoder deadline=1 cpu-used=\(Publisher.encoderSpeed(for: ladder[2])) end-usage=cbr target-bitrate=500000 ! vp8dec ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=sent max-buffers=1 drop=true sync=false")
-        var errors: [String] = []
-        pipeline.watchBus { message in
-            if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
-        }
-        var frames = 0
-        var lastSize = VideoSize(width: 0, height: 0)
-        pipeline.receiveVideoFrames(fromAppSink: "sent") { frame in
-            frames += 1
-            lastSize = VideoSize(width: frame.width, height: frame.height)
-        }
+        let chain = WatchedChain(pipeline, sinks: ["sent"])
         try pipeline.play()
-        XCTAssertTrue(runLoop(until: { frames >= 3 }), "nothing encoded")
-        XCTAssertEqual(lastSize, ladder[2].size)
+        XCTAssertTrue(runLoop(until: { chain.frames("sent") >= 3 }), "nothing encoded")
+        XCTAssertEqual(chain.size("sent"), ladder[2].size)
 
         // Up and down the ladder, three times as often as the publisher ever does (it changes at
         // most once a second). At a change every 50 ms the old order (videoscale before
@@ -44,10 +35,10 @@ final class PublisherVideoChain_Tests: XCTestCase {
         }
         let final = ladder[4]
         Publisher.useStep(final, in: pipeline)
-        let atEnd = frames
-        XCTAssertTrue(runLoop(until: { frames >= atEnd + 5 && lastSize == final.size }),
-                      "frames stopped or kept the old size after the changes (last \(lastSize), \(frames - atEnd) new frames)")
-        XCTAssertEqual(errors, [], "the chain failed while changing steps")
+        let atEnd = chain.frames("sent")
+        XCTAssertTrue(runLoop(until: { chain.frames("sent") >= atEnd + 5 && chain.size("sent") == final.size }),
+                      "frames stopped or kept the old size after the changes (last \(String(describing: chain.size("sent"))), \(chain.frames("sent") - atEnd) new frames)")
+        XCTAssertEqual(chain.errors, [], "the chain failed while changing steps")
         XCTAssertTrue(pipeline.hasElement(named: "camera-source"))
         pipeline.stop()
     } }
@@ -64,21 +55,10 @@ final class PublisherVideoChain_Tests: XCTestCase {
             + "camera-tee. ! queue leaky=downstream max-size-buffers=2 ! \(Publisher.adaptiveVideoChain(sent)) ! "
             + "vp8enc name=video-encoder deadline=1 cpu-used=8 end-usage=cbr target-bitrate=200000 ! vp8dec ! videoconvert ! video/x-raw,format=BGRA ! "
             + "appsink name=sent max-buffers=1 drop=true sync=false")
-        var errors: [String] = []
-        pipeline.watchBus { message in
-            if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
-        }
-        var selfViewFrames = 0
-        var selfViewSize = VideoSize(width: 0, height: 0)
-        pipeline.receiveVideoFrames(fromAppSink: "self-view") { frame in
-            selfViewFrames += 1
-            selfViewSize = VideoSize(width: frame.width, height: frame.height)
-        }
-        var sentFrames = 0
-        pipeline.receiveVideoFrames(fromAppSink: "sent") { _ in sentFrames += 1 }
+        let chain = WatchedChain(pipeline, sinks: ["self-view", "sent"])
         pipeline.set("drop", "false", onElement: "self-view-valve")
         try pipeline.play()
-        XCTAssertTrue(runLoop(until: { selfViewFrames >= 3 && sentFrames >= 3 }), "nothing came through")
+        XCTAssertTrue(runLoop(until: { chain.frames("self-view") >= 3 && chain.frames("sent") >= 3 }), "nothing came through")
         XCTAssertEqual(pipeline.videoSize(ofElement: "camera-source").map { VideoSize(width: $0.width, height: $0.height) }, sizes[0])
 
         // Each change as often as a window being resized could ask for one (the publisher
@@ -89,12 +69,13 @@ final class PublisherVideoChain_Tests: XCTestCase {
         }
         let final = sizes[1]
         pipeline.set("caps", Publisher.cameraCaps(final, framerate: 30), onElement: "camera-size")
-        let (selfViewAtEnd, sentAtEnd) = (selfViewFrames, sentFrames)
-        XCTAssertTrue(runLoop(until: { selfViewFrames >= selfViewAtEnd + 5 && sentFrames >= sentAtEnd + 5 && selfViewSize == final }),
-                      "frames stopped or kept the old size (self-view \(selfViewSize), \(selfViewFrames - selfViewAtEnd) new, \(sentFrames - sentAtEnd) sent)")
+        let (selfViewAtEnd, sentAtEnd) = (chain.frames("self-view"), chain.frames("sent"))
+        XCTAssertTrue(runLoop(until: { chain.frames("self-view") >= selfViewAtEnd + 5 && chain.frames("sent") >= sentAtEnd + 5 && chain.size("self-view") == final }),
+                      "frames stopped or kept the old size (self-view \(String(describing: chain.size("self-view"))), \(chain.frames("self-view") - selfViewAtEnd) new, "
+                      + "\(chain.frames("sent") - sentAtEnd) sent)")
         XCTAssertEqual(pipeline.videoSize(ofElement: "camera-source").map { VideoSize(width: $0.width, height: $0.height) }, final,
                        "the camera itself should make the smaller frames, not have them scaled down after it")
-        XCTAssertEqual(errors, [], "the camera's chain failed while changing size")
+        XCTAssertEqual(chain.errors, [], "the camera's chain failed while changing size")
         pipeline.stop()
     } }
 
@@ -109,22 +90,13 @@ final class PublisherVideoChain_Tests: XCTestCase {
                 + " ! capsfilter name=camera-mode caps=\"\(CameraCapture.caps(for: mode))\" ! decodebin"
             let pipeline = try MediaPipeline(description: Publisher.cameraInputDescription(camera, size: VideoSize(width: 480, height: 270), framerate: 30)
                 + " ! appsink name=frames max-buffers=1 drop=true sync=false")
-            var errors: [String] = []
-            pipeline.watchBus { message in
-                if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") }
-            }
-            var frames = 0
-            var size = VideoSize(width: 0, height: 0)
-            pipeline.receiveVideoFrames(fromAppSink: "frames") { frame in
-                frames += 1
-                size = VideoSize(width: frame.width, height: frame.height)
-            }
+            let chain = WatchedChain(pipeline, sinks: ["frames"])
             try pipeline.play()
-            XCTAssertTrue(runLoop(until: { frames >= 5 }), "\(mode): no frames (\(errors))")
-            XCTAssertEqual(size, VideoSize(width: 480, height: 270), "\(mode)")
+            XCTAssertTrue(runLoop(until: { chain.frames("frames") >= 5 }), "\(mode): no frames (\(chain.errors))")
+            XCTAssertEqual(chain.size("frames"), VideoSize(width: 480, height: 270), "\(mode)")
             XCTAssertEqual(pipeline.videoSize(ofElement: "camera-mode").map { VideoSize(width: $0.width, height: $0.height) }, mode.size,
                            "\(mode): the camera was not opened in the mode")
-            XCTAssertEqual(errors, [], "\(mode)")
+            XCTAssertEqual(chain.errors, [], "\(mode)")
             pipeline.stop()
         }
     } }
@@ -135,5 +107,29 @@ final class PublisherVideoChain_Tests: XCTestCase {
         let speeds = SendRateController.ladder.map { ($0.size.height, Publisher.encoderSpeed(for: $0)) }
         XCTAssertEqual(speeds.filter { $0.0 >= 360 }.map(\.1), [16, 16, 16])
         XCTAssertEqual(speeds.filter { $0.0 < 360 }.map(\.1), [8, 8])
+    }
+}
+
+/// A pipeline's errors, and the frames (how many, the last one's size) each of its appsinks got.
+@MainActor
+private final class WatchedChain {
+    private(set) var errors: [String] = []
+    private var counts: [String: Int] = [:]
+    private var sizes: [String: VideoSize] = [:]
+
+    func frames(_ sink: String) -> Int { counts[sink] ?? 0 }
+    /// The last frame's size (nil before any).
+    func size(_ sink: String) -> VideoSize? { sizes[sink] }
+
+    init(_ pipeline: MediaPipeline, sinks: [String]) {
+        pipeline.watchBus { [weak self] message in
+            if case .error(let text, let debug, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
+        }
+        for sink in sinks {
+            pipeline.receiveVideoFrames(fromAppSink: sink) { [weak self] frame in
+                self?.counts[sink, default: 0] += 1
+                self?.sizes[sink] = VideoSize(width: frame.width, height: frame.height)
+            }
+        }
     }
 }
