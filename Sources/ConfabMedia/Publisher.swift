@@ -185,8 +185,8 @@ final class Publisher {
     /// the filter that asks for it (there, videorate in between once let an old-size frame
     /// reach the filter and stop the camera): frames already on their way at the old size are
     /// scaled to the new one, while the source, asked again, makes the new size itself where
-    /// it can (the test camera, a camera with raw modes; behind a compressed camera's decoder
-    /// the scaler does it).
+    /// it can (the test camera; a real camera keeps the mode it was opened in, behind
+    /// decodebin, and the scaler makes the size from it).
     nonisolated static func cameraInputDescription(_ source: String, size: VideoSize, framerate: Int) -> String {
         // (Caps at the end of a description need an explicit capsfilter.)
         "\(source) ! videorate ! videoconvert ! videoscale ! capsfilter name=camera-size caps=\"\(cameraCaps(size, framerate: framerate))\""
