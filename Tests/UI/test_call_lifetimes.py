@@ -287,7 +287,12 @@ class SpotlightStripOverflow(MediaCallTestCase):
             peer = Peer(self.server, user, ["join", "default:strip", "--duration", "170", "--media", "test", *quiet,
                                             "--media-address", MEDIA_ADDRESS])
             self.addCleanup(peer.stop)
-            wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=20, what=f"{user}'s tile")
+            # Five participants' media on two cores: under CI's load a join has taken over 20 s
+            # (2026-11-27). What the peer said goes with a timeout, to tell slow from broken.
+            try:
+                wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=45, what=f"{user}'s tile")
+            except AssertionError as error:
+                raise AssertionError(f"{error}; {user} printed:\n{peer.output()[-3000:]}") from None
         press_keys(self.xvfb.display, "strip – Confab", "ctrl+l")
         subprocess.run(["xdotool", "search", "--name", "^strip – Confab$", "windowsize", "360", "640"], check=True,
                        env={**os.environ, "DISPLAY": self.xvfb.display})
