@@ -117,8 +117,11 @@ class SendingTheSizeShown(MediaCallTestCase):
 
         def sending():
             return self.last_stats("sending")[0] or {}
-        wait_for(lambda: sending().get("size") == "480x270" and sending().get("camera") == "480x270", timeout=15,
-                 what=f"ada sending and her camera giving 480x270 (last: {sending()})")
+        try:
+            wait_for(lambda: sending().get("size") == "480x270" and sending().get("camera") == "480x270", timeout=15,
+                     what="ada sending and her camera giving 480x270")
+        except AssertionError as error:
+            raise AssertionError(f"{error} (last: {sending()})") from None
         frames_before = int((self.last_stats("self-view")[0] or {}).get("frames", 0))
         wait_for(lambda: int((self.last_stats("self-view")[0] or {}).get("frames", 0)) >= frames_before + 20, timeout=10,
                  what="ada's self-view still getting frames")

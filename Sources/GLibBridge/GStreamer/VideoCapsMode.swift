@@ -11,13 +11,6 @@ public struct VideoCapsMode: Equatable, Sendable {
     /// The highest frame rate listed (0 when none is).
     public let maximumFramerate: Double
 
-    public init(mediaType: String, width: Int, height: Int, maximumFramerate: Double) {
-        self.mediaType = mediaType
-        self.width = width
-        self.height = height
-        self.maximumFramerate = maximumFramerate
-    }
-
     /// The fixed-size entries of `caps` in gst-launch's text form; empty when it does not parse.
     public static func modes(inCaps text: String) -> [VideoCapsMode] {
         GStreamer.initialize()
