@@ -52,6 +52,8 @@ let package = Package(
         systemLibrary("CGStreamerSDP", "gstreamer-sdp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CGStreamerRTP", "gstreamer-rtp-1.0", apt: "libgstreamer-plugins-base1.0-dev"),
         systemLibrary("CAlsa", "alsa", apt: "libasound2-dev"),
+        // The DTLS key and certificate the process's WebRTC connections present (DTLSCertificate).
+        systemLibrary("COpenSSL", "libcrypto", apt: "libssl-dev"),
         // libyuv ships no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CYUV", path: "Sources/CLibraries/CYUV", providers: [.apt(["libyuv-dev"])]),
 
@@ -59,7 +61,7 @@ let package = Package(
         .target(
             name: "GLibBridge",
             dependencies: ["CGLib", "CGtk", "CAdwaita", "CGStreamer", "CGStreamerApp",
-                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CGStreamerRTP", "CAlsa", "CYUV"]
+                           "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CGStreamerRTP", "CAlsa", "CYUV", "COpenSSL"]
         ),
 
         // MARK: Client modules
