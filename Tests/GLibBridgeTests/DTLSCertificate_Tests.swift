@@ -34,8 +34,9 @@ final class DTLSCertificate_Tests: XCTestCase {
         XCTAssertNotEqual(second.fingerprint, first.fingerprint, "the second run presented the first run's certificate")
     }
 
-    /// A kept key older than a week, or one that cannot be read, is replaced by a new one.
-    func test_anOldOrUnreadableKey_isReplaced() throws {
+    /// A kept key older than a week, one that others could read, or one that cannot be read, is
+    /// replaced by a new one.
+    func test_anOldExposedOrUnreadableKey_isReplaced() throws {
         if isPresentingChild { return try presentCertificate() }
         let cache = try temporaryCache()
         let keyFile = cache.appendingPathComponent("confab/dtls-key.pem")
@@ -45,9 +46,15 @@ final class DTLSCertificate_Tests: XCTestCase {
         XCTAssertNotEqual(afterAWeek.modulus, first.modulus, "a key older than a week was used again")
         XCTAssertEqual(try openssl(["rsa", "-noout", "-modulus"], input: String(contentsOf: keyFile, encoding: .utf8)), afterAWeek.modulus)
 
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+        let afterExposure = try certificateInProcessOfItsOwn(cache: cache, test: #function)
+        XCTAssertNotEqual(afterExposure.modulus, afterAWeek.modulus, "a key others could read was used")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int, 0o600)
+
         try Data("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n".utf8).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
         let afterDamage = try certificateInProcessOfItsOwn(cache: cache, test: #function)
-        XCTAssertNotEqual(afterDamage.modulus, afterAWeek.modulus)
+        XCTAssertNotEqual(afterDamage.modulus, afterExposure.modulus)
         XCTAssertEqual(try openssl(["rsa", "-noout", "-modulus"], input: String(contentsOf: keyFile, encoding: .utf8)), afterDamage.modulus)
     }
 

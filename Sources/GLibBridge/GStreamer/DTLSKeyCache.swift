@@ -19,8 +19,9 @@ import Foundation
 ///
 /// The certificate itself is still made new by every process (its serial number, name and
 /// dates, so its fingerprint, differ each time); only the key is kept, readable by the user
-/// alone, and replaced after `maximumAge`. A kept key that cannot be read, or is not a 2048-bit
-/// key for exponent 65537, is replaced by a new one as if there were none.
+/// alone, and replaced after `maximumAge`. A kept key that cannot be read, that others could
+/// read or write, or that is not a 2048-bit key for exponent 65537, is replaced by a new one as
+/// if there were none.
 enum DTLSKeyCache {
     static let maximumAge: TimeInterval = 7 * 24 * 3600
 
@@ -91,9 +92,12 @@ enum DTLSKeyCache {
         return false
     }
 
-    /// The key in `file` if it is younger than `maximumAge` and a 2048-bit key for 65537.
+    /// The key in `file` if it is ours and readable by us alone, younger than `maximumAge`, and
+    /// a 2048-bit key for 65537. (A key others could read, or have written, is not used.)
     private static func readKey(from file: URL) -> OpaquePointer? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+              (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid(),
+              let permissions = attributes[.posixPermissions] as? Int, permissions & 0o077 == 0,
               let modified = attributes[.modificationDate] as? Date, Date().timeIntervalSince(modified) < maximumAge,
               let text = try? Data(contentsOf: file), let bio = text.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) })
         else { return nil }
