@@ -48,7 +48,7 @@ enum DTLSKeyCache {
             return .notAsked
         }
         // `ours` stays alive with the process: a key made through it points at it until
-        // `keyGenerator` sets the key's method back.
+        // `generate(into:…)` sets the key's method back.
         KeyGeneratorState.file = file
         KeyGeneratorState.original = original
         KeyGeneratorState.outcome = .notAsked
@@ -129,20 +129,21 @@ enum DTLSKeyCache {
         var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
         guard BIO_read(bio, &bytes, Int32(bytes.count)) == Int32(bytes.count) else { return false }
 
-        let manager = FileManager.default
         let folder = file.deletingLastPathComponent()
-        let partial = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid())")
-        do {
-            try manager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            guard manager.createFile(atPath: partial.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else { return false }
-            guard rename(partial.path, file.path) == 0 else {
-                try? manager.removeItem(at: partial)
-                return false
-            }
-            return true
-        } catch {
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])) != nil else { return false }
+        // Made 0600 from its first byte (not written, then restricted), under a name of this
+        // process's own, then moved over the old one: a reader sees the old key or the new one.
+        let partial = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid())").path
+        unlink(partial)
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard close(descriptor) == 0, written == bytes.count, rename(partial, file.path) == 0 else {
+            unlink(partial)
             return false
         }
+        return true
     }
 
     /// Copies the key's numbers (public and private, with the CRT ones) into `to`.
