@@ -68,16 +68,10 @@ final class DTLSCertificate_Tests: XCTestCase {
     /// The modulus and fingerprint of the certificate a new process of this test binary
     /// presents, with `cache` as its XDG cache folder.
     private func certificateInProcessOfItsOwn(cache: URL, test: String) throws -> (modulus: String, fingerprint: String) {
-        let (status, text) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]),
-                                          ["GLibBridgeTests.DTLSCertificate_Tests/\(test.replacingOccurrences(of: "()", with: ""))"],
-                                          environment: ProcessInfo.processInfo.environment.merging(
-                                            [Self.childVariable: Self.presenting, "XDG_CACHE_HOME": cache.path]) { $1 })
-        XCTAssertEqual(status, 0, text)
-        XCTAssertTrue(text.contains("Executed 1 test, with 0 failures"), text)
+        let text = try runChild(test, as: Self.presenting, cache: cache)
         func value(_ key: String) throws -> String {
             try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("dtls-\(key): ") }.map { String($0.dropFirst(key.count + 7)) }, text)
         }
-        print(text.split(separator: "\n").filter { $0.hasPrefix("dtls: ") }.joined(separator: "\n"))
         return (try value("modulus"), try value("fingerprint"))
     }
 
@@ -103,7 +97,8 @@ final class DTLSCertificate_Tests: XCTestCase {
             let fingerprint = try XCTUnwrap(try openssl(["x509", "-noout", "-fingerprint", "-sha256"], input: pem)
                 .split(separator: "=").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
             // What the other side compares the certificate with.
-            let offer = try offerFromAWebRTCBin()
+            let (pipeline, _, offer) = try offeredSendOnlyVP8Connection()
+            pipeline.stop()
             let offered = offer.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=fingerprint:") }.map(String.init)
             XCTAssertEqual(offered?.uppercased(), "a=fingerprint:sha-256 \(fingerprint)".uppercased(), offer)
             print("dtls-modulus: \(modulus)")
@@ -113,12 +108,20 @@ final class DTLSCertificate_Tests: XCTestCase {
 
     private func inProcessOfItsOwn(_ test: String, _ check: () throws -> Void) throws {
         if ProcessInfo.processInfo.environment[Self.childVariable] == test { return try check() }
-        let (status, text) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]), ["GLibBridgeTests.DTLSCertificate_Tests/\(test)"],
+        _ = try runChild(test, as: test, cache: try temporaryCache())
+    }
+
+    /// Runs `test` of this class in a new process of this test binary, with `role` in
+    /// `childVariable` and `cache` as its XDG cache folder; its output, once it passed.
+    private func runChild(_ test: String, as role: String, cache: URL) throws -> String {
+        let (status, text) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]),
+                                          ["GLibBridgeTests.DTLSCertificate_Tests/\(test.replacingOccurrences(of: "()", with: ""))"],
                                           environment: ProcessInfo.processInfo.environment.merging(
-                                            [Self.childVariable: test, "XDG_CACHE_HOME": try temporaryCache().path]) { $1 })
+                                            [Self.childVariable: role, "XDG_CACHE_HOME": cache.path]) { $1 })
         XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("Executed 1 test, with 0 failures"), text)
         print(text.split(separator: "\n").filter { $0.hasPrefix("dtls: ") }.joined(separator: "\n"))
+        return text
     }
 
     private func checkMainLoop() { onMain {
@@ -147,29 +150,6 @@ final class DTLSCertificate_Tests: XCTestCase {
         }
         XCTAssertTrue(MainLoop.iterate(until: { again }, timeout: 1))
     } }
-
-    /// A send-only VP8 connection's offer.
-    @MainActor
-    private func offerFromAWebRTCBin() throws -> String {
-        GStreamer.initialize()
-        let pipeline = try MediaPipeline(description:
-            "webrtcbin name=webrtc bundle-policy=max-bundle videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=10/1 ! "
-            + "vp8enc deadline=1 ! rtpvp8pay name=pay pt=96 ! application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc.")
-        defer { pipeline.stop() }
-        let webrtc = try XCTUnwrap(pipeline.webRTCBin(named: "webrtc"))
-        try pipeline.play()
-        XCTAssertTrue(MainLoop.iterate(until: { pipeline.hasNegotiated(element: "pay") }, timeout: 5), "nothing to offer")
-        var offer: Result<String, MediaPipelineError>?
-        Task { @MainActor in
-            do throws(MediaPipelineError) {
-                offer = .success(try await webrtc.createOffer())
-            } catch {
-                offer = .failure(error)
-            }
-        }
-        XCTAssertTrue(MainLoop.iterate(until: { offer != nil }, timeout: 10), "no offer")
-        return try XCTUnwrap(offer).get()
-    }
 
     private func openssl(_ arguments: [String], input: String) throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("confab-dtls-\(UUID().uuidString).pem")

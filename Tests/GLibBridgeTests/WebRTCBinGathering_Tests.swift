@@ -14,25 +14,7 @@ final class WebRTCBinGathering_Tests: XCTestCase {
     /// description; returns it once gathering completed (or the timeout passed).
     @MainActor
     private func offered(restrictedTo address: String) throws -> (MediaPipeline, WebRTCBin) {
-        GStreamer.initialize()
-        let pipeline = try MediaPipeline(description:
-            "webrtcbin name=webrtc bundle-policy=max-bundle videotestsrc is-live=true ! video/x-raw,width=64,height=48,framerate=10/1 ! "
-            + "vp8enc deadline=1 ! rtpvp8pay name=pay pt=96 ! application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtc.")
-        let webrtc = try XCTUnwrap(pipeline.webRTCBin(named: "webrtc"))
-        XCTAssertTrue(webrtc.restrictICE(to: address))
-        try pipeline.play()
-        XCTAssertTrue(MainLoop.iterate(until: { pipeline.hasNegotiated(element: "pay") }, timeout: 5), "nothing to offer")
-        var described: Result<Void, MediaPipelineError>?
-        Task { @MainActor in
-            do throws(MediaPipelineError) {
-                try await webrtc.setLocalDescription(.offer, sdp: try await webrtc.createOffer())
-                described = .success(())
-            } catch {
-                described = .failure(error)
-            }
-        }
-        XCTAssertTrue(MainLoop.iterate(until: { described != nil }, timeout: 10), "no offer")
-        try described?.get()
+        let (pipeline, webrtc, _) = try offeredSendOnlyVP8Connection(restrictedTo: address, settingLocalDescription: true)
         MainLoop.iterate(until: { webrtc.iceGatheringState == .complete }, timeout: 5)
         return (pipeline, webrtc)
     }

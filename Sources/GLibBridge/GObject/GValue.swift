@@ -37,3 +37,12 @@ func takeString(_ cString: UnsafeMutablePointer<gchar>?) -> String? {
     defer { g_free(cString) }
     return String(cString: cString)
 }
+
+/// The string property `name` of `object` (nil when unset).
+func stringProperty(_ name: String, of object: UnsafeMutablePointer<GObject>) -> String? {
+    var value = GValue()
+    g_value_init(&value, confab_type_string())
+    defer { g_value_unset(&value) }
+    g_object_get_property(object, name, &value)
+    return string(from: g_value_get_string(&value))
+}

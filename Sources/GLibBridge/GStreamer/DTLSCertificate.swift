@@ -1,4 +1,3 @@
-import CGLib
 import CGStreamer
 import Foundation
 
@@ -52,10 +51,6 @@ public enum DTLSCertificate {
         guard isReady, let element = gst_element_factory_make("dtlsdec", nil) else { return nil }
         gst_object_ref_sink(gpointer(element))
         defer { gst_object_unref(gpointer(element)) }
-        var value = GValue()
-        g_value_init(&value, confab_type_string())
-        defer { g_value_unset(&value) }
-        g_object_get_property(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), "pem", &value)
-        return g_value_get_string(&value).map { String(cString: $0) }
+        return stringProperty("pem", of: UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self))
     }
 }

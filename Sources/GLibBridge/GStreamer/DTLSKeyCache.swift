@@ -27,7 +27,8 @@ enum DTLSKeyCache {
 
     /// What `makingCertificate` did for the key.
     enum Outcome: Equatable, Sendable {
-        /// No key was asked for (the certificate existed already, or the plugin changed).
+        /// No key was asked for (the certificate existed already, the plugin changed, or
+        /// OpenSSL gave no RSA method to start from).
         case notAsked
         case reused
         case made(kept: Bool)
@@ -116,16 +117,9 @@ enum DTLSKeyCache {
 
     /// Writes `rsa` to `file`, readable by the user alone (a new file moved over the old one).
     private static func keep(_ rsa: OpaquePointer, in file: URL) -> Bool {
-        guard let key = EVP_PKEY_new() else { return false }
-        defer { EVP_PKEY_free(key) }
-        guard RSA_up_ref(rsa) == 1 else { return false }
-        guard EVP_PKEY_assign(key, EVP_PKEY_RSA, UnsafeMutableRawPointer(rsa)) == 1 else {
-            RSA_free(rsa)
-            return false
-        }
         guard let bio = BIO_new(BIO_s_mem()) else { return false }
         defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else { return false }
+        guard PEM_write_bio_RSAPrivateKey(bio, rsa, nil, nil, 0, nil, nil) == 1 else { return false }
         var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
         guard BIO_read(bio, &bytes, Int32(bytes.count)) == Int32(bytes.count) else { return false }
 

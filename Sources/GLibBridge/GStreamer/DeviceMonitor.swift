@@ -58,11 +58,7 @@ public final class SystemDevice: @unchecked Sendable {
         // Whichever property the provider uses to name the device (PulseAudio, ALSA, PipeWire).
         for property in ["device", "target-object", "path"] {
             guard let spec = g_object_class_find_property(objectClass, property), spec.pointee.value_type == confab_type_string() else { continue }
-            var value = GValue()
-            g_value_init(&value, confab_type_string())
-            defer { g_value_unset(&value) }
-            g_object_get_property(object, property, &value)
-            if let text = g_value_get_string(&value).map({ String(cString: $0) }), !text.isEmpty {
+            if let text = stringProperty(property, of: object), !text.isEmpty {
                 let quoted = text.replacingOccurrences(of: "\"", with: "")
                 return "\(factoryName) \(property)=\"\(quoted)\""
             }
