@@ -24,7 +24,8 @@ final class CallSpeaker {
     /// The `webrtcechoprobe`'s name, for the microphone's `webrtcdsp`.
     let echoProbeName: String
 
-    private let pipeline: MediaPipeline
+    /// Internal for tests (what building it made); owned here.
+    let pipeline: MediaPipeline
     private let logger: Logger
     private static var callsStarted = 0
     private static let output = "speaker-output"

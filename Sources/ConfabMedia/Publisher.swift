@@ -31,7 +31,8 @@ final class Publisher {
     private let configuration: CallMediaConfiguration
     private let logger: Logger
     private let deviceSource: GStreamerDeviceSource
-    private let pipeline: MediaPipeline
+    /// Internal for tests (what building it made); owned here.
+    let pipeline: MediaPipeline
     private let webrtc: WebRTCBin
     private var camera: MediaDevice?
     private var microphone: MediaDevice?

@@ -17,7 +17,8 @@ final class Subscriber {
     private let feed: UInt64
     private let configuration: CallMediaConfiguration
     private let logger: Logger
-    private let pipeline: MediaPipeline
+    /// Internal for tests (what building it made); owned here.
+    let pipeline: MediaPipeline
     private let webrtc: WebRTCBin
     private var handle: JanusHandle?
     private var videoMid: String?

@@ -4,15 +4,23 @@ import Foundation
 /// What GStreamer does once per process on a call's way to its first frame, done on threads of
 /// their own before anyone joins, so that a join does not wait for it:
 /// - the DTLS certificate (`DTLSCertificate`);
-/// - loading the plugins only a connected call uses. GStreamer loads a plugin the first time one
-///   of its elements is made, and webrtcbin makes its SRTP and ICE elements inside the first offer
-///   or answer: there, loading `srtp` ran libsrtp's start-up self-test through NSS, 25–35 ms of
-///   the subscriber's answer on this machine (perf, bench-media's join timeline), and `videocrop`
-///   and `inter` came as the first stream was linked.
+/// - loading the plugins a call uses and setting up their element classes. GStreamer does both
+///   the first time one of a plugin's elements is made: loading `srtp` ran libsrtp's start-up
+///   self-test through NSS, 25–35 ms of the subscriber's first answer on this machine (perf,
+///   bench-media's join timeline); the speaker's and the publisher's pipelines took 8 and 16 ms
+///   to build the first time, 0.4 and 3 ms after (webrtcbin's plugin alone loads in 12 ms) —
+///   all of it on the main thread, in the join.
 @MainActor
 public enum CallMediaWarmUp {
-    /// Elements whose plugins a call loads after joining, by factory name.
-    nonisolated static let factoriesOfACall = ["srtpenc", "nicesrc", "videocrop", "interaudiosrc", "rtpvp8depay", "vp8dec", "opusdec"]
+    /// The elements a join makes, by factory name: first what receiving makes (its answer comes
+    /// first), then the speaker's and the publisher's (`CallMediaWarmUp_Tests` builds those
+    /// pipelines and finds every element here). The test devices' sinks are among them.
+    nonisolated static let factoriesOfACall = [
+        "srtpenc", "nicesrc", "videocrop", "interaudiosrc", "rtpvp8depay", "vp8dec", "opusdec",
+        "webrtcbin", "rtpbin", "vp8enc", "rtpvp8pay", "opusenc", "rtpopuspay", "webrtcdsp", "webrtcechoprobe",
+        "audiomixer", "audiotestsrc", "audioconvert", "audioresample", "volume", "level", "valve", "tee", "queue",
+        "capsfilter", "videorate", "videoscale", "appsink", "fakesink",
+    ]
     private static var started = false
 
     /// Starts both (once per process; later calls do nothing).
@@ -36,8 +44,11 @@ public enum CallMediaWarmUp {
     }
 
     private static func loadPlugins() {
-        StartupWork.start(named: "plugin-warm-up") {
-            for name in factoriesOfACall { GStreamer.loadPlugin(providing: name) }
-        }
+        StartupWork.start(named: "plugin-warm-up") { prepareElements() }
+    }
+
+    /// Loads the plugins a call uses and sets up their element classes, here and now.
+    nonisolated static func prepareElements() {
+        for name in factoriesOfACall { GStreamer.prepareElement(name) }
     }
 }

@@ -96,4 +96,22 @@ extension MediaPipeline {
         g_value_unset(&item)
         return count
     }
+
+    /// The factory of every element in the pipeline, inside bins too (what building it made).
+    public var elementFactoryNames: Set<String> {
+        let bin: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        guard let iterator = gst_bin_iterate_recurse(bin) else { return [] }
+        defer { gst_iterator_free(iterator) }
+        var item = GValue()
+        var names = Set<String>()
+        while gst_iterator_next(iterator, &item) == GST_ITERATOR_OK {
+            if let object = g_value_get_object(&item), let made = gst_element_get_factory(object.assumingMemoryBound(to: GstElement.self)),
+               let name = takeString(gst_object_get_name(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GstObject.self))) {
+                names.insert(name)
+            }
+            g_value_reset(&item)
+        }
+        g_value_unset(&item)
+        return names
+    }
 }

@@ -1,0 +1,53 @@
+import ConfabCore
+@testable import ConfabMedia
+import ConfabTestSupport
+import Foundation
+@testable import GLibBridge
+import Logging
+import XCTest
+
+/// A join builds the speaker's, the publisher's and each subscriber's pipelines on the main
+/// thread, on its way to the first frame. The first time in a process GStreamer also loads each
+/// element's plugin and sets up its class there. The warm-up does that beforehand on a thread of
+/// its own (`CallMediaWarmUp`), so every element those pipelines make is ready before a join.
+final class CallMediaWarmUp_Tests: XCTestCase {
+    private static let childVariable = "CONFAB_WARM_UP_TEST_CHILD"
+
+    func test_afterTheWarmUp_everyElementAJoinBuildsIsReady() throws {
+        // In a process of its own: this one has built pipelines of every kind already.
+        guard ProcessInfo.processInfo.environment[Self.childVariable] == "1" else {
+            let (status, text) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]),
+                                              ["ConfabMediaTests.CallMediaWarmUp_Tests/test_afterTheWarmUp_everyElementAJoinBuildsIsReady"],
+                                              environment: ProcessInfo.processInfo.environment.merging([Self.childVariable: "1"]) { $1 })
+            XCTAssertEqual(status, 0, text)
+            XCTAssertTrue(text.contains("Executed 1 test, with 0 failures"), text)
+            return
+        }
+        try onMain {
+            GStreamer.initialize()
+            CallMediaWarmUp.prepareElements()
+            let ready = GStreamer.preparedElementFactories()
+
+            // What a join makes before it reaches the network: the speaker, the publisher, and a
+            // subscriber for someone already in the call.
+            let logger = Logger(label: "warm-up-test")
+            let configuration = CallMediaConfiguration(janusURL: "ws://127.0.0.1:9", room: 1, token: "", userID: "ada", sessionID: "ada-1")
+            let speaker = try CallSpeaker(sink: "fakesink sync=true", logger: logger)
+            let publisher = try Publisher(configuration: configuration,
+                                          devices: CallMediaDevices(camera: TestDevice.camera.device, microphone: TestDevice.toneMicrophone.device,
+                                                                    speaker: nil),
+                                          deviceSource: GStreamerDeviceSource(includeTestDevices: true),
+                                          echoProbeName: speaker.echoProbeName, logger: logger)
+            let subscriber = try Subscriber(feed: 1, configuration: configuration,
+                                            speakerSink: CallSpeaker.receiverSink(feed: 1, probeName: speaker.echoProbeName), logger: logger)
+            let made = speaker.pipeline.elementFactoryNames
+                .union(publisher.pipeline.elementFactoryNames)
+                .union(subscriber.pipeline.elementFactoryNames)
+            XCTAssertTrue(made.contains("webrtcbin") && made.contains("vp8enc"), "not the pipelines of a join: \(made.sorted())")
+            XCTAssertEqual(made.subtracting(ready).sorted(), [], "elements a join sets up on its own main thread")
+            subscriber.pipeline.stop()
+            publisher.pipeline.stop()
+            speaker.pipeline.stop()
+        }
+    }
+}
