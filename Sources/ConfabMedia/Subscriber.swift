@@ -61,16 +61,7 @@ final class Subscriber {
         // screen's at their own size, only converted (callgrind, a 1080p frame: libyuv 4.7 M
         // instructions, videoconvert to BGRA 20 M), so its text stays legible.
         if !isScreenshare { scaler.outputSize = Self.outputSize(forDisplay: nil, configuration: configuration) }
-        let output = "videoconvert ! video/x-raw,format=I420"
-        webrtc.setIncomingBranches([
-            // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
-            // rather than decode a broken picture until the next one comes by itself.
-            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! \(output) ! "
-                + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
-            // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
-            "audio": "queue ! rtpopusdepay ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
-                + "audioresample ! \(speakerSink)",
-        ])
+        webrtc.setIncomingBranches(Self.incomingBranches(speakerSink: speakerSink))
         webrtc.onIncomingStream { [weak self] stream in self?.streamLinked(stream) }
         pipeline.watchBus { [weak self] message in
             switch message {
@@ -80,6 +71,20 @@ final class Subscriber {
             default: break
             }
         }
+    }
+
+    /// What each incoming stream is decoded by, by media ("{n}" numbers the stream).
+    nonisolated static func incomingBranches(speakerSink: String) -> [String: String] {
+        let output = "videoconvert ! video/x-raw,format=I420"
+        return [
+            // On a lost packet the depayloader asks for a keyframe (a PLI through webrtcbin)
+            // rather than decode a broken picture until the next one comes by itself.
+            "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! \(output) ! "
+                + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
+            // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
+            "audio": "queue ! rtpopusdepay ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
+                + "audioresample ! \(speakerSink)",
+        ]
     }
 
     /// The size frames are made at for a tile of `display` device pixels; the configured size

@@ -28,8 +28,8 @@ final class CallMediaWarmUp_Tests: XCTestCase {
             CallMediaWarmUp.prepareElements()
             let ready = GStreamer.preparedElementFactories()
 
-            // What a join makes before it reaches the network: the speaker, the publisher, and a
-            // subscriber for someone already in the call.
+            // What a join makes: the speaker, the publisher, a subscriber for someone already in
+            // the call, and (on a streaming thread, as that someone's streams come) their decoding.
             let logger = Logger(label: "warm-up-test")
             let configuration = CallMediaConfiguration(janusURL: "ws://127.0.0.1:9", room: 1, token: "", userID: "ada", sessionID: "ada-1")
             let speaker = try CallSpeaker(sink: "fakesink sync=true", logger: logger)
@@ -40,11 +40,16 @@ final class CallMediaWarmUp_Tests: XCTestCase {
                                           echoProbeName: speaker.echoProbeName, logger: logger)
             let subscriber = try Subscriber(feed: 1, configuration: configuration,
                                             speakerSink: CallSpeaker.receiverSink(feed: 1, probeName: speaker.echoProbeName), logger: logger)
-            let made = speaker.pipeline.elementFactoryNames
+            let speakerSink = CallSpeaker.receiverSink(feed: 1, probeName: speaker.echoProbeName)
+            let decoding = try Subscriber.incomingBranches(speakerSink: speakerSink).values.map {
+                try MediaPipeline(description: $0.replacingOccurrences(of: "{n}", with: "1"))
+            }
+            let made = decoding.reduce(speaker.pipeline.elementFactoryNames) { $0.union($1.elementFactoryNames) }
                 .union(publisher.pipeline.elementFactoryNames)
                 .union(subscriber.pipeline.elementFactoryNames)
-            XCTAssertTrue(made.contains("webrtcbin") && made.contains("vp8enc"), "not the pipelines of a join: \(made.sorted())")
-            XCTAssertEqual(made.subtracting(ready).sorted(), [], "elements a join sets up on its own main thread")
+            XCTAssertTrue(["webrtcbin", "vp8enc", "vp8dec", "opusdec"].allSatisfy(made.contains), "not the pipelines of a join: \(made.sorted())")
+            XCTAssertEqual(made.subtracting(ready).sorted(), [], "elements a join would set up itself, on its main thread or as streams come")
+            decoding.forEach { $0.stop() }
             subscriber.pipeline.stop()
             publisher.pipeline.stop()
             speaker.pipeline.stop()

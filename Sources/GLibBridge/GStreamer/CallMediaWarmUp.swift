@@ -12,11 +12,13 @@ import Foundation
 ///   all of it on the main thread, in the join.
 @MainActor
 public enum CallMediaWarmUp {
-    /// The elements a join makes, by factory name: first what receiving makes (its answer comes
-    /// first), then the speaker's and the publisher's (`CallMediaWarmUp_Tests` builds those
-    /// pipelines and finds every element here). The test devices' sinks are among them.
+    /// The elements a join makes, by factory name: first receiving's (each stream's decoding,
+    /// made on a streaming thread as the stream comes), then the speaker's and the publisher's
+    /// (`CallMediaWarmUp_Tests` builds all of them and finds every element here; the test
+    /// devices' sinks are among them).
     nonisolated static let factoriesOfACall = [
-        "srtpenc", "nicesrc", "videocrop", "interaudiosrc", "rtpvp8depay", "vp8dec", "opusdec",
+        "srtpenc", "nicesrc", "videocrop", "interaudiosrc", "interaudiosink", "rtpvp8depay", "vp8dec", "rtpopusdepay", "opusdec",
+        "videoconvert",
         "webrtcbin", "rtpbin", "vp8enc", "rtpvp8pay", "opusenc", "rtpopuspay", "webrtcdsp", "webrtcechoprobe",
         "audiomixer", "audiotestsrc", "audioconvert", "audioresample", "volume", "level", "valve", "tee", "queue",
         "capsfilter", "videorate", "videoscale", "appsink", "fakesink",
