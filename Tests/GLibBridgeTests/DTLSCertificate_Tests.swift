@@ -114,12 +114,8 @@ final class DTLSCertificate_Tests: XCTestCase {
     /// Runs `test` of this class in a new process of this test binary, with `role` in
     /// `childVariable` and `cache` as its XDG cache folder; its output, once it passed.
     private func runChild(_ test: String, as role: String, cache: URL) throws -> String {
-        let (status, text) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]),
-                                          ["GLibBridgeTests.DTLSCertificate_Tests/\(test.replacingOccurrences(of: "()", with: ""))"],
-                                          environment: ProcessInfo.processInfo.environment.merging(
-                                            [Self.childVariable: role, "XDG_CACHE_HOME": cache.path]) { $1 })
-        XCTAssertEqual(status, 0, text)
-        XCTAssertTrue(text.contains("Executed 1 test, with 0 failures"), text)
+        let text = try runTestInItsOwnProcess("GLibBridgeTests.DTLSCertificate_Tests/\(test.replacingOccurrences(of: "()", with: ""))",
+                                              adding: [Self.childVariable: role, "XDG_CACHE_HOME": cache.path])
         print(text.split(separator: "\n").filter { $0.hasPrefix("dtls: ") }.joined(separator: "\n"))
         return text
     }

@@ -77,41 +77,38 @@ extension MediaPipeline {
     /// returns how many there were.
     @discardableResult
     public func set(_ property: String, _ value: String, onEveryElementOf factory: String) -> Int {
-        let bin: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
-        guard let iterator = gst_bin_iterate_recurse(bin) else { return 0 }
-        defer { gst_iterator_free(iterator) }
-        var item = GValue()
         var count = 0
-        while gst_iterator_next(iterator, &item) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&item) {
-                let element = object.assumingMemoryBound(to: GstElement.self)
-                if let made = gst_element_get_factory(element),
-                   takeString(gst_object_get_name(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GstObject.self))) == factory {
-                    gst_util_set_object_arg(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), property, value)
-                    count += 1
-                }
-            }
-            g_value_reset(&item)
+        forEachElement { element, made in
+            guard made == factory else { return }
+            gst_util_set_object_arg(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GObject.self), property, value)
+            count += 1
         }
-        g_value_unset(&item)
         return count
     }
 
     /// The factory of every element in the pipeline, inside bins too (what building it made).
     public var elementFactoryNames: Set<String> {
+        var names = Set<String>()
+        forEachElement { _, made in if let made { names.insert(made) } }
+        return names
+    }
+
+    /// Every element anywhere in the pipeline, inside bins too, with its factory's name.
+    private func forEachElement(_ body: (UnsafeMutablePointer<GstElement>, String?) -> Void) {
         let bin: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
-        guard let iterator = gst_bin_iterate_recurse(bin) else { return [] }
+        guard let iterator = gst_bin_iterate_recurse(bin) else { return }
         defer { gst_iterator_free(iterator) }
         var item = GValue()
-        var names = Set<String>()
         while gst_iterator_next(iterator, &item) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&item), let made = gst_element_get_factory(object.assumingMemoryBound(to: GstElement.self)),
-               let name = takeString(gst_object_get_name(UnsafeMutableRawPointer(made).assumingMemoryBound(to: GstObject.self))) {
-                names.insert(name)
+            if let object = g_value_get_object(&item) {
+                let element = object.assumingMemoryBound(to: GstElement.self)
+                let factory = gst_element_get_factory(element).flatMap {
+                    takeString(gst_object_get_name(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GstObject.self)))
+                }
+                body(element, factory)
             }
             g_value_reset(&item)
         }
         g_value_unset(&item)
-        return names
     }
 }
