@@ -13,7 +13,8 @@ final class RemoteMediaRecorder {
     private var order: [String] = []
     /// Audio readings already counted, by Janus feed.
     private var audioReadingsSeen: [UInt64: Int] = [:]
-    private var audioLevelSums: [String: (total: Double, count: Int)] = [:]
+    /// Every reading of each session's audio level, dBFS (one per sample at most).
+    private var audioLevels: [String: [Double]] = [:]
     /// The level reported for digital silence, dBFS.
     static let silenceFloor = -100.0
     /// Screen feeds by Janus feed id, in the order first seen.
@@ -160,9 +161,10 @@ final class RemoteMediaRecorder {
                 let level = feed.audioLevel.isNaN ? nil : max(feed.audioLevel, Self.silenceFloor)
                 if let level {
                     record.audioLevelLast = level
-                    let sum = audioLevelSums[feed.sessionID, default: (0, 0)]
-                    audioLevelSums[feed.sessionID] = (sum.total + level, sum.count + 1)
-                    record.audioLevelAverage = (sum.total + level) / Double(sum.count + 1)
+                    audioLevels[feed.sessionID, default: []].append(level)
+                    let levels = audioLevels[feed.sessionID, default: []]
+                    record.audioLevelAverage = levels.reduce(0, +) / Double(levels.count)
+                    record.audioLevelMedian = levels.sorted()[levels.count / 2]
                 }
             }
             // What the call view model shows is what the app would show on the tile.

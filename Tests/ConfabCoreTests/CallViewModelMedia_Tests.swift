@@ -231,9 +231,12 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertNotEqual(subject.activeCall?.isMediaConnected, true)
     } }
 
-    func test_mediaFailsToStart_callGoesOnAndUserIsTold() { onMain {
+    /// A media server that is down as we join may be back in seconds: the call goes on, says
+    /// so, and keeps trying as after a lost connection (it used to give up for the whole call).
+    func test_mediaFailsToStart_callGoesOnAndUserIsTold_andItTriesAgainUntilItConnects() { onMain {
         let service = FakeCallService()
         service.mediaOnJoin = endpoint
+        service.renewedMedia = endpoint
         let engine = FakeMediaEngine()
         engine.failure = CallError("the media server is unreachable")
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
@@ -242,5 +245,12 @@ final class CallViewModelMedia_Tests: XCTestCase {
         waitUntil { done && subject.toast != nil }
         XCTAssertEqual(subject.callingState, .inCall)
         XCTAssertEqual(subject.toast?.message, "Couldn’t connect audio and video: the media server is unreachable")
+        XCTAssertEqual(subject.activeCall?.isReconnectingMedia, true)
+        XCTAssertEqual(subject.activeCall?.isRecoveringMedia, true, "gave up after the first attempt")
+        engine.failure = nil
+        waitUntil(timeout: 4) { subject.activeCall?.isMediaConnected == true }
+        XCTAssertGreaterThanOrEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, 1)
+        engine.update(["s-self": ParticipantMedia(mediaPath: .up)])
+        XCTAssertNotEqual(subject.activeCall?.isReconnectingMedia, true)
     } }
 }

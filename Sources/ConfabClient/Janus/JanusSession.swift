@@ -21,8 +21,8 @@ public final class JanusSession {
     private let trust: ServerTrust
     private var socket: TextWebSocket?
     private var socketTask: Task<Void, Never>?
-    /// Whether the socket opened (true) or failed to (false), once `startConnecting` ran.
-    private var opening: (stream: AsyncStream<Bool>, continuation: AsyncStream<Bool>.Continuation)?
+    /// Whether the socket opened (nil) or why it could not, once `startConnecting` ran.
+    private var opening: (stream: AsyncStream<JanusError?>, continuation: AsyncStream<JanusError?>.Continuation)?
     private var keepaliveTask: Task<Void, Never>?
     private var pending: [String: PendingRequest] = [:]
     private var handles: [UInt64: JanusHandle] = [:]
@@ -48,19 +48,24 @@ public final class JanusSession {
         guard opening == nil, !isClosed else { return }
         let socket = TextWebSocket(url: url, peer: "Janus", subprotocol: "janus-protocol", trust: trust, logger: logger)
         self.socket = socket
-        let opened = AsyncStream.makeStream(of: Bool.self)
+        let opened = AsyncStream.makeStream(of: JanusError?.self)
         opening = opened
         let owner = WeakSession(self)
+        let url = url
         socketTask = Task.detached {
+            let didOpen = OpenedFlag()
             var reason = JanusError.disconnected(reason: "the connection to the media server closed")
             do {
-                try await socket.run(opened: { opened.continuation.yield(true) },
+                try await socket.run(opened: { didOpen.set(); opened.continuation.yield(nil) },
                                      received: { text in await owner.session?.receive(text) })
             } catch {
                 reason = .disconnected(reason: "the connection to the media server failed: \(error)")
+                if !didOpen.isSet { reason = .unreachable(url: url, reason: "\(error)") }
             }
-            opened.continuation.yield(false)
-            await owner.session?.closed(reason)
+            opened.continuation.yield(reason)
+            // A socket that never opened is `connect`'s to report (it is waiting for it, or will
+            // be): telling `onClosed` too made two reports of one failure race each other.
+            await owner.session?.closed(reason, notify: didOpen.isSet)
         }
     }
 
@@ -68,11 +73,15 @@ public final class JanusSession {
     public func connect(timeout: Duration = .seconds(10)) async throws {
         startConnecting()
         guard let opening else { throw JanusError.disconnected(reason: "the session was closed before it connected") }
-        let giveUp = Task { try await Task.sleep(for: timeout); opening.continuation.yield(false) }
-        var didOpen = false
-        for await value in opening.stream { didOpen = value; break }
+        let url = url
+        let giveUp = Task {
+            try await Task.sleep(for: timeout)
+            opening.continuation.yield(.unreachable(url: url, reason: "no connection within \(timeout)"))
+        }
+        var failure: JanusError? = .disconnected(reason: "the session was closed before it connected")
+        for await value in opening.stream { failure = value; break }
         giveUp.cancel()
-        guard didOpen else { throw JanusError.unreachable(url: url, reason: "no connection within \(timeout)") }
+        if let failure { throw failure }
         sessionID = try await send(.createSession, timeout: timeout).createdID()
         startKeepalive()
     }
@@ -205,6 +214,14 @@ public final class JanusSession {
             }
         }
     }
+}
+
+/// Whether the socket opened, set from the socket's task and read there after `run` returns.
+private final class OpenedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
 
 /// Lets the socket task reach its session without keeping it alive.

@@ -297,7 +297,8 @@ public final class ActiveCall {
     func setSpeakerEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setSpeakerEnabled(enabled) } }
 
     /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
-    /// that fails gives up and says why; recovery attempts stay quiet (the loop tries again).
+    /// that fails says why and goes on trying as a lost connection does (a media server that
+    /// is down when we join may be back in seconds); recovery attempts stay quiet.
     @discardableResult
     private func connectMedia(_ snapshot: CallSnapshot, isRecovery: Bool) async -> Bool {
         guard let mediaEngine, let endpoint = snapshot.media, let sessionID = snapshot.ownSessionID else { return false }
@@ -328,8 +329,9 @@ public final class ActiveCall {
             return true
         } catch {
             guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }
-            isMediaStarted = false
             report(tr("Couldn’t connect audio and video: %@", "\(error)"))
+            isReconnectingMedia = true
+            recoverMedia()
             return false
         }
     }
@@ -346,6 +348,11 @@ public final class ActiveCall {
         // Lost again before it was back (the network still down): said once is enough.
         if !isAwaitingMediaPath { report(tr("%@. Reconnecting audio and video…", reason)) }
         isAwaitingMediaPath = false
+        recoverMedia()
+    }
+
+    /// Asks for a new endpoint and connects again, backing off, until it works or the call ends.
+    private func recoverMedia() {
         mediaRecovery?.cancel()
         mediaRecovery = Task { [weak self] in
             var delay: Duration = .seconds(1)

@@ -131,6 +131,7 @@ struct RemoteMedia: Decodable {
     let centerPixel: Color?
     let audioLevelLast: Double?
     let audioLevelAverage: Double?
+    let audioLevelMedian: Double?
     let audioReadings: Int
     let seenSpeaking: Bool
     let firstSpeakingAt: Date?
