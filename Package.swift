@@ -89,7 +89,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab",
-            dependencies: ["ConfabDesktop", "ConfabClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ConfabDesktop", "ConfabClient", "GLibBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Shared wire protocol and the coordinator

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <libintl.h>
 #include <locale.h>
+// glibc's allocator settings (mallopt, malloc_trim): see ProcessHeap.
+#include <malloc.h>
 
 // libdispatch main-queue hooks (exported by the toolchain's libdispatch) used by the
 // main-actor <-> GLib main loop bridge: see ARCHITECTURE.md.

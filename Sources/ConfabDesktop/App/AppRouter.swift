@@ -47,6 +47,10 @@ final class AppRouter {
     private(set) var mainWindow: MainWindow?
     /// The ring or the minimized call, while one is shown.
     private(set) var smallWindow: ScreenWindow?
+    /// A screen change frees a page (the lobby's, a call's pipelines at its end) and builds
+    /// another: what the old one held goes back to the system once the new one has settled
+    /// (a join's first frames come within a second or two).
+    private let heap = HeapTrimmer(delay: 4)
 
     /// The window in front: a dialog (the share question, Shortcuts) goes over it.
     var frontWindow: Window? { smallWindow?.window ?? mainWindow?.window }
@@ -100,6 +104,7 @@ final class AppRouter {
         let next = Self.screen(for: state, activeCall: activeCall?.id, isMinimized: isMinimized, ended: ended, current: screen)
         guard next != screen else { return }
         screen = next
+        heap.changed()
         if case .incoming = next, case .incoming(let call) = state { return showSmall(factory.incoming(call)) }
         if case .minimized = next, let activeCall { return showSmall(factory.minimized(activeCall)) }
         switch (next, state) {
