@@ -8,8 +8,6 @@ import GLibBridge
 @main
 enum PeerMain {
     static func main() {
-        // Before any thread starts: as for the app (see ProcessHeap).
-        ProcessHeap.limitArenas(to: 2)
         let command: any ParsableCommand
         do {
             command = try ConfabPeer.parseAsRoot()
