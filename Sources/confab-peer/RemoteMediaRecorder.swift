@@ -79,7 +79,17 @@ final class RemoteMediaRecorder {
         sample(engine.session?.remoteFeeds.values.map { $0 } ?? [], viewModel?.activeCall?.participants ?? [:], final: true)
     }
 
-    var report: [MediaReport.Remote] { order.compactMap { remote[$0] } }
+    var report: [MediaReport.Remote] {
+        order.compactMap { session in
+            guard var record = remote[session] else { return nil }
+            // Summed and sorted once, here: a peer in a long call has tens of thousands of readings.
+            if let levels = audioLevels[session], !levels.isEmpty {
+                record.audioLevelAverage = levels.reduce(0, +) / Double(levels.count)
+                record.audioLevelMedian = levels.sorted()[levels.count / 2]
+            }
+            return record
+        }
+    }
     var screenReport: [MediaReport.RemoteScreen] { screenOrder.compactMap { screens[$0] } }
 
     private func receivedScreen(_ frame: VideoFrame, from feed: RemoteFeed) {
@@ -162,9 +172,6 @@ final class RemoteMediaRecorder {
                 if let level {
                     record.audioLevelLast = level
                     audioLevels[feed.sessionID, default: []].append(level)
-                    let levels = audioLevels[feed.sessionID, default: []]
-                    record.audioLevelAverage = levels.reduce(0, +) / Double(levels.count)
-                    record.audioLevelMedian = levels.sorted()[levels.count / 2]
                 }
             }
             // What the call view model shows is what the app would show on the tile.
