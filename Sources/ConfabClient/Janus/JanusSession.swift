@@ -1,6 +1,7 @@
 import Foundation
 import JanusProtocol
 import Logging
+import Synchronization
 
 /// A session on a Janus server, over its WebSocket API, with handles attached to plugins.
 ///
@@ -53,19 +54,20 @@ public final class JanusSession {
         let owner = WeakSession(self)
         let url = url
         socketTask = Task.detached {
-            let didOpen = OpenedFlag()
+            let didOpen = Mutex(false)
             var reason = JanusError.disconnected(reason: "the connection to the media server closed")
             do {
-                try await socket.run(opened: { didOpen.set(); opened.continuation.yield(nil) },
+                try await socket.run(opened: { didOpen.withLock { $0 = true }; opened.continuation.yield(nil) },
                                      received: { text in await owner.session?.receive(text) })
             } catch {
-                reason = .disconnected(reason: "the connection to the media server failed: \(error)")
-                if !didOpen.isSet { reason = .unreachable(url: url, reason: "\(error)") }
+                reason = didOpen.withLock { $0 }
+                    ? .disconnected(reason: "the connection to the media server failed: \(error)")
+                    : .unreachable(url: url, reason: "\(error)")
             }
             opened.continuation.yield(reason)
             // A socket that never opened is `connect`'s to report (it is waiting for it, or will
             // be): telling `onClosed` too made two reports of one failure race each other.
-            await owner.session?.closed(reason, notify: didOpen.isSet)
+            await owner.session?.closed(reason, notify: didOpen.withLock { $0 })
         }
     }
 
@@ -214,14 +216,6 @@ public final class JanusSession {
             }
         }
     }
-}
-
-/// Whether the socket opened, set from the socket's task and read there after `run` returns.
-private final class OpenedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
 
 /// Lets the socket task reach its session without keeping it alive.

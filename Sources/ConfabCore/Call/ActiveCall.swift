@@ -330,7 +330,6 @@ public final class ActiveCall {
         } catch {
             guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }
             report(tr("Couldn’t connect audio and video: %@", "\(error)"))
-            isReconnectingMedia = true
             recoverMedia()
             return false
         }
@@ -342,7 +341,6 @@ public final class ActiveCall {
     /// call itself goes on meanwhile, and says "back" once media flows again.
     private func mediaLost(reason: String) {
         isMediaConnected = false
-        isReconnectingMedia = true
         // A shared screen went with the connection.
         isCurrentUserScreensharing = false
         // Lost again before it was back (the network still down): said once is enough.
@@ -353,6 +351,7 @@ public final class ActiveCall {
 
     /// Asks for a new endpoint and connects again, backing off, until it works or the call ends.
     private func recoverMedia() {
+        isReconnectingMedia = true
         mediaRecovery?.cancel()
         mediaRecovery = Task { [weak self] in
             var delay: Duration = .seconds(1)
