@@ -8,6 +8,8 @@ import GLibBridge
 @main
 enum PeerMain {
     static func main() {
+        // Before any thread starts (see ProcessHeap).
+        ProcessHeap.restartWithGLibSlicesFromMalloc()
         let command: any ParsableCommand
         do {
             command = try ConfabPeer.parseAsRoot()

@@ -89,6 +89,7 @@ struct ConfabApp: ParsableCommand {
     func run() throws {
         // Before GStreamer's, GTK's and D-Bus's threads start (see ProcessHeap). Two arenas took
         // 4–10 MiB off the app in a call, its CPU unchanged (bench-media, N = 2 and 4).
+        ProcessHeap.restartWithGLibSlicesFromMalloc()
         ProcessHeap.limitArenas(to: 2)
         let testDevicesFromEnvironment = ProcessInfo.processInfo.environment["CONFAB_TEST_DEVICES"] == "1"
         let size = parsedPreviewSize ?? (640, 360)

@@ -1,3 +1,4 @@
+import CGLib
 import ConfabTestSupport
 import Foundation
 import GLibBridge
@@ -6,6 +7,34 @@ import XCTest
 /// What a torn-down page or pipeline freed goes back to the system (issue 15: the app's
 /// footprint beside a browser tab).
 final class ProcessHeap_Tests: XCTestCase {
+    private static let childVariable = "CONFAB_PROCESS_HEAP_CHILD"
+
+    /// A program started without G_SLICE starts again with it, and its GLib slices are then
+    /// malloc's: a slice freed is what the next malloc of its size gets (the thread's cache).
+    /// GLib's own slices would keep it in their magazine. In a process of its own (this test
+    /// binary, started for this one test, without G_SLICE), as the setting needs a fresh program.
+    func test_restartWithGLibSlicesFromMalloc_givesGLibsSlicesFromMalloc() throws {
+        if ProcessInfo.processInfo.environment[Self.childVariable] == "1" {
+            ProcessHeap.restartWithGLibSlicesFromMalloc()
+            let slice = g_slice_alloc(72)
+            g_slice_free1(72, slice)
+            let block = malloc(72)
+            defer { free(block) }
+            print("slices: G_SLICE=\(getenv("G_SLICE").map { String(cString: $0) } ?? "unset"), a freed slice is malloc's next block: \(slice == block)")
+            return
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["G_SLICE"] = nil
+        environment[Self.childVariable] = "1"
+        let (status, output) = try runToEnd(URL(fileURLWithPath: CommandLine.arguments[0]),
+                                            ["GLibBridgeTests.ProcessHeap_Tests/test_restartWithGLibSlicesFromMalloc_givesGLibsSlicesFromMalloc"],
+                                            environment: environment)
+        XCTAssertEqual(status, 0, output)
+        let report = output.split(separator: "\n").filter { $0.hasPrefix("slices: ") }
+        print(report.joined(separator: "\n"))
+        XCTAssertEqual(report, ["slices: G_SLICE=always-malloc, a freed slice is malloc's next block: true"], output)
+    }
+
     /// 48 MiB in 16 KiB blocks, each written, then all freed but every 16th: the heap cannot
     /// shrink from its top, so `free` alone keeps nearly all of it resident.
     func test_returnFreePages_givesBackWhatFreeKeptResident() throws {
