@@ -89,7 +89,8 @@ struct ConfabApp: ParsableCommand {
     func run() throws {
         // Before GStreamer's, GTK's and D-Bus's threads start (see ProcessHeap). Two arenas took
         // 4–10 MiB off the app in a call, its CPU unchanged (bench-media, N = 2 and 4).
-        ProcessHeap.restartWithGLibSlicesFromMalloc()
+        // Not `restartWithGLibSlicesFromMalloc`: starting again cost the lobby's first picture
+        // 40 ms (bench-lobby, 0.34–0.38 → 0.40–0.44 s) for 2–3 MiB in a four-person call.
         ProcessHeap.limitArenas(to: 2)
         let testDevicesFromEnvironment = ProcessInfo.processInfo.environment["CONFAB_TEST_DEVICES"] == "1"
         let size = parsedPreviewSize ?? (640, 360)

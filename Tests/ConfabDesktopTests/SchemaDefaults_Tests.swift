@@ -1,6 +1,7 @@
 import ConfabDesktop
 import Foundation
 import GLibBridge
+import GtkBridge
 import XCTest
 
 /// The GSettings schema in data/ and the code that reads it agree. An installed app reads the

@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 import XCTest
 
 /// The lobby preview's shape: 16:9 as wide as the column, unless the window is too short for

@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 @testable import GLibBridge
+@testable import GtkBridge
 import XCTest
 
 /// A frame painted into a recording (GTK records every draw of a GtkDrawingArea and replays it

@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 import XCTest
 
 /// The call's control bar at every width: captions when everything fits with them, icons when

@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 import XCTest
 
 /// The call grid: with a corner tile (the self-view beside one or two others), the others share

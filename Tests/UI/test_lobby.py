@@ -136,17 +136,6 @@ class LobbyWithTestDevices(LobbyTestCase):
                          if any(name in line for name in ("libLLVM", "_dri.so", "libEGL_mesa", "libGLX_mesa", "libgallium"))})
         self.assertEqual(gl, [], "GL libraries loaded under the cairo renderer")
 
-    def test_app_runsWithGLibSlicesFromMalloc(self):
-        """GLib 2.74's own slice allocator keeps per-thread magazines and slabs beside malloc's
-        heaps: ~2.5 MiB of the app in a four-person call (issue 15). The app, started without
-        G_SLICE, starts itself again with G_SLICE=always-malloc (in the same process: the pid
-        the test started), and shows its lobby."""
-        self.assertNotIn("G_SLICE", os.environ, "the suite must start the app without G_SLICE")
-        self.wait_shown("image", "Camera preview")
-        with open(f"/proc/{self.app.process.pid}/environ", "rb") as environ:
-            variables = environ.read().split(b"\0")
-        self.assertIn(b"G_SLICE=always-malloc", variables)
-
     def test_lobby_hasTheCallsPluginsLoaded_beforeJoin(self):
         """GStreamer loads a plugin the first time one of its elements is made: the SRTP plugin
         (whose load runs libsrtp's self-test through NSS, 25-35 ms) inside the first answer of a

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// A small window of its own the router can show and take down (the incoming ring and the
 /// minimized call; everything else is a page of the main window).

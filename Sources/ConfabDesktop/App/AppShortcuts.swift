@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// Every keyboard shortcut of the app in one table. The global ones are application actions
 /// with accelerators, so they work in whichever Confab window is in front (lobby, call,

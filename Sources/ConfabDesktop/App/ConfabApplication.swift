@@ -3,6 +3,7 @@ import ConfabCore
 import ConfabMedia
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// The desktop app: one GTK application, one CallViewModel, the router and the media parts.
 @MainActor

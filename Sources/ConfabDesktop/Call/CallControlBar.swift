@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// The in-call controls, in groups: your media (microphone, camera, devices) | sharing and
 /// More | people and layout (participants, layout, minimize) | hang up. It never wraps: with

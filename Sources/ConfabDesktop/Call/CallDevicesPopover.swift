@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// Camera, microphone and speaker pickers during a call. A new choice is remembered (as in
 /// the lobby) and used at once, without leaving the call: a short gap, then the new device.

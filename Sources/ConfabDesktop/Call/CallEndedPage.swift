@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// After a call ends for a reason other than our own hang-up: what happened, and a way back.
 /// The layout is Resources/ui/call-ended-page.ui; this binds it.

@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// The call: participants in the chosen layout (grid, spotlight, full screen) with our
 /// self-view, the duration, a reconnecting notice, the control bar, and the participants in a

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// What the call's More (⋯) menu holds of its own: the call's link (Copy link, and Reset link
 /// for hosts) for those who may read the call; record, go live and broadcast (each only with its

@@ -1,6 +1,7 @@
 import ConfabCore
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// The call's chat in the sidebar: the messages (sender, avatar, time; links clickable) and an
 /// entry where Enter sends and Shift+Enter breaks the line. A message over the server's limit

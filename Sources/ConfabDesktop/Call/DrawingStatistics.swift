@@ -1,5 +1,6 @@
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// When `CONFAB_STATS=1`, prints once a second how often the call's window has been painted
 /// and how many video frames its tiles have shown since the call page opened, for the UI

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// One participant in the call: their video (or avatar when there is none), name, a
 /// microphone-off icon, a border while they speak, and connection bars. Stateless: `update`

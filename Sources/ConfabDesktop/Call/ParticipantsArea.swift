@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// Arranges the participant tiles by layout: a grid of equal tiles (with one or two others,
 /// ours small in its corner: `TileGrid`); a spotlight (one large tile and a strip of the

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// The call page's sidebar, "People | Chat". People: everyone in the call (raised hands first,
 /// in raising order), with the host actions the user's capabilities allow (mute, lower hand,

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// A screen being shared in the call: ours, or another participant's.
 enum SharedScreen: Equatable {

@@ -1,6 +1,7 @@
 import ConfabCore
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// The idle page: ring people, or open the lobby of a call by its name or by its link. The
 /// layout is Resources/ui/home-page.ui; this binds it.

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// Someone is ringing us: who, and Accept / Decline.
 @MainActor

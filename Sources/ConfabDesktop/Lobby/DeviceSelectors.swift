@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// Camera, microphone and speaker pickers. Lists follow plugging and unplugging; a pick is
 /// reported to `onSelect` (the view model remembers it).

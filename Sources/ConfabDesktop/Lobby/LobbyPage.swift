@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// The lobby: check camera and microphone, pick devices, see the connection, then join.
 ///

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// The lobby's big picture: the live camera preview, or the user's avatar with the reason
 /// there is no video (camera off, none found, or failed), with the mic meter and the

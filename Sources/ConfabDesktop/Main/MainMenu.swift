@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// The ☰ main menu every page of the main window has at the end of its header bar.
 @MainActor

@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 
 /// The app's one main window. Home, lobby, outgoing ring, call and call-ended are its pages,
 /// so it keeps its size and place from step to step (GNOME apps don't open a new window per

@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 
 /// A page of the main window: home, lobby, outgoing ring, call, call ended. Each brings its
 /// own header bar and content; it is built when the router shows it and closed when the window

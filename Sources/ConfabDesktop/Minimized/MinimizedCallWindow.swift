@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// The call in a small window: the person in the spotlight (pinned, else the dominant speaker)
 /// with their live video, the call's duration, microphone, hang up, and restore. Restoring

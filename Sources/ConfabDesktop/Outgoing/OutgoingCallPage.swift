@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// We are ringing someone: who, for how long, and Cancel.
 @MainActor

@@ -1,6 +1,7 @@
 import ConfabCore
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// The xdg-desktop-portal Camera portal, as GNOME Snapshot uses it.
 ///

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// The banner at the top of the lobby and the call window: what access is missing, why, and
 /// "Open Settings" / "Dismiss". libadwaita 1.2 has no AdwBanner, so it is a card-styled row.

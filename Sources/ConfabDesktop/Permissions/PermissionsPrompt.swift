@@ -2,6 +2,7 @@ import ConfabCore
 import Foundation
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// Where the permissions banner comes from: the app installs the store once, windows ask the
 /// factory for a banner. As in the seed's `makePermissionsPromptView`, the factory can be

@@ -1,6 +1,7 @@
 import ConfabCore
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// Opens the page of the desktop's settings where access can be given back.
 ///

@@ -1,6 +1,7 @@
 import ConfabCore
 import Foundation
 import GLibBridge
+import GtkBridge
 
 /// The user's preferences, kept in GSettings (schema org.confab.Confab in data/) when that schema
 /// is installed, so `gsettings` and the desktop see them.

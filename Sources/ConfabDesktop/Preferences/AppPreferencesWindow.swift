@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// Preferences: the account to sign in with, devices with a live preview and microphone level,
 /// whether the microphone and camera start on when joining, voice processing (echo

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// Signal bars and a word for the connection to the call server.
 @MainActor

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// A round microphone or camera button: pressed means on. Stateless: it shows `isOn` and
 /// reports the user's toggles; the owner decides what they do.

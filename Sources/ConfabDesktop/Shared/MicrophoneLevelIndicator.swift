@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// The microphone meter: an icon and a bar that moves with the voice.
 @MainActor

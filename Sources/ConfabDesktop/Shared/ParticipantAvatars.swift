@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// A row of people: avatar with initials and name under it (outgoing ring, incoming caller).
 @MainActor

@@ -1,6 +1,7 @@
 import ConfabCore
 import ConfabMedia
 import GLibBridge
+import GtkBridge
 
 /// Microphone and camera toggles while a call rings, so you choose how you start before it
 /// does, and (for a call you are making) a small preview of yourself. The toggles edit the

@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 
 /// The Shortcuts window (Ctrl+?), written from `AppShortcut`'s table.
 @MainActor

@@ -1,5 +1,6 @@
 import ConfabCore
 import GLibBridge
+import GtkBridge
 
 /// Shows the call view model's messages in one window's toast overlay: each message once, only
 /// those about this window's call (or about no call), and a message from before the window

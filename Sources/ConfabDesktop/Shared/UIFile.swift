@@ -1,4 +1,5 @@
 import GLibBridge
+import GtkBridge
 
 /// The pages' static layouts, `Resources/ui/*.ui`: found beside the sources when run from the
 /// checkout (`swift build`, the tests) and under share/confab/ui once installed (meson installs

@@ -8,24 +8,24 @@ open class GObjectReference {
     public let objectPointer: UnsafeMutablePointer<GObject>
 
     /// Adopts `pointer`, sinking a floating reference or taking a new one.
-    init(adopting pointer: gpointer) {
+    package init(adopting pointer: gpointer) {
         objectPointer = pointer.assumingMemoryBound(to: GObject.self)
         g_object_ref_sink(pointer)
     }
 
     /// Takes over a reference the caller already owns (a `*_new` that returns a full reference).
-    init(takingOwnershipOf pointer: gpointer) {
+    package init(takingOwnershipOf pointer: gpointer) {
         objectPointer = pointer.assumingMemoryBound(to: GObject.self)
         if g_object_is_floating(pointer) != 0 { g_object_ref_sink(pointer) ; g_object_unref(pointer) }
     }
 
     deinit { g_object_unref(objectPointer) }
 
-    var raw: gpointer { gpointer(objectPointer) }
+    package var raw: gpointer { gpointer(objectPointer) }
 
     /// The object as whatever C pointer type the call site needs: GTK's derivable types import
     /// as typed pointers, its final types as `OpaquePointer`, and every cast macro is missing.
-    func c<T: CPointer>() -> T { T(cPointer: UnsafeMutableRawPointer(objectPointer)) }
+    package func c<T: CPointer>() -> T { T(cPointer: UnsafeMutableRawPointer(objectPointer)) }
 
     /// Connects `body` to a signal whose handler takes no arguments besides the instance.
     @discardableResult
@@ -70,7 +70,7 @@ public final class SignalConnection {
     private weak var object: GObjectReference?
     private var handlerID: gulong
 
-    init(object: GObjectReference, handlerID: gulong) {
+    package init(object: GObjectReference, handlerID: gulong) {
         self.object = object
         self.handlerID = handlerID
     }
@@ -82,23 +82,23 @@ public final class SignalConnection {
     }
 }
 
-func G_OBJECT_TYPE_portable(_ object: UnsafeMutablePointer<GObject>) -> GType {
+package func G_OBJECT_TYPE_portable(_ object: UnsafeMutablePointer<GObject>) -> GType {
     object.pointee.g_type_instance.g_class.pointee.g_type
 }
 
 /// A C pointer type an object pointer can be viewed as (the GTK cast macros do not import).
-protocol CPointer { init(cPointer: UnsafeMutableRawPointer) }
-extension OpaquePointer: CPointer { init(cPointer: UnsafeMutableRawPointer) { self.init(cPointer) } }
+package protocol CPointer { init(cPointer: UnsafeMutableRawPointer) }
+extension OpaquePointer: CPointer { package init(cPointer: UnsafeMutableRawPointer) { self.init(cPointer) } }
 extension UnsafeMutablePointer: CPointer {
-    init(cPointer: UnsafeMutableRawPointer) { self = cPointer.assumingMemoryBound(to: Pointee.self) }
+    package init(cPointer: UnsafeMutableRawPointer) { self = cPointer.assumingMemoryBound(to: Pointee.self) }
 }
 extension UnsafeMutableRawPointer {
     /// Views a raw GObject pointer as the C type the call needs.
-    func c<T: CPointer>() -> T { T(cPointer: self) }
+    package func c<T: CPointer>() -> T { T(cPointer: self) }
 }
 extension OpaquePointer {
-    func c<T: CPointer>() -> T { T(cPointer: UnsafeMutableRawPointer(self)) }
+    package func c<T: CPointer>() -> T { T(cPointer: UnsafeMutableRawPointer(self)) }
 }
 extension UnsafeMutablePointer {
-    func c<T: CPointer>() -> T { T(cPointer: UnsafeMutableRawPointer(self)) }
+    package func c<T: CPointer>() -> T { T(cPointer: UnsafeMutableRawPointer(self)) }
 }

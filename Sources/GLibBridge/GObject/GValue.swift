@@ -27,12 +27,12 @@ func withGValue(string: String, _ body: (UnsafeMutablePointer<GValue>) -> Void) 
 }
 
 /// Reads a C string GLib owns, without taking it over.
-func string(from cString: UnsafePointer<gchar>?) -> String? {
+package func string(from cString: UnsafePointer<gchar>?) -> String? {
     cString.map { String(cString: $0) }
 }
 
 /// Reads a C string GLib handed us, then frees it.
-func takeString(_ cString: UnsafeMutablePointer<gchar>?) -> String? {
+package func takeString(_ cString: UnsafeMutablePointer<gchar>?) -> String? {
     guard let cString else { return nil }
     defer { g_free(cString) }
     return String(cString: cString)

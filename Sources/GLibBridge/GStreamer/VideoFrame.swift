@@ -25,7 +25,7 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// The first pixel's byte, for drawing straight from the buffer (nobody writes to it; cairo
     /// only asks for a mutable pointer). Nil if the buffer is shorter than the frame.
-    var data: UnsafeMutablePointer<UInt8>? {
+    package var data: UnsafeMutablePointer<UInt8>? {
         var size: gsize = 0
         guard let pointer = g_bytes_get_data(bytes, &size), Int(size) >= stride * height else { return nil }
         return UnsafeMutablePointer(mutating: pointer.assumingMemoryBound(to: UInt8.self))

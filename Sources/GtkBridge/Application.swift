@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// AdwApplication: the process's GTK application, its main loop and its style.
 @MainActor

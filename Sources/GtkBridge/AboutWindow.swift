@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// AdwAboutWindow: the app's name, version, authors, links and licence, as GNOME apps show them.
 @MainActor

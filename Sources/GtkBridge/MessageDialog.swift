@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// AdwMessageDialog: a heading, a paragraph and a Close button, over the window of a widget.
 @MainActor

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// A row of controls that adapts to its width instead of wrapping: with room, each control has
 /// its caption under it; with less, the captions go; with less still, the lowest-priority

@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// GtkLabel.
 @MainActor

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// Base wrapper for every GtkWidget: layout, visibility, focus, accessibility and CSS classes.
 @MainActor

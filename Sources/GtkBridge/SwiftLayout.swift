@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// What lays out a widget from Swift (through a GtkCustomLayout): its size for a given size,
 /// and where its children go. `PriorityRow`, `AspectFit` and `TileGrid` each have one.

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// A button that opens a popover with the given content (the layout menu, the tile menu).
 @MainActor

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// What a desktop app needs from GtkApplication beyond windows: start-up before any window,
 /// links handed over by a second launch, background (service) mode, keyboard accelerators for

@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// A layout declared in a GtkBuilder `.ui` file (GNOME Snapshot's camera.ui is the model): the
 /// static widget tree lives in the file, the code looks its widgets up by id and binds them.

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// The Shortcuts window, built from GtkBuilder XML (a GtkShortcutsWindow with id "shortcuts").
 @MainActor

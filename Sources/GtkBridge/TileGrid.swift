@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// Equal tiles in rows, with room for one more tile kept small in a corner over them (a call's
 /// self-view, as the Stream SDK shows it with one or two others: the people you talk to large).

@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// AdwApplicationWindow with our conveniences: content, default widget, close handling, keys.
 @MainActor

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// Shows its child at one shape (a camera's 16:9), as wide as it is given and no taller than
 /// `maximumHeight`; when that limit is what holds it, the child is narrower and centred. Laid out

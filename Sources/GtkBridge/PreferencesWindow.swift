@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import CAdwaita
+import GLibBridge
 
 /// AdwPreferencesWindow: pages of preference groups, with its own close button.
 @MainActor

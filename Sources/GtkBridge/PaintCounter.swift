@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// Counts the times GTK paints the window a widget is in (the paint phases of its frame
 /// clock), for the statistics tests and benchmarks read: on GTK 4.8's cairo renderer each

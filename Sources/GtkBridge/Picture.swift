@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// Shows video frames as they arrive: a GtkDrawingArea that paints the newest frame's pixels
 /// with cairo, straight from the GStreamer buffer.

@@ -1,5 +1,6 @@
 import CGLib
 import CGtk
+import GLibBridge
 
 /// GtkTextView for writing a message: several lines, Enter sends and Shift+Enter breaks the
 /// line (as in chat apps; GTK's own Enter would only insert a newline).
