@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "ConfabDesktopTests", dependencies: ["ConfabDesktop", "ConfabCore", "GLibBridge", "GtkBridge"], swiftSettings: testSettings),
         // Multi-process: real confab-server and confab-peer processes ringing and answering.
         .testTarget(name: "ConfabEndToEndTests", dependencies: ["ConfabCore", "ConfabProtocol", "ConfabTestSupport"],
-                    exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/restart-server.sh",
+                    exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/block-janus.sh", "Support/restart-server.sh",
                               "Support/packet-loss.sh", "Support/bandwidth-cap.sh", "Support/server-children.py", "Support/coordinator_ws.py",
                               "Support/janus-interop.sh", "Support/plain-janus.sh", "Support/chromium-page.sh",
                               "Support/network-change.sh", "Support/kill-janus-node.py", "Support/replica-call.sh",
