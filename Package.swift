@@ -63,12 +63,11 @@ let package = Package(
             dependencies: ["CGLib", "CGStreamer", "CGStreamerApp",
                            "CGStreamerVideo", "CGStreamerAudio", "CGStreamerWebRTC", "CGStreamerSDP", "CGStreamerRTP", "CAlsa", "CYUV", "COpenSSL"]
         ),
-
-        // MARK: Client modules
         // The binding layer's widgets: apart, so that confab-peer, which shows nothing, loads
         // no GTK, Adwaita, cairo, Pango or X11 (about 2 MiB of its footprint).
         .target(name: "GtkBridge", dependencies: ["GLibBridge", "CGLib", "CGtk", "CAdwaita"]),
 
+        // MARK: Client modules
         .target(name: "ConfabCore", dependencies: ["ConfabProtocol"]),
         .target(name: "ConfabMedia", dependencies: ["ConfabCore", "ConfabClient", "JanusProtocol", "GLibBridge"]),
         .target(
@@ -93,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab",
-            dependencies: ["ConfabDesktop", "ConfabClient", "GLibBridge", "GtkBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ConfabDesktop", "ConfabClient", "GLibBridge", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Shared wire protocol and the coordinator
