@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import HummingbirdWSClient
 import Logging

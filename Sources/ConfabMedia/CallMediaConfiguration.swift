@@ -24,7 +24,7 @@ public struct CallMediaConfiguration: Sendable {
     public var iceAddress: String?
     /// `iceAddress`, one by one.
     var iceAddresses: [String] {
-        (iceAddress ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (iceAddress ?? "").split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
     /// The largest size our camera is sent at, and the camera's frame rate; what is sent
     /// follows the path, up to these (see `SendRateController`).

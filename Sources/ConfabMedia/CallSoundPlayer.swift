@@ -1,5 +1,6 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import GLibBridge
 
 /// Loops the ring sounds through GStreamer on the chosen speaker. The sounds are our own,

@@ -1,5 +1,6 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether a camera and a microphone exist and this account may open them.
 ///

@@ -1,6 +1,6 @@
 import ConfabClient
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import Logging
 

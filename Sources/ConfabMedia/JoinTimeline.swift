@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// Marks the steps from joining to the first remote frame on stderr, with the monotonic
@@ -9,7 +9,7 @@ public enum JoinTimeline {
 
     public static func mark(_ step: String, feed: UInt64? = nil) {
         guard enabled else { return }
-        let line = "confab-timeline \(step)\(feed.map { " feed=\($0)" } ?? "") at=\(String(format: "%.4f", monotonicSeconds()))\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        let line = "confab-timeline \(step)\(feed.map { " feed=\($0)" } ?? "") at=\(monotonicSeconds().text(decimals: 4))\n"
+        StandardError.write(line)
     }
 }

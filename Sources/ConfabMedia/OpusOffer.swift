@@ -11,7 +11,7 @@ enum OpusOffer {
     /// `a=fmtp` line, or a new line after its `a=rtpmap`. Other lines are left as they are.
     static func addingParameters(to sdp: String, payloadType: Int) -> String {
         let separator = sdp.contains("\r\n") ? "\r\n" : "\n"
-        var lines = sdp.components(separatedBy: separator)
+        var lines = sdp.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
         if let index = lines.firstIndex(where: { $0.hasPrefix("a=fmtp:\(payloadType) ") }) {
             let existing = lines[index].split(separator: " ", maxSplits: 1).last.map { $0.split(separator: ";").map(String.init) } ?? []
             let missing = parameters.filter { parameter in

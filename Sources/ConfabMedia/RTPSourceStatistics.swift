@@ -14,8 +14,8 @@ enum RTPSourceStatistics {
 
     /// The number after `key=(type)` in the report's RTP source statistics, if there is one.
     static func value(_ key: String, in report: [String: StatisticValue]) -> Double? {
-        guard let text = report["gst-rtpsource-stats"]?.text?.replacingOccurrences(of: "\\", with: "") else { return nil }
-        guard let keyRange = text.range(of: " \(key)=(") ?? text.range(of: ",\(key)=(") else { return nil }
+        guard let text = report["gst-rtpsource-stats"]?.text?.replacing("\\", with: "") else { return nil }
+        guard let keyRange = text.firstRange(of: " \(key)=(") ?? text.firstRange(of: ",\(key)=(") else { return nil }
         guard let typeEnd = text[keyRange.upperBound...].firstIndex(of: ")") else { return nil }
         let digits = text[text.index(after: typeEnd)...].prefix { $0.isNumber || $0 == "-" }
         return Double(digits)

@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 
 /// What we receive from one other participant's published feed.
 public struct RemoteFeed: Sendable, Equatable, Identifiable {

@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// What a screen share captures: the gst-launch fragment that produces its frames and, when the
@@ -58,7 +58,7 @@ final class ScreenCapture {
     /// sends only changed regions over a stale frame.
     private static func x11(display: String, confirm: (@MainActor (String) async -> Bool)?) async throws -> ScreenCapture {
         if let confirm, await !confirm(display) { throw ScreenshareCancelled() }
-        return ScreenCapture(description: "ximagesrc display-name=\"\(display.replacingOccurrences(of: "\"", with: ""))\" use-damage=false show-pointer=true")
+        return ScreenCapture(description: "ximagesrc display-name=\"\(display.replacing("\"", with: ""))\" use-damage=false show-pointer=true")
     }
 
     /// The user's choice in the portal's dialog, read from PipeWire. keepalive-time repeats the

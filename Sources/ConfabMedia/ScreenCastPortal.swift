@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// The xdg-desktop-portal ScreenCast portal: the desktop (GNOME, KDE, wlroots…) asks the user
@@ -101,7 +101,7 @@ final class ScreenCastPortal {
     private func request(_ method: String, arguments: (String) -> String) async throws -> [String: DBusValue] {
         guard let sender = proxy.uniqueName else { throw portalError("there is no session bus") }
         let token = Self.nextToken()
-        let path = Self.objectPath + "/request/" + sender.dropFirst().replacingOccurrences(of: ".", with: "_") + "/" + token
+        let path = Self.objectPath + "/request/" + String(sender.dropFirst().replacing(".", with: "_")) + "/" + token
         let outcome: Result<(code: Int64, results: [String: DBusValue]), PortalError> = await withCheckedContinuation { continuation in
             let proxy = self.proxy
             var finished = false

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GLibBridge
 
 /// One screen cast the user chose in the portal's dialog: the PipeWire node to read and the

@@ -1,7 +1,7 @@
 import ConfabClient
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import JanusProtocol
 import Logging

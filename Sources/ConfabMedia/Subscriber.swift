@@ -1,7 +1,7 @@
 import ConfabClient
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import JanusProtocol
 import Logging
@@ -121,7 +121,7 @@ final class Subscriber {
         let answer = try await webrtc.createAnswer()
         // Answer passive so Janus starts the DTLS handshake: webrtcbin's first ClientHello was
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
-        let passiveAnswer = answer.replacingOccurrences(of: "a=setup:active", with: "a=setup:passive")
+        let passiveAnswer = answer.replacing("a=setup:active", with: "a=setup:passive")
         try await webrtc.setLocalDescription(.answer, sdp: passiveAnswer)
         JoinTimeline.mark("answer-made", feed: feed)
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))

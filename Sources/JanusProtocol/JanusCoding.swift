@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one JSON configuration for Janus frames, both ways.
 enum JanusCoding {

@@ -2,7 +2,7 @@
 #if canImport(ConfabProtocol)
 import ConfabProtocol
 #endif
-import Foundation
+import FoundationEssentials
 
 /// One message from Janus, read into what it means. Answers carry the transaction of the
 /// request they answer; the rest is about a handle (`sender`) or the session.

@@ -2,7 +2,7 @@
 #if canImport(ConfabProtocol)
 import ConfabProtocol
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Why a frame from Janus was not read as a `JanusReply`. Frames come from the network: every
 /// way one can be wrong ends here, typed, never in a crash.

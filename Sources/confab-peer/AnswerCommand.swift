@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConfabClient
 import ConfabCore
-import Foundation
+import FoundationEssentials
 
 /// `confab-peer … answer`: waits for a ring and answers it; after accepting, stays in the call
 /// for `--duration` seconds.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConfabClient
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `confab-peer`: a headless confab client for tests, benchmarks and bots. It signs in to a
@@ -104,7 +104,7 @@ func parseCallID(_ text: String) throws -> CallID {
 
 /// Splits "a,b" into user ids, dropping blanks.
 func parseMembers(_ text: String?) -> [String] {
-    (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    (text ?? "").split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
 }
 
 /// `--duration`/`--timeout` seconds as a Duration.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `confab-peer janus --url WS_URL --room N [--display NAME]`: joins a plain Janus VideoRoom
 /// directly, with no coordinator. It publishes the test camera and microphone (the media

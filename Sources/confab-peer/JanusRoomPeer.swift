@@ -2,8 +2,10 @@ import ArgumentParser
 import ConfabClient
 import ConfabCore
 import ConfabMedia
-import Foundation
+import Dispatch
+import FoundationEssentials
 import GLibBridge
+import Glibc
 import JanusProtocol
 import Logging
 
@@ -53,7 +55,7 @@ final class JanusRoomPeer {
         engine.configure(for: settings)
         let requestedAt = Date()
         recorder = RemoteMediaRecorder(joinRequestedAt: requestedAt)
-        let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
+        let hex = settings.color.red.hexText(digits: 2) + settings.color.green.hexText(digits: 2) + settings.color.blue.hexText(digits: 2)
         var media = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))
         media.joinRequestedAt = requestedAt
         report = JanusRoomReport(url: plan.url, room: plan.room, display: plan.display, media: media)
@@ -124,7 +126,7 @@ final class JanusRoomPeer {
         if failure != nil { report.error = failure }
         let json = try report.json()
         if destination == "-" {
-            FileHandle.standardOutput.write(json + Data("\n".utf8))
+            StandardOutput.write(json + Data("\n".utf8))
         } else {
             try json.write(to: URL(fileURLWithPath: destination), options: .atomic)
         }

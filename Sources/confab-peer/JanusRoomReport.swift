@@ -1,5 +1,5 @@
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 /// What `confab-peer janus` writes: the room it joined and the same `media` section as a
 /// coordinator call's report (per remote feed: frames, size, frame rate and bitrate over time).

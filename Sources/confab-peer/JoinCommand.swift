@@ -2,7 +2,7 @@ import ArgumentParser
 import ConfabClient
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 /// `confab-peer … join TYPE:ID`: joins (optionally creating the call and ringing its members),
 /// stays for `--duration` seconds, then leaves. Calls are private: join one you are a member

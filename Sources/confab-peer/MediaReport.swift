@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// The `media` section of the report: what this peer sent, when it joined, and per remote

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// `--listen`: measures what the peer's test speaker plays (everyone's audio, as mixed for the

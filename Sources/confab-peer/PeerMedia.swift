@@ -1,7 +1,7 @@
 import ConfabClient
 import ConfabCore
 import ConfabMedia
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// The media half of a peer that sends media: the same call view model and GStreamer media
@@ -41,7 +41,7 @@ final class PeerMedia {
         viewModel = CallViewModel(currentUser: User(id: client.currentUserID), callService: service, mediaEngine: engine)
         engine.configure(for: settings)
         engine.onDeviceFailed = { [weak viewModel] failure in viewModel?.localMedia.deviceFailed(failure) }
-        let hex = String(format: "%02X%02X%02X", settings.color.red, settings.color.green, settings.color.blue)
+        let hex = settings.color.red.hexText(digits: 2) + settings.color.green.hexText(digits: 2) + settings.color.blue.hexText(digits: 2)
         report = MediaReport(sent: .init(color: hex, tone: settings.tone, volume: settings.volume, mediaAddress: settings.mediaAddress))
         report.audioProcessing = AudioProcessingReport(echoCancellation: settings.audioProcessing.echoCancellation,
                                                        noiseSuppression: settings.audioProcessing.noiseSuppression,

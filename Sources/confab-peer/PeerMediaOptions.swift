@@ -1,6 +1,6 @@
 import ArgumentParser
 import ConfabCore
-import Foundation
+import FoundationEssentials
 
 /// What media the peer sends once in a call: nothing (coordinator only, the default), or a
 /// solid-colour test camera and a tone, so another peer can check what it decodes.

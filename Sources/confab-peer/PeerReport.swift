@@ -1,6 +1,6 @@
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 /// What a peer saw, written as JSON when it finishes. Times are ISO 8601 with milliseconds.
 struct PeerReport: Encodable {

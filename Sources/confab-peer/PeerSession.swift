@@ -1,7 +1,10 @@
 import ConfabClient
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import Dispatch
+import FoundationEssentials
+import GLibBridge
+import Glibc
 
 /// One peer run: the coordinator client, the events it delivered (kept in order until the
 /// command takes them), the calling state the peer is in, and the report of it all.
@@ -350,7 +353,7 @@ final class PeerSession {
         guard let destination else { return }
         let json = try report.json()
         if destination == "-" {
-            FileHandle.standardOutput.write(json + Data("\n".utf8))
+            StandardOutput.write(json + Data("\n".utf8))
         } else {
             try json.write(to: URL(fileURLWithPath: destination), options: .atomic)
         }
@@ -358,7 +361,7 @@ final class PeerSession {
 
     /// A progress line on standard error, e.g. "confab-peer: state inCall".
     nonisolated static func say(_ message: String) {
-        FileHandle.standardError.write(Data("confab-peer: \(message)\n".utf8))
+        StandardError.write("confab-peer: \(message)\n")
     }
 }
 

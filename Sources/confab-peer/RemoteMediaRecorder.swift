@@ -1,6 +1,6 @@
 import ConfabCore
 import ConfabMedia
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// Watches what the media engine receives and what the call view model shows, and keeps the
@@ -136,7 +136,7 @@ final class RemoteMediaRecorder {
         var record = self.record(for: feed, at: now)
         if record.record(frame, decodedSize: feed.receivedVideoSize, at: now) {
             record.firstFrameAfterJoinSeconds = now.timeIntervalSince(joinRequestedAt)
-            PeerSession.say("first frame from \(feed.userID) after \(String(format: "%.3f", now.timeIntervalSince(joinRequestedAt))) s")
+            PeerSession.say("first frame from \(feed.userID) after \(now.timeIntervalSince(joinRequestedAt).text(decimals: 3)) s")
         }
         remote[feed.sessionID] = record
     }

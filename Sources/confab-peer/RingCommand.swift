@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConfabClient
 import ConfabCore
-import Foundation
+import FoundationEssentials
 
 /// `confab-peer … ring TYPE:ID --members a,b`: rings and waits for the outcome; when someone
 /// accepts, joins for `--duration` seconds.

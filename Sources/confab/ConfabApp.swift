@@ -2,7 +2,7 @@ import ArgumentParser
 import ConfabClient
 import ConfabCore
 import ConfabDesktop
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// `confab`: the Confab desktop app.

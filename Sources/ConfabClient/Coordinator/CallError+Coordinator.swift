@@ -1,6 +1,6 @@
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 /// The sentences the coordinator client puts in front of the user. The server's own message
 /// goes in too: it names the call, the missing capability or the bad field.
@@ -82,7 +82,7 @@ extension Duration {
     /// "10 seconds", "0.5 seconds".
     var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        let number = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        let number = seconds == seconds.rounded() ? String(Int(seconds)) : seconds.text(decimals: 1)
         return "\(number) second\(seconds == 1 ? "" : "s")"
     }
 }

@@ -1,6 +1,6 @@
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 /// Turns coordinator events into what the call view model understands, for one signed-in
 /// device. It remembers the last state of each call it has seen, because some events

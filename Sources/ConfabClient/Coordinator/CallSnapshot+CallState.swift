@@ -1,6 +1,6 @@
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 extension CallSnapshot {
     /// The app's view of a call from the coordinator's full call state.

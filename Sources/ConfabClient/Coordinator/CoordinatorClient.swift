@@ -1,6 +1,6 @@
 import ConfabCore
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// `CallService` over the coordinator's WebSocket.

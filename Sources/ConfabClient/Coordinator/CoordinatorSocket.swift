@@ -1,5 +1,5 @@
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// One WebSocket connection to the coordinator: a text socket whose frames are decoded here,

@@ -1,5 +1,5 @@
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The answers one socket is waiting for, by request id, each with the type its payload is read

@@ -1,5 +1,5 @@
 import ConfabProtocol
-import Foundation
+import FoundationEssentials
 
 /// One frame from the coordinator, decoded in one typed pass: its `kind` decides the shape, and
 /// an answer's payload is read as the type its request expects (`ExpectedAnswers`).

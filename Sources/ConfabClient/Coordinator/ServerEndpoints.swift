@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The coordinator addresses a client may use (`--server a,b`, `$CONFAB_SERVER`), in the order
 /// given, and which one is in use. Replicas that share one database serve the same calls, so
@@ -20,7 +20,7 @@ public struct ServerEndpoints: Sendable, Equatable {
 
     /// Reads a comma-separated list of `ws://` or `wss://` addresses ("ws://a:8630, wss://b").
     public init(parsing text: String) throws(ServerEndpointsError) {
-        let urls = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let urls = text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         guard !urls.isEmpty else { throw .empty }
         for url in urls {
             guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),

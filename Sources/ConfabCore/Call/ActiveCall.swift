@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Observation
 
 /// The one owner of everything that lives as long as one call: who is in it and what we receive
@@ -520,7 +520,7 @@ public final class ActiveCall {
     /// A message over the limit is refused here with the reason, and stays in the entry.
     @discardableResult
     public func sendChat(_ text: String) async -> Bool {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return false }
         if let refusal = Self.chatRefusal(for: trimmed) {
             report(refusal)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the call view model needs from the call coordinator. ConfabClient implements it over
 /// the coordinator's WebSocket (`CoordinatorClient`); ConfabCore's tests use fakes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Observation
 
 /// The app's call state: what screen to show (`callingState`), the user's media choices

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the user is in the life of a call; the app shows exactly one screen per state.
 public enum CallingState: Equatable, Sendable {

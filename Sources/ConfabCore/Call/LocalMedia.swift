@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Observation
 
 /// Your own microphone, camera and speaker: what you chose (`callSettings`), what the desktop

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Device choices kept in a small JSON file (`~/.config/confab/devices.json`).
 /// A missing or damaged file means "no preference"; it is never a reason to fail.

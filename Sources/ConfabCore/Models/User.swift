@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A person who can be in a call.
 public struct User: Hashable, Sendable, Identifiable, Codable {
@@ -7,7 +7,7 @@ public struct User: Hashable, Sendable, Identifiable, Codable {
 
     public init(id: String, name: String? = nil) {
         self.id = id
-        let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let trimmed = name?.trimmingWhitespace() ?? ""
         self.name = trimmed.isEmpty ? id : trimmed
     }
 

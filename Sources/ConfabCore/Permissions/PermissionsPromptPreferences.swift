@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the user decided about the permissions banner across calls.
 @MainActor

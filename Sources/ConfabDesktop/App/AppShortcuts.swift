@@ -98,8 +98,8 @@ extension AppShortcut {
     /// GtkBuilder XML for the Shortcuts window, from the table above.
     static var shortcutsWindowXML: String {
         func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;")
+            text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+                .replacing(">", with: "&gt;")
         }
         func entry(_ title: String, _ accelerator: String) -> String {
             #"<child><object class="GtkShortcutsShortcut"><property name="title">\#(escape(title))</property>"#

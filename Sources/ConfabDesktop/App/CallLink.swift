@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 
 /// A `confab:` link, as the desktop hands it over when the user opens one:
 /// `confab://join/TYPE/ID` (e.g. `confab://join/default/standup`) opens that call's lobby.

@@ -1,7 +1,7 @@
 import ConfabClient
 import ConfabCore
 import ConfabMedia
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import GtkBridge
 

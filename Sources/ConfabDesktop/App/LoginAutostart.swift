@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// "Start in the background at login": an XDG autostart entry in the user's own autostart
 /// folder (`$XDG_CONFIG_HOME/autostart`, else `~/.config/autostart`), which every desktop that
@@ -11,7 +11,7 @@ struct LoginAutostart {
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+            ?? ((environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config")
         entryPath = configHome + "/autostart/" + Self.fileName
     }
 
@@ -19,7 +19,7 @@ struct LoginAutostart {
 
     /// Writes the entry, starting `executable` (this program, by default) in the background.
     func enable(executable: String = LoginAutostart.currentExecutable) throws {
-        let folder = (entryPath as NSString).deletingLastPathComponent
+        let folder = URL(fileURLWithPath: entryPath).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.entry(executable: executable).write(toFile: entryPath, atomically: true, encoding: .utf8)
     }
@@ -32,10 +32,10 @@ struct LoginAutostart {
     /// The entry's text. The Exec path is quoted as the Desktop Entry spec asks when it holds
     /// spaces or reserved characters.
     static func entry(executable: String) -> String {
-        let reserved = CharacterSet(charactersIn: " \t\"'\\><~|&;$*?#()`")
-        let escaped = executable.replacingOccurrences(of: "\\", with: "\\\\\\\\").replacingOccurrences(of: "\"", with: "\\\\\"")
-            .replacingOccurrences(of: "`", with: "\\\\`").replacingOccurrences(of: "$", with: "\\\\$")
-        let program = executable.rangeOfCharacter(from: reserved) == nil ? executable : "\"\(escaped)\""
+        let reserved = Set(" \t\"'\\><~|&;$*?#()`")
+        let escaped = executable.replacing("\\", with: "\\\\\\\\").replacing("\"", with: "\\\\\"")
+            .replacing("`", with: "\\\\`").replacing("$", with: "\\\\$")
+        let program = executable.contains(where: reserved.contains) ? "\"\(escaped)\"" : executable
         return """
         [Desktop Entry]
         Type=Application

@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import GtkBridge
 
@@ -68,7 +68,7 @@ final class ChatPane {
             return
         }
         refusal.isVisible = false
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+        guard !text.trimmingWhitespace().isEmpty else { return }
         entry.text = ""
         Task { [weak self] in
             // A failed send (told in a toast) gives the text back to the entry.
@@ -98,7 +98,7 @@ final class ChatPane {
         let avatar = Avatar(size: 28, name: call.senderName(of: message))
         avatar.align(vertical: .start)
         let nameLabel = Label(name, cssClasses: ["heading", "caption"])
-        let time = Self.timeFormatter.string(from: message.createdAt)
+        let time = LocalTime.shortText(of: message.createdAt)
         let timeLabel = Label(time, cssClasses: ["dim-label", "caption", "numeric"])
         let header = Box(.horizontal, spacing: 6, children: [nameLabel, timeLabel])
         let text = Label()
@@ -112,13 +112,6 @@ final class ChatPane {
         row.setAccessibleLabel(tr("%@ at %@: %@", name, time, message.text))
         return row
     }
-
-    private static let timeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.timeStyle = .short
-        formatter.dateStyle = .none
-        return formatter
-    }()
 }
 
 /// A chat message as Pango markup: the text escaped (nothing a sender types is read as

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import GtkBridge
 
@@ -23,7 +23,7 @@ final class DrawingStatistics {
         self.paints = paints
         timer = RepeatingTimer(interval: 1) {
             let frames = framesShown()
-            FileHandle.standardError.write(Data("confab-stats: drawing paints=\(paints.count) frames=\(frames.all) self=\(frames.ours)\n".utf8))
+            StandardError.write("confab-stats: drawing paints=\(paints.count) frames=\(frames.all) self=\(frames.ours)\n")
         }
     }
 }

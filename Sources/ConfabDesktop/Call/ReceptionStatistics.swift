@@ -1,5 +1,5 @@
 import ConfabMedia
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// When `CONFAB_STATS=1`, prints once a second what the call receives from each participant
@@ -24,7 +24,7 @@ final class ReceptionStatistics {
             guard let self, let session = media?.session else { return }
             for feed in session.remoteFeeds.values.sorted(by: { $0.id < $1.id }) where !feed.isScreenshare {
                 if let first = feed.firstFrameAt, self.firstFramesReported.insert(feed.id).inserted {
-                    Self.report("first-frame user=\(feed.userID) at=\(String(format: "%.3f", first.timeIntervalSince1970))")
+                    Self.report("first-frame user=\(feed.userID) at=\(first.timeIntervalSince1970.text(decimals: 3))")
                 }
                 let size = feed.receivedVideoSize.map { "\($0.width)x\($0.height)" } ?? "-"
                 Self.report("receiving user=\(feed.userID) size=\(size) fps=\(feed.framesPerSecond) "
@@ -37,12 +37,12 @@ final class ReceptionStatistics {
             if let sent = session.sentVideo {
                 Self.report("sending size=\(sent.size.width)x\(sent.size.height) fps=\(sent.framerate) "
                     + "kbps=\(((sent.bitrate ?? 0) / 100).rounded() / 10) target=\(Double(sent.targetBitrate / 100) / 10) "
-                    + "loss=\(String(format: "%.3f", sent.lossFraction ?? 0)) camera=\(sent.cameraSize.map { "\($0.width)x\($0.height)" } ?? "-")")
+                    + "loss=\((sent.lossFraction ?? 0).text(decimals: 3)) camera=\(sent.cameraSize.map { "\($0.width)x\($0.height)" } ?? "-")")
             }
         }
     }
 
     private static func report(_ line: String) {
-        FileHandle.standardError.write(Data("confab-stats: \(line)\n".utf8))
+        StandardError.write("confab-stats: \(line)\n")
     }
 }

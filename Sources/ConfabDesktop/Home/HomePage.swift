@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import GtkBridge
 
@@ -71,7 +71,7 @@ final class HomePage: MainWindowPage {
     }
 
     private func openLobby() {
-        let typed = callName.text.trimmingCharacters(in: .whitespaces)
+        let typed = callName.text.trimmingSpaces()
         // A link someone sent: its call, and its secret when it has one.
         if typed.lowercased().hasPrefix("confab:") {
             guard let link = CallLink(typed) else {
@@ -86,7 +86,7 @@ final class HomePage: MainWindowPage {
     private func ring() {
         let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
         guard !members.isEmpty else { return toasts.showToast(tr("Enter who to call: their user ids, separated by commas")) }
-        let typed = callName.text.trimmingCharacters(in: .whitespaces)
+        let typed = callName.text.trimmingSpaces()
         let call = typed.isEmpty ? CallID(type: .default, id: "call-\(UUID().uuidString.prefix(8).lowercased())") : parseCallName(typed)
         guard let call else { return }
         Task { await callViewModel?.startCall(call, members: members) }

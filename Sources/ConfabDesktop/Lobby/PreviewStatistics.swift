@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GLibBridge
 
 /// Prints preview timing for the benchmark when `CONFAB_STATS=1`: the monotonic time of the
@@ -29,6 +29,6 @@ final class PreviewStatistics {
     }
 
     private func report(_ line: String) {
-        FileHandle.standardError.write(Data("confab-stats: \(line)\n".utf8))
+        StandardError.write("confab-stats: \(line)\n")
     }
 }

@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import GtkBridge
 
@@ -58,7 +58,7 @@ final class CameraPortalPermissionSource: PermissionSource {
         requestCounter += 1
         let token = "confab\(requestCounter)"
         let path = "/org/freedesktop/portal/desktop/request/"
-            + sender.dropFirst().replacingOccurrences(of: ".", with: "_") + "/\(token)"
+            + String(sender.dropFirst().replacing(".", with: "_")) + "/\(token)"
         let granted: Bool = await withCheckedContinuation { continuation in
             var resumed = false
             var subscription: UInt32 = 0
@@ -114,7 +114,7 @@ final class CameraPortalPermissionSource: PermissionSource {
     nonisolated static func flatpakAppID(infoPath: String = "/.flatpak-info") -> String? {
         guard let text = try? String(contentsOfFile: infoPath, encoding: .utf8) else { return nil }
         var inApplication = false
-        for line in text.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        for line in text.split(separator: "\n").map({ $0.trimmingSpaces() }) {
             if line.hasPrefix("[") { inApplication = line == "[Application]"; continue }
             if inApplication, line.hasPrefix("name=") { return String(line.dropFirst("name=".count)) }
         }

@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import ConfabMedia
 import GLibBridge
 import GtkBridge
@@ -44,7 +44,7 @@ enum PermissionsPrompt {
         ])
         store.onStateChange = { device, state in
             print("confab: permission \(device.rawValue): \(state.name)")
-            fflush(nil) // tests read the log while the app runs
+            StandardOutput.flush() // tests read the log while the app runs
         }
         store.start()
         prompt = PermissionsPromptViewModel(store: store, callViewModel: callViewModel,

@@ -1,5 +1,5 @@
 import ConfabCore
-import Foundation
+import FoundationEssentials
 import GLibBridge
 import GtkBridge
 
@@ -69,7 +69,7 @@ struct SettingsLauncher {
 
     private func hasGnomePanel(_ panel: String) -> Bool {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share"
         let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
         let names = ["gnome-\(panel)-panel.desktop", "org.gnome.Settings-\(panel)-panel.desktop"]

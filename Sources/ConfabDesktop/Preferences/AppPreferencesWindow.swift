@@ -176,7 +176,7 @@ final class AppPreferencesWindow {
         entry.align(vertical: .center)
         entry.onChanged { [weak entry] in
             guard let entry else { return }
-            let value = entry.text.trimmingCharacters(in: .whitespaces)
+            let value = entry.text.trimmingSpaces()
             save(value.isEmpty ? nil : value)
         }
         return entry

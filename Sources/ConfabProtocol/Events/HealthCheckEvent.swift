@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `health.check`: periodic heartbeat; its absence tells a client the connection is gone.
 public struct HealthCheckEvent: Codable, Sendable, Hashable {

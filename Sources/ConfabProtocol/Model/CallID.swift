@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 /// A call's identity, written `type:id` on the wire (the seed's `callCid`), e.g. `default:standup`.
 public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible, LosslessStringConvertible {
     public var type: CallType
@@ -21,7 +21,7 @@ public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible, Loss
     /// What a person typed or a link carried: "default:standup", or a bare "standup" for the
     /// default call type. The same rules as `parse`, so nothing opens that the server refuses.
     public static func parse(userInput text: String) throws(CallIDError) -> CallID {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         return try parse(trimmed.contains(":") ? trimmed : "\(CallType.default.rawValue):\(trimmed)")
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Someone waiting to be let into a call that asks to join (`CallState.askToJoin`).
 public struct CallKnock: Codable, Sendable, Hashable {

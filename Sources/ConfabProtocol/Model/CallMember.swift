@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A user who belongs to a call (whether or not they are in it right now).
 public struct CallMember: Codable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One device in a call's current session. A user joined from two devices is two participants
 /// with the same `userId` and different `sessionId`s.

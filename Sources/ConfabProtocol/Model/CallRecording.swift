@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One participant's recording of a call, converted to a playable file after recording stopped.
 public struct CallRecording: Codable, Sendable, Hashable {

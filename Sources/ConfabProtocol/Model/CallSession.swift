@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The live part of a call: who is in it and how the current ring is going. Not persisted — a
 /// server restart starts every call with an empty session.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything about a call as seen by one user (`ownCapabilities` depends on who asks).
 public struct CallState: Codable, Sendable, Hashable {

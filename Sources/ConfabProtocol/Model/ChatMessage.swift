@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One message of a call's chat, as the server stored it: the server gives the id (ordered:
 /// a later message has a larger id), the sender and the time, so no client can forge them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON coders both ends must use: ISO 8601 dates with milliseconds, sorted keys.
 public enum ConfabJSON {

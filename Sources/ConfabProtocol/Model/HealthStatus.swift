@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Body of `GET /health`.
 public struct HealthStatus: Codable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONValue {
     /// Parses JSON text in one pass into typed values, each read once as what it is.

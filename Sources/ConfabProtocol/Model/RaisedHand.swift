@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A participant's raised hand: when, and its place in the call's raising order (1 for the
 /// first hand raised in the session, growing; lowered hands leave gaps). Sort by `order`:

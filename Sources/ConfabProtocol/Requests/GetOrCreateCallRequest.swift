@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fetches a call, creating it (with the sender as host) when it does not exist. With `ring`
 /// the members are rung as by `ringCall`. `members`, `custom` and `startsAt` only apply when

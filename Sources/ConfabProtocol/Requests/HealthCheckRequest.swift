@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Round-trip probe over the WebSocket (the HTTP twin is `GET /health`).
 public struct HealthCheckRequest: ConfabRequest, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Changes call settings (needs `updateCall`). Absent fields stay as they are; `custom` replaces
 /// the whole custom object.

@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// What GStreamer does once per process on a call's way to its first frame, done on threads of
 /// their own before anyone joins, so that a join does not wait for it:

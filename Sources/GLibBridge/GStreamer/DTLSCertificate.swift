@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The DTLS certificate every webrtcbin of the process shares. GStreamer 1.22 makes it the first
 /// time a DTLS element is made, which would be inside a call's first offer or answer, on the
@@ -30,7 +30,7 @@ public enum DTLSCertificate {
                         }
                     }
                     if outcome == .failed || outcome == .made(kept: false) {
-                        FileHandle.standardError.write(Data("confab: the DTLS key could not be \(outcome == .failed ? "made" : "kept") (\(keyFile.path))\n".utf8))
+                        StandardError.write("confab: the DTLS key could not be \(outcome == .failed ? "made" : "kept") (\(keyFile.path))\n")
                     }
                     done.resume()
                 }

@@ -1,6 +1,7 @@
 import CGLib
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps the RSA key of the process's DTLS certificate in the user's cache, so that a program
 /// started again makes its certificate in milliseconds instead of searching for two 1024-bit
@@ -96,10 +97,9 @@ enum DTLSKeyCache {
     /// The key in `file` if it is ours and readable by us alone, younger than `maximumAge`, and
     /// a 2048-bit key for 65537. (A key others could read, or have written, is not used.)
     private static func readKey(from file: URL) -> OpaquePointer? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-              (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid(),
-              let permissions = attributes[.posixPermissions] as? Int, permissions & 0o077 == 0,
-              let modified = attributes[.modificationDate] as? Date, Date().timeIntervalSince(modified) < maximumAge,
+        var status = stat()
+        guard lstat(file.path, &status) == 0, status.st_uid == getuid(), status.st_mode & 0o077 == 0,
+              Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) < maximumAge,
               let text = try? Data(contentsOf: file), let bio = text.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) })
         else { return nil }
         defer { BIO_free(bio) }

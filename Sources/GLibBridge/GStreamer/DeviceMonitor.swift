@@ -59,7 +59,7 @@ public final class SystemDevice: @unchecked Sendable {
         for property in ["device", "target-object", "path"] {
             guard let spec = g_object_class_find_property(objectClass, property), spec.pointee.value_type == confab_type_string() else { continue }
             if let text = stringProperty(property, of: object), !text.isEmpty {
-                let quoted = text.replacingOccurrences(of: "\"", with: "")
+                let quoted = text.replacing("\"", with: "")
                 return "\(factoryName) \(property)=\"\(quoted)\""
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import CGLib
 import CGStreamer
 import Glibc
@@ -50,7 +50,7 @@ final class IncomingStreamLinker: @unchecked Sendable {
         }
         guard !isClosed else { return }
         // Media nobody asked for is still consumed, so webrtcbin never sees a not-linked pad.
-        let text = (description ?? "fakesink sync=false").replacingOccurrences(of: "{n}", with: String(number))
+        let text = (description ?? "fakesink sync=false").replacing("{n}", with: String(number))
         var error: UnsafeMutablePointer<GError>?
         guard let branch = gst_parse_bin_from_description(text, 1, &error) else {
             if let error { g_error_free(error) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import CGLib
 import CGStreamer
 
@@ -44,8 +44,10 @@ enum WebRTCStatistics {
                 let collector = Unmanaged<Collector>.fromOpaque(data).takeUnretainedValue()
                 // Serialising covers every numeric and enum type the reports use ("inbound-rtp", 0.02, 1234).
                 if let text = takeString(gst_value_serialize(value)) {
-                    let unquoted = text.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                    collector.fields[String(cString: name)] = Double(unquoted).map(StatisticValue.number) ?? .text(unquoted)
+                    var unquoted = Substring(text)
+                    while unquoted.first == "\"" { unquoted.removeFirst() }
+                    while unquoted.last == "\"" { unquoted.removeLast() }
+                    collector.fields[String(cString: name)] = Double(unquoted).map(StatisticValue.number) ?? .text(String(unquoted))
                 }
                 return 1
             }, Unmanaged.passUnretained(collector).toOpaque())

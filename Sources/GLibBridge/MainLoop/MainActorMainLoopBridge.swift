@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import Glibc
 
 /// Lets Swift concurrency run on the main thread while a GLib main loop owns it.
 ///
@@ -15,7 +15,7 @@ public enum MainActorMainLoopBridge {
     /// Installs the bridge on the default GLib main context. Call once, on the main thread,
     /// before running the GLib/GTK main loop. Calling it again does nothing.
     public static func install() {
-        precondition(Thread.isMainThread, "the main-actor bridge must be installed on the main thread")
+        MainActor.preconditionIsolated("the main-actor bridge must be installed on the main thread")
         guard sourceID == 0 else { return }
         let eventFD = _dispatch_get_main_queue_handle_4CF()
         sourceID = g_unix_fd_add(eventFD, G_IO_IN, { fd, _, _ in
