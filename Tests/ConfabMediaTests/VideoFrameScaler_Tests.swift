@@ -152,6 +152,26 @@ final class VideoFrameScaler_Tests: XCTestCase {
         branch.pipeline.stop()
     } }
 
+    /// A sender that steps down (a slower path: 640x360 to 320x180) leaves no work buffer of
+    /// its larger frames behind: the scaler's work memory is what the frames now need. (It only
+    /// grew before: in bench-media at N = 4, four work buffers of 0.9 MiB stayed for frames
+    /// that had become 480x270.)
+    func test_senderStepsDown_theWorkBuffersShrinkToTheNewFrames() throws { try onMain {
+        let branch = try ScaledBranch(source: "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! "
+            + "videoscale ! capsfilter name=sent caps=\"video/x-raw,width=640,height=360\"")
+        // A 4:3 tile larger than a quarter of the frame: the cut (480x360) is converted, then scaled.
+        branch.scaler.outputSize = .init(width: 400, height: 300)
+        try branch.pipeline.play()
+        branch.arrives(at: .init(width: 400, height: 300), "the tile")
+        XCTAssertEqual(branch.scaler.workBytes, 480 * 360 * 4, "given: the cut of a 640x360 frame, converted")
+
+        branch.pipeline.set("caps", "video/x-raw,width=320,height=180", onElement: "sent")
+        XCTAssertTrue(runLoop(until: { branch.pipeline.videoSize(ofElement: "sent")?.width == 320 }), "the sender's new size never came")
+        branch.arrives(at: .init(width: 400, height: 300), "after the sender stepped down")
+        branch.pipeline.stop()
+        XCTAssertEqual(branch.scaler.workBytes, 240 * 180 * 4, "the work buffer of 640x360 frames was kept")
+    } }
+
     /// A stopped picture (the lobby's preview during a call) keeps no buffers: neither the
     /// spare ones nor the one still shown once it is let go; the next frames allocate anew.
     func test_releaseMemory_keepsNoBuffer_evenThoseStillShown_untilFramesComeAgain() throws { try onMain {

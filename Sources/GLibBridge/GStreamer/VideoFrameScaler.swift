@@ -50,6 +50,8 @@ public final class VideoFrameScaler: @unchecked Sendable {
     var buffersAllocated: Int { pool.allocated }
     /// How many frame buffers are kept for the next frames now.
     var buffersKept: Int { pool.keptCount }
+    /// The bytes of the work buffers now (streaming thread, or while no frame is being made).
+    var workBytes: Int { converted.byteCount + scaled.byteCount }
 
     /// Gives back the memory kept for the next frames: the spare frame buffers, those still
     /// shown as they are let go, and the work buffers — megabytes for a picture that will not
@@ -179,26 +181,47 @@ extension Planes {
     }
 }
 
-/// A buffer that grows to the largest size asked of it and is reused from frame to frame.
+/// A buffer of the size the frames now need, reused from frame to frame and made anew when
+/// that size changes — smaller too: a sender that steps down from 640x360 to 480x270 leaves
+/// no 640x360 work buffer behind (bench-media at N = 4: four of them, 0.9 MiB each).
 private final class ScratchBuffer {
     private var storage: UnsafeMutableRawPointer?
-    private var capacity = 0
+    private(set) var byteCount = 0
 
-    deinit { storage?.deallocate() }
+    deinit { release() }
 
     func release() {
-        storage?.deallocate()
+        if let storage { FrameMemory.free(storage, byteCount: byteCount) }
         storage = nil
-        capacity = 0
+        byteCount = 0
     }
 
-    func pointer(byteCount: Int) -> UnsafeMutablePointer<UInt8> {
-        if byteCount > capacity {
-            storage?.deallocate()
-            storage = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
-            capacity = byteCount
+    func pointer(byteCount wanted: Int) -> UnsafeMutablePointer<UInt8> {
+        if wanted != byteCount {
+            release()
+            storage = FrameMemory.allocate(byteCount: wanted)
+            byteCount = wanted
         }
         return storage!.assumingMemoryBound(to: UInt8.self)
+    }
+}
+
+/// Memory for frames and their work buffers, mapped from the kernel rather than taken from
+/// malloc: freed, it goes back to the system at once. From malloc, a freed frame buffer stayed
+/// in the heap, and a large one freed raised glibc's threshold for mapping blocks of their
+/// own, so the next ones were carved from the heap too. These are allocated only when a size
+/// changes (the pool and the work buffers are reused frame after frame), so mapping costs
+/// nothing per frame.
+private enum FrameMemory {
+    static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+        let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        // Out of address space: as a failed malloc would, it ends the program.
+        guard let memory, memory != MAP_FAILED else { fatalError("no memory for a \(byteCount)-byte frame") }
+        return memory
+    }
+
+    static func free(_ memory: UnsafeMutableRawPointer, byteCount: Int) {
+        munmap(memory, byteCount)
     }
 }
 
@@ -216,7 +239,7 @@ private final class FrameBufferPool: @unchecked Sendable {
     init() { pthread_mutex_init(&lock, nil) }
 
     deinit {
-        for buffer in free { buffer.deallocate() }
+        for buffer in free { FrameMemory.free(buffer, byteCount: byteCount) }
         pthread_mutex_destroy(&lock)
     }
 
@@ -226,14 +249,14 @@ private final class FrameBufferPool: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         if wanted != byteCount {
             // Another size: the old buffers are no use any more.
-            for buffer in free { buffer.deallocate() }
+            for buffer in free { FrameMemory.free(buffer, byteCount: byteCount) }
             free.removeAll()
             byteCount = wanted
         }
         let reused = free.popLast()
         if reused == nil { allocations += 1 }
         pthread_mutex_unlock(&lock)
-        return PooledBuffer(pointer: reused ?? UnsafeMutableRawPointer.allocate(byteCount: wanted, alignment: 64), byteCount: wanted, pool: self)
+        return PooledBuffer(pointer: reused ?? FrameMemory.allocate(byteCount: wanted), byteCount: wanted, pool: self)
     }
 
     var allocated: Int {
@@ -252,11 +275,11 @@ private final class FrameBufferPool: @unchecked Sendable {
     /// the next `take`.
     func releaseAll() {
         pthread_mutex_lock(&lock)
-        let spare = free
+        let spare = free, spareByteCount = byteCount
         free.removeAll()
         byteCount = 0
         pthread_mutex_unlock(&lock)
-        for buffer in spare { buffer.deallocate() }
+        for buffer in spare { FrameMemory.free(buffer, byteCount: spareByteCount) }
     }
 
     fileprivate func give(_ buffer: UnsafeMutableRawPointer, byteCount returned: Int) {
@@ -264,7 +287,7 @@ private final class FrameBufferPool: @unchecked Sendable {
         let keep = returned == byteCount && free.count < Self.kept
         if keep { free.append(buffer) }
         pthread_mutex_unlock(&lock)
-        if !keep { buffer.deallocate() }
+        if !keep { FrameMemory.free(buffer, byteCount: returned) }
     }
 }
 
