@@ -13,7 +13,7 @@ public enum LocalTime {
         let format = usesTwelveHours ? "%l:%M %p" : "%H:%M"
         guard let text = g_date_time_format(time, format) else { return "" }
         defer { g_free(text) }
-        return String(cString: text).trimmingPrefix(" ").description
+        return String(String(cString: text).trimmingPrefix(" "))
     }
 
     /// Whether the locale's own time format counts hours to twelve.
