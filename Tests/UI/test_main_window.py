@@ -31,12 +31,13 @@ def frames(accessible):
 
 class MainWindowTestCase(XvfbTestCase):
     scheme = None
+    app_env = {}
 
     def setUp(self):
         self.server = Server()
         self.addCleanup(self.server.stop)
-        extra = {"ADW_DEBUG_COLOR_SCHEME": self.scheme} if self.scheme else None
-        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices"], extra_env=extra)
+        extra = {"ADW_DEBUG_COLOR_SCHEME": self.scheme} if self.scheme else {}
+        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices"], extra_env={**extra, **self.app_env})
         self.addCleanup(self.app.stop)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home page")
@@ -269,6 +270,46 @@ class PastedLinkLetsAdaIntoBobsCall(MainWindowTestCase):
         click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))
         call = self.page("bobs-room – Confab", "the call")
         wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile: ada is in his call")
+
+
+class CallPageBuiltInTheLobby(MainWindowTestCase):
+    """The call page (40-50 ms of widgets on an idle machine, up to 0.7 s on a saturated one)
+    was built between the click on Join and the first frame. It is now built while the lobby
+    shows, once its picture is up, and bound to the call when it is joined: the join builds no
+    page, and the page it shows works as one built for the call (the other person's tile, the
+    People list, the More menu's link)."""
+    app_env = {"CONFAB_TIMELINE": "1"}
+
+    def marks(self, step):
+        return [line for line in self.app.output().splitlines() if line.startswith(f"confab-timeline {step} ")]
+
+    def test_lobbyBuildsTheCallPage_theJoinBindsIt_andThePageShowsTheCall(self):
+        lobby = self.open_lobby(self.home, "ahead")
+        wait_for(lambda: find(lobby, role="image", name="Camera preview"), what="the lobby's camera preview")
+        wait_for(lambda: len(self.marks("call-page-built-ahead")) == 1, timeout=10, what="the call page built in the lobby")
+        # Back home the page goes; the next lobby builds another.
+        press_keys(self.xvfb.display, "ahead – Confab", "Escape")
+        home = self.page("Confab", "home again")
+        lobby = self.open_lobby(home, "ahead")
+        wait_for(lambda: len(self.marks("call-page-built-ahead")) == 2, timeout=10, what="the call page built in the second lobby")
+
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))
+        call = wait_for(lambda: (lambda window: window if window and on_screen(window, name="Hang up") else None)(
+            top_level_window(self.accessible, name="ahead – Confab")), timeout=20, what="the call page")
+        self.assertEqual(self.marks("call-page-built-at-join"), [], "the join built a call page")
+        self.assertEqual(len(self.marks("call-page-built-ahead")), 2, "a page was built after the join")
+
+        # Bound to the call: the More menu copies its link, bob joins with it, his tile and his
+        # row in the People list come.
+        click(wait_for(lambda: on_screen(call, name="More"), what="the More menu"))
+        click(wait_for(lambda: find(call, role="push button", name="Copy link"), what="Copy link in the More menu"))
+        link = wait_for(lambda: (lambda text: text if "?secret=" in text else None)(read_clipboard(self.xvfb.display)),
+                        what="the call's link on the clipboard")
+        self.peer("bob", "join", "default:ahead", "--link-secret", link.split("secret=", 1)[1], "--duration", "30")
+        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
+        click(wait_for(lambda: on_screen(call, role="push button", name_contains="Participants"), what="the People button"))
+        wait_for(lambda: on_screen(call, name_contains="In the call (2)"), what="the People list, counting bob and ada, on screen")
+        screenshot(self.xvfb.display, "call-page-built-in-lobby.png")
 
 
 class ResetCallLink(MainWindowTestCase):

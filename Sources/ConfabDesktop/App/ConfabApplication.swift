@@ -24,6 +24,8 @@ public final class ConfabApplication {
     private let microphoneMeter: MicrophoneMeter
     private let preferences: AppPreferences
     private var router: AppRouter?
+    /// The call page built ahead of the join, while the lobby shows.
+    private lazy var callPages = BuiltAhead(build: { [unowned self] in self.makeCallPage() }, drop: { page in page.close() })
     private var sounds: CallSoundPlayer
     private var soundsVolume: Double
     private var preferencesWindow: AppPreferencesWindow?
@@ -136,12 +138,11 @@ public final class ConfabApplication {
             call: { [unowned self] call in
                 JoinTimeline.mark("call-page-start")
                 defer { JoinTimeline.mark("call-page-built") }
-                let page = CallPage(callViewModel: callViewModel, call: call, media: self.mediaEngine,
-                                    devices: CallDevicesPopover(devices: self.devices, preferences: self.preferences,
-                                                                onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
-                page.onTitleChanged = { [weak self] in self?.router?.mainWindow?.refreshTitle() }
+                // Built while the lobby showed, unless the join came first (or not from a lobby).
+                if !self.callPages.isReady { JoinTimeline.mark("call-page-built-at-join") }
+                let page = self.callPages.take()
+                page.bind(to: call)
                 page.selfViewCorner = self.preferences.selfViewCorner
-                page.onSelfViewCornerMoved = { [weak self] corner in self?.preferences.selfViewCorner = corner }
                 return page
             },
             ended: { ended in CallEndedPage(callViewModel: callViewModel, ended: ended) },
@@ -365,7 +366,25 @@ public final class ConfabApplication {
                                    microphoneLevels: microphoneMeter, cameraPreview: cameraPreview,
                                    latencyProbe: TCPLatencyProbe(serverURL: coordinator.serverURL),
                                    preferences: preferences)
-        return LobbyPage(callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
+        let page = LobbyPage(callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
+        // The call page is built while the person looks at themselves: just after the first
+        // picture, or after a while when none comes (camera off). The join takes it (the lobby
+        // closes after the call page is made), leaving takes it down.
+        let reserve = callPages
+        page.onFirstPicture = { reserve.prepare(in: 0.1) { JoinTimeline.mark("call-page-built-ahead") } }
+        reserve.prepare(in: 1.5) { JoinTimeline.mark("call-page-built-ahead") }
+        page.onClose = { reserve.discard() }
+        return page
+    }
+
+    /// A call page not yet bound to a call, with what the app gives every call page.
+    private func makeCallPage() -> CallPage {
+        let page = CallPage(callViewModel: callViewModel, media: mediaEngine,
+                            devices: CallDevicesPopover(devices: devices, preferences: preferences,
+                                                        onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
+        page.onTitleChanged = { [weak self] in self?.router?.mainWindow?.refreshTitle() }
+        page.onSelfViewCornerMoved = { [weak self] corner in self?.preferences.selfViewCorner = corner }
+        return page
     }
 }
 

@@ -9,10 +9,14 @@ import GtkBridge
 ///
 /// Keyboard: hold Space to talk while muted; Escape hides the sidebar; the app-wide shortcuts
 /// (`AppShortcut`) act on the call too.
+///
+/// Built before the call exists — while the lobby shows (`BuiltAhead`) — and bound to it
+/// (`bind(to:)`) when the call is joined: its widgets took 40–50 ms to build on an idle machine
+/// and up to 0.7 s on a saturated one, all of it between the join and the first frame.
 @MainActor
 final class CallPage: MainWindowPage {
     let content: Widget
-    var title: String { tr("%@ – Confab", "\(callTitle)") }
+    var title: String { call == nil ? tr("Confab") : tr("%@ – Confab", "\(callTitle)") }
     private let header = HeaderBar(title: "")
     private let callViewModel: CallViewModel
     private let statusLabel = Label("", cssClasses: ["dim-label", "numeric"])
@@ -22,6 +26,9 @@ final class CallPage: MainWindowPage {
     private let mutedHint = Label(tr("You are muted. Unmute to speak (Ctrl+D, or hold Space)."), cssClasses: ["warning"])
     /// Shown to the sharer while their screen is shared, with the way to stop.
     private let sharingBanner: Box
+    /// Where the permissions banner goes when the page is bound (made then: it lives while its
+    /// window shows it, so a page built ahead and dropped must not have made one).
+    private let permissionsSlot = Box(.vertical)
     private let area: ParticipantsArea
     private var controls: CallControlBar!
     private let toasts: ToastOverlay
@@ -42,7 +49,9 @@ final class CallPage: MainWindowPage {
     /// Draws every tile's frames in the paints of the lead's video.
     private let paintPacer: VideoPaintPacer
     private let media: GStreamerCallMediaEngine?
-    private let call: ActiveCall
+    /// The call shown, once bound; the controls built before it reach it through here.
+    private let bound: BoundCall
+    private var call: ActiveCall? { bound.call }
     private let sidebar: ParticipantsSidebar
     private let flap: Flap
     private var revealConnection: SignalConnection?
@@ -67,13 +76,15 @@ final class CallPage: MainWindowPage {
     /// Kept here: the popover's pickers report choices only while it lives.
     private let devices: CallDevicesPopover?
 
-    init(callViewModel: CallViewModel, call: ActiveCall, media: GStreamerCallMediaEngine?, devices: CallDevicesPopover? = nil) {
+    /// The page, not yet showing a call: `bind(to:)` comes before it is shown.
+    init(callViewModel: CallViewModel, media: GStreamerCallMediaEngine?, devices: CallDevicesPopover? = nil) {
         self.callViewModel = callViewModel
-        self.call = call
         self.media = media
-        production = CallProductionMenu(call: call)
+        production = CallProductionMenu()
         self.devices = devices
-        let area = ParticipantsArea(selfName: callViewModel.currentUser.name) { [weak call] session in call?.toggleLocalPin(sessionID: session) }
+        let bound = BoundCall()
+        self.bound = bound
+        let area = ParticipantsArea(selfName: callViewModel.currentUser.name) { session in bound.call?.toggleLocalPin(sessionID: session) }
         self.area = area
         paintPacer = VideoPaintPacer { [weak area] picture, frame in
             switch picture {
@@ -87,7 +98,7 @@ final class CallPage: MainWindowPage {
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false
         let stopSharing = Button(label: tr("Stop sharing"))
-        stopSharing.onClicked { [weak call] in Task { await call?.stopScreensharing() } }
+        stopSharing.onClicked { Task { await bound.call?.stopScreensharing() } }
         let sharingLabel = Label(tr("You are sharing your screen"))
         sharingLabel.expand(horizontally: true, vertically: false)
         sharingLabel.align(horizontal: .start)
@@ -101,13 +112,12 @@ final class CallPage: MainWindowPage {
         toasts.expand()
         var hideSidebar: @MainActor () -> Void = {}
         var sidebarChanged: @MainActor () -> Void = {}
-        sidebar = ParticipantsSidebar(callViewModel: callViewModel, call: call, onClose: { hideSidebar() },
-                                      onPageChanged: { sidebarChanged() })
+        sidebar = ParticipantsSidebar(callViewModel: callViewModel, onClose: { hideSidebar() }, onPageChanged: { sidebarChanged() })
         flap = Flap(content: column, sidebar: sidebar.view)
         flap.expand()
         hideSidebar = { [weak flap] in flap?.isRevealed = false }
         header.packEnd(MainMenu.button())
-        content = Box(.vertical, children: [header, PermissionsPrompt.banner(in: .call, toasts: toasts), flap].compactMap { $0 })
+        content = Box(.vertical, children: [header, permissionsSlot, flap])
         controls = CallControlBar(actions: .init(
             toggleMicrophone: { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() },
             toggleCamera: { [weak callViewModel] in callViewModel?.toggleCameraEnabled() },
@@ -115,13 +125,27 @@ final class CallPage: MainWindowPage {
             showParticipants: { [weak self] in self?.toggleParticipants() },
             minimize: { [weak callViewModel] in callViewModel?.isMinimized = true },
             hangUp: { [weak callViewModel] in Task { await callViewModel?.hangUp() } },
-            toggleScreenshare: { [weak call] in call.map(Self.toggleScreenshare) },
-            react: { [weak call] reaction in Task { await call?.react(reaction) } },
-            toggleHand: { [weak call] in Task { await call?.toggleOwnHand() } }), extras: .init(devices: devices?.button, more: production.content))
+            toggleScreenshare: { bound.call.map(Self.toggleScreenshare) },
+            react: { reaction in Task { await bound.call?.react(reaction) } },
+            toggleHand: { Task { await bound.call?.toggleOwnHand() } }), extras: .init(devices: devices?.button, more: production.content))
         mutedHint.isVisible = false
         for child in [reconnectingLabel, mutedHint, sharingBanner, waitingLabel, toasts, statusLabel, controls.view] { column.append(child) }
         column.setMargins(12)
         content.addShortcut("Escape") { [weak flap] in flap?.isRevealed = false }
+        production.onMessage = { [weak toasts] message in toasts?.showToast(message) }
+        sidebarChanged = { [weak self] in self?.noteChatShown() }
+    }
+
+    /// Shows `call` from now on: its people, chat and state, its video, its duration. Once,
+    /// before the page is shown.
+    func bind(to call: ActiveCall) {
+        precondition(bound.call == nil, "a call page shows one call")
+        bound.call = call
+        sidebar.bind(to: call)
+        production.bind(to: call)
+        PermissionsPrompt.banner(in: .call, toasts: toasts).map(permissionsSlot.append)
+        // The devices may have been chosen again in the lobby since the page was built.
+        devices?.refresh()
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }
         // Scrolling the spotlight's strip changes whose video is watched, between updates.
         area.onShownSessionsChanged = { [weak self] in self?.watchShownVideo() }
@@ -134,14 +158,13 @@ final class CallPage: MainWindowPage {
             ]
         }
         toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: call.id)
-        production.onMessage = { [weak toasts] message in toasts?.showToast(message) }
         bindings = [ObservationBinding { [weak self] in self?.update() }]
-        sidebarChanged = { [weak self] in self?.noteChatShown() }
         revealConnection = flap.onRevealChanged { [weak self] in self?.noteChatShown() }
     }
 
     /// The chat counts as read only while its pane is on screen.
     private func noteChatShown() {
+        guard let call else { return }
         let shown = flap.isRevealed && sidebar.page == .chat
         if call.isChatShown != shown { call.isChatShown = shown }
         if shown { sidebar.chat.focusEntry() }
@@ -177,7 +200,7 @@ final class CallPage: MainWindowPage {
     /// Ctrl+P and the People button: show the sidebar, or hide it when it is shown. With
     /// unread messages it opens on the chat, where they are.
     func toggleParticipants() {
-        if !flap.isRevealed, call.unreadChatCount > 0 { sidebar.page = .chat }
+        if !flap.isRevealed, let call, call.unreadChatCount > 0 { sidebar.page = .chat }
         flap.isRevealed.toggle()
     }
 
@@ -185,7 +208,7 @@ final class CallPage: MainWindowPage {
     var isShowingParticipants: Bool { flap.isRevealed }
 
     /// The call's name, or who is in it ("Call with Bob").
-    private var callTitle: String { CallTitle.title(of: call.id, with: call.others.map(\.user)) }
+    private var callTitle: String { call.map { CallTitle.title(of: $0.id, with: $0.others.map(\.user)) } ?? "" }
 
     /// Share screen / Stop sharing (the control bar's button and Ctrl+Shift+E).
     static func toggleScreenshare(_ call: ActiveCall) {
@@ -207,7 +230,8 @@ final class CallPage: MainWindowPage {
     }
 
     private func update() {
-        let vm = callViewModel, call = call
+        guard let call else { return }
+        let vm = callViewModel
         let others = call.others
         let title = callTitle
         if header.title != title {
@@ -260,6 +284,7 @@ final class CallPage: MainWindowPage {
     }
 
     private func updateStatus() {
+        guard let call else { return }
         let duration = call.duration().map { formatElapsed(seconds: Int($0)) } ?? tr("Joining…")
         // Everyone must know when a call is recorded.
         let live = call.isBroadcasting ? tr("Live · ") : ""
@@ -267,4 +292,10 @@ final class CallPage: MainWindowPage {
         statusLabel.setCSSClass("recording", call.isRecording)
         statusLabel.setAccessibleLabel(call.isRecording ? tr("Recording. Call duration %@", "\(duration)") : tr("Call duration %@", "\(duration)"))
     }
+}
+
+/// The call a page shows, for the controls built before it: one reference, set once by `bind`.
+@MainActor
+private final class BoundCall {
+    weak var call: ActiveCall?
 }

@@ -25,7 +25,10 @@ final class CallProductionMenu {
     /// What the link rows show now, so they are rebuilt only when it changes.
     private var shownLinks: [String] = []
 
-    init(call: ActiveCall) {
+    /// The call its buttons act on (`bind`); the menu is built before it.
+    private weak var call: ActiveCall?
+
+    init() {
         let linkHeading = Label(tr("Call link"), cssClasses: ["heading"])
         linkHeading.align(horizontal: .start)
         linkHeading.setMargins(top: 4, bottom: 0, start: 8, end: 8)
@@ -36,28 +39,31 @@ final class CallProductionMenu {
         linkSection = Box(.vertical, spacing: 2, children: [linkHeading, linkHint, copyLink, resetLink])
         copyLink.tooltip = tr("Copy the call’s link, to invite someone")
         resetLink.tooltip = tr("Give the call a new link: the old one stops working")
-        copyLink.onClickedClosingPopover { [weak self, weak call] in
-            guard let self, let call, let secret = call.linkSecret else { return }
+        copyLink.onClickedClosingPopover { [weak self] in
+            guard let self, let call = self.call, let secret = call.linkSecret else { return }
             self.copyLink.copyToClipboard(CallLink(call: call.id, secret: secret).text)
             self.onMessage?(tr("Link copied. Whoever has it can join this call."))
         }
-        resetLink.onClickedClosingPopover { [weak self, weak call] in
+        resetLink.onClickedClosingPopover { [weak self] in
             guard let self else { return }
             Task {
                 // Whoever the old link let in leaves the call: ask first.
                 guard await MessageDialog.ask(heading: tr("Reset the call’s link?"),
                                               body: tr("The old link stops working, and people who joined with it and are not members leave the call."),
                                               cancel: tr("Cancel"), confirm: tr("Reset Link"), destructive: true, over: self.content) else { return }
-                await call?.resetLink()
+                await self.call?.resetLink()
             }
         }
-        record.onClickedClosingPopover { [weak call] in Task { await call?.toggleRecording() } }
-        live.onClickedClosingPopover { [weak call] in Task { await call?.toggleLive() } }
-        broadcast.onClickedClosingPopover { [weak call] in Task { await call?.toggleBroadcasting() } }
+        record.onClickedClosingPopover { [weak self] in Task { await self?.call?.toggleRecording() } }
+        live.onClickedClosingPopover { [weak self] in Task { await self?.call?.toggleLive() } }
+        broadcast.onClickedClosingPopover { [weak self] in Task { await self?.call?.toggleBroadcasting() } }
         liveExplanation.wrapAtStart(maximumCharacters: 32)
         liveExplanation.setMargins(top: 0, bottom: 2, start: 8, end: 8)
         for child in [linkSection, record, live, liveExplanation, broadcast, links] as [Widget] { content.append(child) }
     }
+
+    /// Acts on `call` from now on.
+    func bind(to call: ActiveCall) { self.call = call }
 
     func update(_ vm: ActiveCall) {
         let recording = vm.isRecording || vm.recordingState == .requested

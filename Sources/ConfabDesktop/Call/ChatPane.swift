@@ -5,7 +5,8 @@ import GtkBridge
 
 /// The call's chat in the sidebar: the messages (sender, avatar, time; links clickable) and an
 /// entry where Enter sends and Shift+Enter breaks the line. A message over the server's limit
-/// is refused before sending, with the reason under the entry. Bound to the call's chat.
+/// is refused before sending, with the reason under the entry. Built before the call (with the
+/// call page, while the lobby shows), then bound to the call's chat.
 @MainActor
 final class ChatPane {
     let view: Widget
@@ -20,8 +21,7 @@ final class ChatPane {
     /// The ids shown, so an update appends only what is new.
     private var shownIDs: [Int64] = []
 
-    init(call: ActiveCall) {
-        self.call = call
+    init() {
         messages.setMargins(12)
         messages.append(emptyLabel)
         scroller = ScrolledWindow(child: messages)
@@ -46,6 +46,11 @@ final class ChatPane {
         view = column
         entry.onSubmit { [weak self] in self?.send() }
         sendButton.onClicked { [weak self] in self?.send() }
+    }
+
+    /// Shows `call`'s chat and sends to it from now on.
+    func bind(to call: ActiveCall) {
+        self.call = call
         binding = ObservationBinding { [weak self] in self?.update() }
     }
 

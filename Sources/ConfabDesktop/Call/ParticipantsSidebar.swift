@@ -25,11 +25,9 @@ final class ParticipantsSidebar {
     private var askToJoinSwitch: Switch?
 
     /// - Parameter onPageChanged: People or Chat was chosen (the chat's unread count depends on it).
-    init(callViewModel: CallViewModel, call: ActiveCall, onClose: @escaping @MainActor () -> Void,
-         onPageChanged: @escaping @MainActor () -> Void) {
+    init(callViewModel: CallViewModel, onClose: @escaping @MainActor () -> Void, onPageChanged: @escaping @MainActor () -> Void) {
         self.callViewModel = callViewModel
-        self.call = call
-        chat = ChatPane(call: call)
+        chat = ChatPane()
         list.setMargins(12)
         let scroller = ScrolledWindow(child: list)
         // Tall, not wide: a sidebar that asked for the spare width took half the window.
@@ -55,6 +53,12 @@ final class ParticipantsSidebar {
         column.setSizeRequest(width: 300, height: -1)
         column.setAccessibleLabel(tr("People and chat"))
         view = column
+    }
+
+    /// Lists `call`'s people (and shows its chat) from now on.
+    func bind(to call: ActiveCall) {
+        self.call = call
+        chat.bind(to: call)
         binding = ObservationBinding { [weak self] in self?.update() }
     }
 

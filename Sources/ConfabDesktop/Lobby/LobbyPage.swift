@@ -37,6 +37,11 @@ final class LobbyPage: MainWindowPage {
     private var previewHasFrame = false
     private var toastForwarder: ToastForwarder?
     private let statistics = PreviewStatistics()
+    /// Told once, when the preview shows its first picture (the app then builds the call page
+    /// ahead of the join: `BuiltAhead`).
+    var onFirstPicture: (@MainActor () -> Void)?
+    /// Told when the page closes, whether for the call or back home.
+    var onClose: (@MainActor () -> Void)?
 
     init(callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
         self.callViewModel = callViewModel
@@ -126,6 +131,7 @@ final class LobbyPage: MainWindowPage {
         bindings.forEach { $0.cancel() }
         toastForwarder?.cancel()
         lobby.stop()
+        onClose?()
     }
 
     /// Frames shown so far (the benchmark and tests read it).
@@ -155,6 +161,7 @@ final class LobbyPage: MainWindowPage {
         if !previewHasFrame {
             previewHasFrame = true
             updatePreview()
+            onFirstPicture?()
         }
     }
 

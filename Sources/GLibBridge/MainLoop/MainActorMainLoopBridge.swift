@@ -69,6 +69,18 @@ public final class MainLoop {
     }
 }
 
+extension MainLoop {
+    /// Runs `body` once on the default main context when nothing more urgent is ready: after
+    /// input, GTK's layout and painting (G_PRIORITY_DEFAULT_IDLE).
+    public static func whenIdle(_ body: @escaping @MainActor () -> Void) {
+        let box = CallbackBox(body)
+        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+            CallbackBox<@MainActor () -> Void>.borrow(data).call()
+            return gboolean(0)
+        }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) })
+    }
+}
+
 /// Seconds from the monotonic clock (g_get_monotonic_time).
 public func monotonicSeconds() -> Double { Double(g_get_monotonic_time()) / 1_000_000 }
 
