@@ -13,6 +13,9 @@ final class BuiltAhead_Tests: XCTestCase {
         init(number: Int) { self.number = number }
     }
 
+    /// A screen that asks for the page (a lobby, a ring).
+    private final class Screen {}
+
     @MainActor private final class Pages {
         var builds = 0
         var dropped: [Int] = []
@@ -37,62 +40,76 @@ final class BuiltAhead_Tests: XCTestCase {
     }
 
     func test_asked_itIsBuiltOnceTheLoopIsIdle_andTheJoinTakesThatOne() { MainActor.assumeIsolated {
-            let reserve = makeReserve()
-            var told = 0
-            reserve.prepare(in: 0.05) { told += 1 }
-            XCTAssertEqual(builds, 0, "not built while the caller runs")
-            runLoop(0.3)
-            XCTAssertEqual(builds, 1)
-            XCTAssertEqual(told, 1)
-            XCTAssertTrue(reserve.isReady)
-            let page = reserve.take()
-            XCTAssertEqual(page.number, 1)
-            XCTAssertEqual(builds, 1, "taking the one built builds no other")
-            XCTAssertFalse(reserve.isReady)
+        let reserve = makeReserve(), lobby = Screen()
+        var told = 0
+        reserve.prepare(in: 0.05, for: lobby) { told += 1 }
+        XCTAssertEqual(builds, 0, "not built while the caller runs")
+        runLoop(0.3)
+        XCTAssertEqual(builds, 1)
+        XCTAssertEqual(told, 1)
+        XCTAssertTrue(reserve.isReady)
+        let page = reserve.take()
+        XCTAssertEqual(page.number, 1)
+        XCTAssertEqual(builds, 1, "taking the one built builds no other")
+        XCTAssertFalse(reserve.isReady)
     } }
 
     func test_askedTwice_oneIsBuilt() { MainActor.assumeIsolated {
-            let reserve = makeReserve()
-            reserve.prepare(in: 0.02)
-            reserve.prepare(in: 0.1)
-            runLoop(0.3)
-            XCTAssertEqual(builds, 1)
+        let reserve = makeReserve(), lobby = Screen()
+        reserve.prepare(in: 0.02, for: lobby)
+        reserve.prepare(in: 0.1, for: lobby)
+        runLoop(0.3)
+        XCTAssertEqual(builds, 1)
     } }
 
     func test_theJoinComesFirst_itIsBuiltThen_andTheRequestLaterBuildsNothing() { MainActor.assumeIsolated {
-            let reserve = makeReserve()
-            reserve.prepare(in: 0.1)
-            let page = reserve.take()
-            XCTAssertEqual(page.number, 1)
-            runLoop(0.3)
-            XCTAssertEqual(builds, 1, "a page nobody will take was built after the join")
+        let reserve = makeReserve(), lobby = Screen()
+        reserve.prepare(in: 0.1, for: lobby)
+        let page = reserve.take()
+        XCTAssertEqual(page.number, 1)
+        runLoop(0.3)
+        XCTAssertEqual(builds, 1, "a page nobody will take was built after the join")
     } }
 
     func test_theLobbyClosesBeforeTheBuild_nothingIsBuilt() { MainActor.assumeIsolated {
-            let reserve = makeReserve()
-            reserve.prepare(in: 0.05)
-            reserve.discard()
-            runLoop(0.3)
-            XCTAssertEqual(builds, 0)
-            XCTAssertEqual(dropped, [])
+        let reserve = makeReserve(), lobby = Screen()
+        reserve.prepare(in: 0.05, for: lobby)
+        reserve.discard(for: lobby)
+        runLoop(0.3)
+        XCTAssertEqual(builds, 0)
+        XCTAssertEqual(dropped, [])
     } }
 
     func test_theLobbyClosesAfterTheBuild_thePageIsDropped_andTheNextJoinBuildsANewOne() { MainActor.assumeIsolated {
-            let reserve = makeReserve()
-            reserve.prepare(in: 0.02)
-            runLoop(0.2)
-            reserve.discard()
-            XCTAssertEqual(dropped, [1])
-            XCTAssertFalse(reserve.isReady)
-            XCTAssertEqual(reserve.take().number, 2)
+        let reserve = makeReserve(), lobby = Screen()
+        reserve.prepare(in: 0.02, for: lobby)
+        runLoop(0.2)
+        reserve.discard(for: lobby)
+        XCTAssertEqual(dropped, [1])
+        XCTAssertFalse(reserve.isReady)
+        XCTAssertEqual(reserve.take().number, 2)
     } }
 
     func test_theJoinTookOne_thenTheLobbyClosed_nothingIsDropped() { MainActor.assumeIsolated {
-            let reserve = makeReserve()
-            reserve.prepare(in: 0.02)
-            runLoop(0.2)
-            _ = reserve.take()
-            reserve.discard()
-            XCTAssertEqual(dropped, [], "the page the call shows was closed")
+        let reserve = makeReserve(), lobby = Screen()
+        reserve.prepare(in: 0.02, for: lobby)
+        runLoop(0.2)
+        _ = reserve.take()
+        reserve.discard(for: lobby)
+        XCTAssertEqual(dropped, [], "the page the call shows was closed")
+    } }
+
+    func test_aLobbyReplacedByAnother_theOldOnesClosingKeepsThePageBuiltForBoth() { MainActor.assumeIsolated {
+        let reserve = makeReserve(), first = Screen(), second = Screen()
+        reserve.prepare(in: 0.02, for: first)
+        runLoop(0.2)
+        reserve.prepare(in: 0.02, for: second)
+        reserve.discard(for: first)
+        runLoop(0.2)
+        XCTAssertEqual(dropped, [], "the second screen's page was dropped by the first one closing")
+        XCTAssertTrue(reserve.isReady)
+        XCTAssertEqual(builds, 1)
+        reserve.discard(for: second)
+        XCTAssertEqual(dropped, [1])
     } }
 }

@@ -17,11 +17,13 @@ REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__f
 
 
 class CallsTestCase(XvfbTestCase):
+    app_env = None
+
     def setUp(self):
         self.server = Server()
         self.peers = []
         # No --call: the app opens on its home page, signed in as ada and able to be rung.
-        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices"])
+        self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices"], extra_env=self.app_env)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
         self.server.wait_for_connections(1)  # the app is signed in, so it can be rung
@@ -278,14 +280,22 @@ class HostActions(CallsTestCase):
 
 
 class PeerRingsApp(CallsTestCase):
+    app_env = {"CONFAB_TIMELINE": "1"}
+
+    def timeline_marks(self, step):
+        return [line for line in self.app.output().splitlines() if line.startswith(f"confab-timeline {step} ")]
+
     def test_bobRingsAda_adaAcceptsInApp_bothInCall(self):
         bob = self.peer("bob", "ring", "default:ui-incoming", "--members", "ada", "--timeout", "20", "--duration", "3")
         incoming = self.window("bob is calling")
         screenshot(self.xvfb.display, "incoming.png")
+        # The call page is built while it rings (as in the lobby), so accepting only binds it.
+        wait_for(lambda: self.timeline_marks("call-page-built-ahead"), what="the call page built while the ring shows")
         click(find(incoming, role="push button", name="Accept"))
 
         call_window = self.window("ui-incoming – Confab")
         self.wait_for_tile(call_window, "bob")
+        self.assertEqual(self.timeline_marks("call-page-built-at-join"), [], "accepting built the call page")
         report = bob.report()
         self.assertIn("accepted", self.outcome(report))
         self.assertIn("ada", self.outcome(report))

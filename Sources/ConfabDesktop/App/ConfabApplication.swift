@@ -130,10 +130,13 @@ public final class ConfabApplication {
             home: { HomePage(callViewModel: callViewModel) { [unowned self] link in self.open(link) } },
             lobby: { [unowned self] info in self.makeLobby(info) },
             outgoing: { [unowned self] in
-                OutgoingCallPage(callViewModel: callViewModel, preview: self.cameraPreview) { [unowned self] in
+                let page = OutgoingCallPage(callViewModel: callViewModel, preview: self.cameraPreview) { [unowned self] in
                     DeviceChoice.pick(from: self.devices.devicesNow().filter { $0.kind == .camera },
                                       preferredID: self.preferences.preferredDeviceID(for: .camera))
                 }
+                // While it rings: an answer is at least a second away, most often more.
+                page.onClose = self.buildCallPageAhead(for: page)
+                return page
             },
             call: { [unowned self] call in
                 JoinTimeline.mark("call-page-start")
@@ -146,7 +149,12 @@ public final class ConfabApplication {
                 return page
             },
             ended: { ended in CallEndedPage(callViewModel: callViewModel, ended: ended) },
-            incoming: { call in IncomingCallWindow(application: application, callViewModel: callViewModel, call: call) },
+            incoming: { [unowned self] call in
+                let window = IncomingCallWindow(application: application, callViewModel: callViewModel, call: call)
+                // While it rings: accepting takes a person a second or more.
+                window.onClose = self.buildCallPageAhead(for: window)
+                return window
+            },
             minimized: { [unowned self] call in
                 MinimizedCallWindow(application: application, callViewModel: callViewModel, call: call, media: self.mediaEngine)
             }))
@@ -368,13 +376,23 @@ public final class ConfabApplication {
                                    preferences: preferences)
         let page = LobbyPage(callViewModel: callViewModel, lobby: lobby, cameraPreview: cameraPreview)
         // The call page is built while the person looks at themselves: just after the first
-        // picture, or after a while when none comes (camera off). The join takes it (the lobby
-        // closes after the call page is made), leaving takes it down.
+        // picture, or after a while when none comes (camera off).
+        page.onClose = buildCallPageAhead(for: page, in: 1.5)
         let reserve = callPages
-        page.onFirstPicture = { reserve.prepare(in: 0.1) { JoinTimeline.mark("call-page-built-ahead") } }
-        reserve.prepare(in: 1.5) { JoinTimeline.mark("call-page-built-ahead") }
-        page.onClose = { reserve.discard() }
+        page.onFirstPicture = { [weak page] in
+            guard let page else { return }
+            reserve.prepare(in: 0.1, for: page) { JoinTimeline.mark("call-page-built-ahead") }
+        }
         return page
+    }
+
+    /// Builds the call page ahead of a join (the lobby's, or a ring's answer) in `seconds`;
+    /// what it returns is for the screen to call as it closes: the join has taken the page by
+    /// then (the next screen is made before the old one closes), and otherwise it goes.
+    private func buildCallPageAhead(for screen: AnyObject, in seconds: Double = 0.3) -> @MainActor () -> Void {
+        let reserve = callPages
+        reserve.prepare(in: seconds, for: screen) { JoinTimeline.mark("call-page-built-ahead") }
+        return { [weak screen] in screen.map(reserve.discard) }
     }
 
     /// A call page not yet bound to a call, with what the app gives every call page.

@@ -9,6 +9,8 @@ final class IncomingCallWindow {
     /// How you will answer: microphone and camera (no preview: a ring must not turn the
     /// camera on by itself).
     private let media: RingingControls
+    /// Told when the window closes, whether for the call or not.
+    var onClose: (@MainActor () -> Void)?
 
     init(application: Application, callViewModel: CallViewModel, call: IncomingCall) {
         media = RingingControls(localMedia: callViewModel.localMedia, preview: nil)
@@ -83,5 +85,6 @@ final class IncomingCallWindow {
     func close() {
         media.stop()
         window.close()
+        onClose?()
     }
 }

@@ -14,6 +14,8 @@ final class OutgoingCallPage: MainWindowPage {
     private var secondsRinging = 0
     private weak var callViewModel: CallViewModel?
     private let media: RingingControls
+    /// Told when the page closes, whether for the call or not.
+    var onClose: (@MainActor () -> Void)?
 
     init(callViewModel: CallViewModel, preview: CameraPreview? = nil, camera: @escaping @MainActor () -> MediaDevice? = { nil }) {
         self.callViewModel = callViewModel
@@ -64,5 +66,6 @@ final class OutgoingCallPage: MainWindowPage {
     func close() {
         timer?.cancel()
         media.stop()
+        onClose?()
     }
 }

@@ -13,6 +13,8 @@ final class BuiltAhead<Thing: AnyObject> {
     private var built: Thing?
     /// Counts `take`s and `discard`s: a build asked for before one of them is not wanted any more.
     private var generation = 0
+    /// The screen that asked last (a lobby, a ring): only its closing discards.
+    private var owner: ObjectIdentifier?
 
     /// - Parameters:
     ///   - build: makes one.
@@ -24,7 +26,9 @@ final class BuiltAhead<Thing: AnyObject> {
 
     /// Builds one in `seconds`, once the loop is idle (input, layout and painting go first),
     /// and tells `done`; nothing if one is built by then, or was taken or discarded since.
-    func prepare(in seconds: Double, done: @escaping @MainActor () -> Void = {}) {
+    /// `owner` is the screen it is for: its `discard` calls it off.
+    func prepare(in seconds: Double, for owner: AnyObject, done: @escaping @MainActor () -> Void = {}) {
+        self.owner = ObjectIdentifier(owner)
         let asked = generation
         MainLoop.after(seconds: seconds) { [weak self] in
             MainLoop.whenIdle { [weak self] in
@@ -38,12 +42,17 @@ final class BuiltAhead<Thing: AnyObject> {
     /// The one built ahead, or one built now.
     func take() -> Thing {
         generation += 1
+        owner = nil
         defer { built = nil }
         return built ?? build()
     }
 
-    /// Not needed after all: the one built goes, and any build asked for is called off.
-    func discard() {
+    /// `owner` closed without a join: the one built goes, and any build asked for is called off
+    /// — unless a join took it or another screen has asked since (a lobby replaced by another
+    /// keeps what was built for both).
+    func discard(for owner: AnyObject) {
+        guard self.owner == ObjectIdentifier(owner) else { return }
+        self.owner = nil
         generation += 1
         built.map(drop)
         built = nil
