@@ -44,6 +44,11 @@ final class LobbyPage: MainWindowPage {
     var onClose: (@MainActor () -> Void)?
 
     init(callViewModel: CallViewModel, lobby: LobbyViewModel, cameraPreview: CameraPreview) {
+        // The camera and the microphone first: they start on threads of their own while the
+        // page is built and its window shown (30–80 ms of the main thread), so the first
+        // picture is there when the window is. Started once the page was shown, the picture
+        // came that much later.
+        lobby.start()
         self.callViewModel = callViewModel
         self.lobby = lobby
         let info = lobby.info
@@ -116,7 +121,6 @@ final class LobbyPage: MainWindowPage {
     private static let columnSpacing = 18
 
     func shown(in window: Window) {
-        lobby.start()
         joinButton.grabFocus()
     }
 
