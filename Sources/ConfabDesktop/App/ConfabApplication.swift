@@ -378,10 +378,9 @@ public final class ConfabApplication {
         // The call page is built while the person looks at themselves: just after the first
         // picture, or after a while when none comes (camera off).
         page.onClose = buildCallPageAhead(for: page, in: 1.5)
-        let reserve = callPages
-        page.onFirstPicture = { [weak page] in
-            guard let page else { return }
-            reserve.prepare(in: 0.1, for: page) { JoinTimeline.mark("call-page-built-ahead") }
+        page.onFirstPicture = { [weak self, weak page] in
+            guard let self, let page else { return }
+            _ = self.buildCallPageAhead(for: page, in: 0.1)
         }
         return page
     }

@@ -61,20 +61,20 @@ public final class MainLoop {
 
     /// Adds a one-shot timer on the default main context.
     public static func after(seconds: Double, _ body: @escaping @MainActor () -> Void) {
-        let box = CallbackBox(body)
-        g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(0, seconds * 1000)), { data in
-            CallbackBox<@MainActor () -> Void>.borrow(data).call()
-            return gboolean(0)
-        }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) })
+        once(after: seconds, priority: G_PRIORITY_DEFAULT, body)
     }
-}
 
-extension MainLoop {
     /// Runs `body` once on the default main context when nothing more urgent is ready: after
     /// input, GTK's layout and painting (G_PRIORITY_DEFAULT_IDLE).
     public static func whenIdle(_ body: @escaping @MainActor () -> Void) {
+        once(after: 0, priority: G_PRIORITY_DEFAULT_IDLE, body)
+    }
+
+    /// A source that fires once, `seconds` from now, at `priority` (a due source of lower
+    /// priority waits while any of higher priority is ready).
+    private static func once(after seconds: Double, priority: Int32, _ body: @escaping @MainActor () -> Void) {
         let box = CallbackBox(body)
-        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+        g_timeout_add_full(priority, guint(max(0, seconds * 1000)), { data in
             CallbackBox<@MainActor () -> Void>.borrow(data).call()
             return gboolean(0)
         }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) })
