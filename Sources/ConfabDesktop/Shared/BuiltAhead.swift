@@ -30,12 +30,10 @@ final class BuiltAhead<Thing: AnyObject> {
     func prepare(in seconds: Double, for owner: AnyObject, done: @escaping @MainActor () -> Void = {}) {
         self.owner = ObjectIdentifier(owner)
         let asked = generation
-        MainLoop.after(seconds: seconds) { [weak self] in
-            MainLoop.whenIdle { [weak self] in
-                guard let self, self.generation == asked, self.built == nil else { return }
-                self.built = self.build()
-                done()
-            }
+        MainLoop.whenIdle(after: seconds) { [weak self] in
+            guard let self, self.generation == asked, self.built == nil else { return }
+            self.built = self.build()
+            done()
         }
     }
 

@@ -64,10 +64,10 @@ public final class MainLoop {
         once(after: seconds, priority: G_PRIORITY_DEFAULT, body)
     }
 
-    /// Runs `body` once on the default main context when nothing more urgent is ready: after
-    /// input, GTK's layout and painting (G_PRIORITY_DEFAULT_IDLE).
-    public static func whenIdle(_ body: @escaping @MainActor () -> Void) {
-        once(after: 0, priority: G_PRIORITY_DEFAULT_IDLE, body)
+    /// Runs `body` once on the default main context, `seconds` from now or later: when nothing
+    /// more urgent is ready — input, GTK's layout and painting (G_PRIORITY_DEFAULT_IDLE).
+    public static func whenIdle(after seconds: Double = 0, _ body: @escaping @MainActor () -> Void) {
+        once(after: seconds, priority: G_PRIORITY_DEFAULT_IDLE, body)
     }
 
     /// A source that fires once, `seconds` from now, at `priority` (a due source of lower
