@@ -127,6 +127,10 @@ final class Subscriber {
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
         JoinTimeline.mark("answer-accepted", feed: feed)
         if isVideoPaused { configureVideo(send: false) }
+        // Watched from here, not from when the video stream appears: a video paused before any
+        // of it came has no stream until Janus forwards it again, and a resume Janus did not act
+        // on must be asked again too (CI, 2026-11-27: a feed resumed and received nothing for 30 s).
+        stallWatch = RepeatingTimer(interval: 0.3) { [weak self] in self?.askForKeyframeIfStalled() }
     }
 
     /// Stops (or resumes) receiving the video; audio goes on. Resuming asks Janus to forward it
@@ -134,6 +138,7 @@ final class Subscriber {
     func setVideoPaused(_ paused: Bool) {
         guard paused != isVideoPaused else { return }
         isVideoPaused = paused
+        logger.info(paused ? "video paused" : "video resumed", metadata: ["feed": "\(feed)", "frames": "\(framesReceived)"])
         // Before the connection is up, `start` applies it.
         configureVideo(send: !paused)
         if !paused {
@@ -148,12 +153,22 @@ final class Subscriber {
     /// separate tasks, a pause (asked as the connection came up) and the resume right after it
     /// (the tile appearing) could reach Janus in the opposite order, leaving the video paused
     /// for good while we took it for resumed.
+    ///
+    /// Asking for the video again (`send: true` while it is already forwarded) makes Janus ask
+    /// the publisher for a keyframe: the stall watch's requests go through here too, so none
+    /// can overtake a pause.
     private func configureVideo(send: Bool) {
         guard let handle, let mid = videoMid else { return }
         let previous = configuring
+        let feed = feed, logger = logger
         configuring = Task {
             await previous?.value
-            _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: send)]))
+            do {
+                _ = try await handle.request(.configureSubscription([.init(mid: mid, send: send)]))
+            } catch {
+                // The watch asks again while a wanted video does not come.
+                logger.warning("Janus did not take a request about a video", metadata: ["feed": "\(feed)", "send": "\(send)", "error": "\(error)"])
+            }
         }
     }
 
@@ -168,12 +183,11 @@ final class Subscriber {
         defer { framesAtLastWatch = framesReceived }
         stalledWatches = framesReceived == framesAtLastWatch ? stalledWatches + 1 : 0
         // (Asking would resume a paused feed: the request that asks is the one that resumes.)
-        guard stalledWatches > 0, !isVideoPaused, let lastFrameAt, let handle, let mid = videoMid else { return }
+        guard stalledWatches > 0, !isVideoPaused, let lastFrameAt else { return }
         let stalledFor = ContinuousClock.now - lastFrameAt
         guard stalledFor < .seconds(5) || (stalledFor < .seconds(30) && stalledWatches % 4 == 0) else { return }
-        Task {
-            _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: true)]))
-        }
+        if stalledWatches == 1 { logger.info("no video for a moment: asking Janus again", metadata: ["feed": "\(feed)", "frames": "\(framesReceived)"]) }
+        configureVideo(send: true)
     }
 
     func stop() async {
@@ -265,14 +279,11 @@ final class Subscriber {
             self.lastFrameAt = .now
             self.onFrame?(frame)
         }
-        stallWatch = RepeatingTimer(interval: 0.3) { [weak self] in self?.askForKeyframeIfStalled() }
         // Janus asks the publisher for a keyframe only when a subscriber connection comes up; if
         // nothing decoded shortly after the stream appeared, ask through Janus (ARCHITECTURE.md).
         MainLoop.after(seconds: 0.15) { [weak self] in
-            guard let self, self.framesReceived == 0, !self.isVideoPaused, let handle = self.handle, let mid = self.videoMid else { return }
-            Task {
-                _ = try? await handle.request(.configureSubscription([.init(mid: mid, send: true)]))
-            }
+            guard let self, self.framesReceived == 0, !self.isVideoPaused else { return }
+            self.configureVideo(send: true)
         }
     }
 }

@@ -319,7 +319,12 @@ class SpotlightStripOverflow(MediaCallTestCase):
             wait_for(lambda: (lambda states: all(s and s["paused"] == "0" and float(s["fps"]) > 0 for s in states))(
                 [self.reception(user, seen)[0] for user in paused]), timeout=30, what=f"{paused} received again in a wide window")
         except AssertionError as error:
-            raise AssertionError(f"{error}; last reports: {[self.reception(user, seen)[0] for user in paused]}") from None
+            # What the app asked of Janus about each video, to tell a request never made from one
+            # Janus did not act on (a resume once went unanswered for 30 s in CI, 2026-11-27).
+            requests = [line for line in self.app.output().splitlines()
+                        if any(word in line for word in ("video paused", "video resumed", "asking Janus again", "did not take"))]
+            raise AssertionError(f"{error}; last reports: {[self.reception(user, seen)[0] for user in paused]}; "
+                                 f"the app's video requests: {requests[-20:]}") from None
         print(f"spotlight strip: {paused} received again {time.monotonic() - widened:.1f} s after the window widened")
         screenshot(self.xvfb.display, "strip-wide.png")
         bob.stop()
