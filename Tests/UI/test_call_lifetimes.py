@@ -13,6 +13,7 @@ import pyatspi
 
 from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, on_screen, press_keys, screenshot, top_level_window,
                        type_text, wait_for, MEDIA_ADDRESS)
+from janus_relay import PlainJanus, ResumeIgnoringRelay
 
 
 def box(node):
@@ -327,6 +328,70 @@ class SpotlightStripOverflow(MediaCallTestCase):
                                  f"the app's video requests: {requests[-20:]}") from None
         print(f"spotlight strip: {paused} received again {time.monotonic() - widened:.1f} s after the window widened")
         screenshot(self.xvfb.display, "strip-wide.png")
+        bob.stop()
+
+
+class ResumeJanusDidNotActOn(MediaCallTestCase):
+    """A video paused before any of it came, then resumed, when Janus takes the resume and
+    forwards nothing (CI, 2026-11-27: erin's video, resumed, did not come for 30 s). Janus is
+    reached through a relay that turns the first resume of each video into a pause
+    (`janus_relay`); the app must notice that the video it asked for does not come and ask
+    again, until it does."""
+
+    def setUp(self):
+        self.janus = PlainJanus()
+        self.addCleanup(self.janus.stop)
+        self.relay = ResumeIgnoringRelay(self.janus.port)
+        self.addCleanup(self.relay.stop)
+        self.server_args = ("--open-calls", "--janus", self.relay.url)
+        super().setUp()
+
+    def test_aVideoPausedBeforeItCame_resumed_butNotForwarded_isAskedForAgain(self):
+        # Silent peers: the spotlight follows the speaker, which would reorder the strip.
+        quiet = ["--pattern", "ball", "--volume", "0"]
+        bob, call_window = self.call_bob("resume", ["--duration", "150", *quiet], tile="bob, ")
+
+        def join(user, *extra):
+            peer = Peer(self.server, user, ["join", "default:resume", "--duration", "140", "--media", "test", *quiet, *extra,
+                                            "--media-address", MEDIA_ADDRESS])
+            self.addCleanup(peer.stop)
+            try:
+                wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=45, what=f"{user}'s tile")
+            except AssertionError as error:
+                raise AssertionError(f"{error}; {user} printed:\n{peer.output()[-3000:]}") from None
+            return peer
+
+        for user in ["carol", "dave"]:
+            join(user)
+        # A spotlight strip in a narrow window: whoever joins now lands out of view, and their
+        # video is paused (as in SpotlightStripOverflow). erin joins with her camera off and
+        # turns it on 20 s into the call, so none of her video can come before the pause.
+        press_keys(self.xvfb.display, "resume – Confab", "ctrl+l")
+        subprocess.run(["xdotool", "search", "--name", "^resume – Confab$", "windowsize", "360", "640"], check=True,
+                       env={**os.environ, "DISPLAY": self.xvfb.display})
+        time.sleep(1)
+        join("erin", "--join-camera-off", "--camera-on-after", "20")
+        erin = wait_for(lambda: (lambda r: r if r and r["paused"] == "1" else None)(self.reception("erin")[0]), timeout=20,
+                        what="erin's video paused in the narrow window")
+        self.assertEqual(erin["size"], "-", f"erin's video came before it was paused: {erin}")
+
+        subprocess.run(["xdotool", "search", "--name", "^resume – Confab$", "windowsize", "1400", "800"], check=True,
+                       env={**os.environ, "DISPLAY": self.xvfb.display})
+        _, seen = self.reception("erin")
+        widened = time.monotonic()
+        try:
+            back = wait_for(lambda: (lambda r: r if r and r["paused"] == "0" and float(r["fps"]) > 0 else None)(self.reception("erin", seen)[0]),
+                            timeout=45, what="erin's video received in the wide window, once her camera is on")
+        except AssertionError as error:
+            requests = [line for line in self.app.output().splitlines()
+                        if any(word in line for word in ("video paused", "video resumed", "asking Janus again", "did not take"))]
+            raise AssertionError(f"{error}; last report: {self.reception('erin', seen)[0]}; resumes the relay turned into pauses: "
+                                 f"{self.relay.turned}; the app's video requests: {requests[-20:]}") from None
+        print(f"resume not acted on: erin's video came {time.monotonic() - widened:.1f} s after the window widened "
+              f"({back['fps']} fps); the relay turned {len(self.relay.turned)} resume(s) into pauses")
+        # The case under test happened: Janus was told to pause instead of resume at least once.
+        self.assertGreater(len(self.relay.turned), 0, "no resume reached the relay: the window's widening resumed nothing")
+        screenshot(self.xvfb.display, "resume-not-acted-on.png")
         bob.stop()
 
 
