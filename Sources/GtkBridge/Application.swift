@@ -27,6 +27,21 @@ public final class Application: GObjectReference {
         g_setenv("GDK_DEBUG", debug.isEmpty ? "gl-disable" : "\(debug),gl-disable", 1)
     }
 
+    /// libadwaita styles every widget itself: as it starts it sets GTK's theme to an empty one
+    /// of its own ("Adwaita-empty"), by which time GTK has parsed its default theme, rules that
+    /// are thrown away (the lobby's start, process to first picture: see `make bench`). Making
+    /// GTK's settings with the empty theme asked for (`GTK_THEME`) skips that parse. The variable
+    /// is set only while they are made: libadwaita leaves the styling to GTK's theme when it
+    /// finds it set. A theme the user asked for with GTK_THEME is left alone; without a display
+    /// GTK is not started here (GtkApplication says why as it starts).
+    static func loadLibadwaitasEmptyThemeFirst() {
+        guard g_getenv("GTK_THEME") == nil else { return }
+        g_setenv("GTK_THEME", "Adwaita-empty", 1)
+        defer { g_unsetenv("GTK_THEME") }
+        guard gtk_init_check() != 0, let display = gdk_display_get_default() else { return }
+        _ = gtk_settings_get_for_display(display)
+    }
+
     /// Runs `body` once the application is ready to create windows.
     public func onActivate(_ body: @escaping @MainActor () -> Void) { onSignal("activate", body) }
 
@@ -35,6 +50,7 @@ public final class Application: GObjectReference {
     /// what the caller passes on: links to open and `--gapplication-service`.
     public func run(arguments: [String] = []) -> Int32 {
         MainActorMainLoopBridge.install()
+        Self.loadLibadwaitasEmptyThemeFirst()
         guard !arguments.isEmpty else { return g_application_run(c(), 0, nil) }
         var argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments.first ?? "confab"] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
