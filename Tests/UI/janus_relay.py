@@ -163,11 +163,7 @@ class ResumeIgnoringRelay:
                 destination.sendall(data)
         except OSError:
             pass
-        for each in (source, destination):
-            try:
-                each.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        _shut(source, destination)
 
     def _requests(self, client, janus):
         try:
@@ -193,11 +189,7 @@ class ResumeIgnoringRelay:
                 janus.sendall(raw)
         except (OSError, ConnectionError):
             pass
-        for each in (client, janus):
-            try:
-                each.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        _shut(client, janus)
 
     def _turn(self, text):
         """The request to send instead of `text`, or None to send it as it is."""
@@ -221,6 +213,15 @@ class ResumeIgnoringRelay:
                     changed = True
                 self.last_send[key] = stream["send"]
         return json.dumps(message) if changed else None
+
+
+def _shut(*connections):
+    """Ends both directions of each connection (the other relay thread then stops too)."""
+    for each in connections:
+        try:
+            each.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 class _Prefixed:

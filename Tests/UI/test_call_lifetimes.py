@@ -16,6 +16,26 @@ from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, on_screen
 from janus_relay import PlainJanus, ResumeIgnoringRelay
 
 
+def join_with_tile(test, call_window, user, call_id, arguments):
+    """A confab-peer `user` joining `call_id` with test media and `arguments`, once its tile is
+    in `call_window`. Five participants' media on two cores: under CI's load a join has taken
+    over 20 s (2026-11-27). What the peer said goes with a timeout, to tell slow from broken."""
+    peer = Peer(test.server, user, ["join", call_id, "--media", "test", *arguments, "--media-address", MEDIA_ADDRESS])
+    test.addCleanup(peer.stop)
+    try:
+        wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=45, what=f"{user}'s tile")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; {user} printed:\n{peer.output()[-3000:]}") from None
+    return peer
+
+
+def video_requests(app):
+    """What the app said it asked of Janus about videos (paused, resumed, asked again, refused),
+    to tell a request never made from one Janus did not act on."""
+    return [line for line in app.output().splitlines()
+            if any(word in line for word in ("video paused", "video resumed", "asking Janus again", "did not take"))]
+
+
 def box(node):
     """A widget's rectangle on screen (x, y, width, height)."""
     extents = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
@@ -285,15 +305,7 @@ class SpotlightStripOverflow(MediaCallTestCase):
         bob, call_window = self.call_bob("strip", ["--duration", "180", *quiet], tile="bob, ")
         others = ["carol", "dave", "erin"]
         for user in others:
-            peer = Peer(self.server, user, ["join", "default:strip", "--duration", "170", "--media", "test", *quiet,
-                                            "--media-address", MEDIA_ADDRESS])
-            self.addCleanup(peer.stop)
-            # Five participants' media on two cores: under CI's load a join has taken over 20 s
-            # (2026-11-27). What the peer said goes with a timeout, to tell slow from broken.
-            try:
-                wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=45, what=f"{user}'s tile")
-            except AssertionError as error:
-                raise AssertionError(f"{error}; {user} printed:\n{peer.output()[-3000:]}") from None
+            join_with_tile(self, call_window, user, "default:strip", ["--duration", "170", *quiet])
         press_keys(self.xvfb.display, "strip – Confab", "ctrl+l")
         subprocess.run(["xdotool", "search", "--name", "^strip – Confab$", "windowsize", "360", "640"], check=True,
                        env={**os.environ, "DISPLAY": self.xvfb.display})
@@ -320,12 +332,9 @@ class SpotlightStripOverflow(MediaCallTestCase):
             wait_for(lambda: (lambda states: all(s and s["paused"] == "0" and float(s["fps"]) > 0 for s in states))(
                 [self.reception(user, seen)[0] for user in paused]), timeout=30, what=f"{paused} received again in a wide window")
         except AssertionError as error:
-            # What the app asked of Janus about each video, to tell a request never made from one
-            # Janus did not act on (a resume once went unanswered for 30 s in CI, 2026-11-27).
-            requests = [line for line in self.app.output().splitlines()
-                        if any(word in line for word in ("video paused", "video resumed", "asking Janus again", "did not take"))]
+            # (A resume once went unanswered for 30 s in CI, 2026-11-27: see ResumeJanusDidNotActOn.)
             raise AssertionError(f"{error}; last reports: {[self.reception(user, seen)[0] for user in paused]}; "
-                                 f"the app's video requests: {requests[-20:]}") from None
+                                 f"the app's video requests: {video_requests(self.app)[-20:]}") from None
         print(f"spotlight strip: {paused} received again {time.monotonic() - widened:.1f} s after the window widened")
         screenshot(self.xvfb.display, "strip-wide.png")
         bob.stop()
@@ -351,18 +360,8 @@ class ResumeJanusDidNotActOn(MediaCallTestCase):
         quiet = ["--pattern", "ball", "--volume", "0"]
         bob, call_window = self.call_bob("resume", ["--duration", "150", *quiet], tile="bob, ")
 
-        def join(user, *extra):
-            peer = Peer(self.server, user, ["join", "default:resume", "--duration", "140", "--media", "test", *quiet, *extra,
-                                            "--media-address", MEDIA_ADDRESS])
-            self.addCleanup(peer.stop)
-            try:
-                wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=45, what=f"{user}'s tile")
-            except AssertionError as error:
-                raise AssertionError(f"{error}; {user} printed:\n{peer.output()[-3000:]}") from None
-            return peer
-
         for user in ["carol", "dave"]:
-            join(user)
+            join_with_tile(self, call_window, user, "default:resume", ["--duration", "140", *quiet])
         # A spotlight strip in a narrow window: whoever joins now lands out of view, and their
         # video is paused (as in SpotlightStripOverflow). erin joins with her camera off and
         # turns it on 20 s into the call, so none of her video can come before the pause.
@@ -370,7 +369,7 @@ class ResumeJanusDidNotActOn(MediaCallTestCase):
         subprocess.run(["xdotool", "search", "--name", "^resume – Confab$", "windowsize", "360", "640"], check=True,
                        env={**os.environ, "DISPLAY": self.xvfb.display})
         time.sleep(1)
-        join("erin", "--join-camera-off", "--camera-on-after", "20")
+        join_with_tile(self, call_window, "erin", "default:resume", ["--duration", "140", *quiet, "--join-camera-off", "--camera-on-after", "20"])
         erin = wait_for(lambda: (lambda r: r if r and r["paused"] == "1" else None)(self.reception("erin")[0]), timeout=20,
                         what="erin's video paused in the narrow window")
         self.assertEqual(erin["size"], "-", f"erin's video came before it was paused: {erin}")
@@ -383,10 +382,8 @@ class ResumeJanusDidNotActOn(MediaCallTestCase):
             back = wait_for(lambda: (lambda r: r if r and r["paused"] == "0" and float(r["fps"]) > 0 else None)(self.reception("erin", seen)[0]),
                             timeout=45, what="erin's video received in the wide window, once her camera is on")
         except AssertionError as error:
-            requests = [line for line in self.app.output().splitlines()
-                        if any(word in line for word in ("video paused", "video resumed", "asking Janus again", "did not take"))]
             raise AssertionError(f"{error}; last report: {self.reception('erin', seen)[0]}; resumes the relay turned into pauses: "
-                                 f"{self.relay.turned}; the app's video requests: {requests[-20:]}") from None
+                                 f"{self.relay.turned}; the app's video requests: {video_requests(self.app)[-20:]}") from None
         print(f"resume not acted on: erin's video came {time.monotonic() - widened:.1f} s after the window widened "
               f"({back['fps']} fps); the relay turned {len(self.relay.turned)} resume(s) into pauses")
         # The case under test happened: Janus was told to pause instead of resume at least once.
