@@ -19,7 +19,8 @@ public final class Application: GObjectReference {
     /// virtual machine or under Xvfb), GTK 4.8 on X11 still loads GL as it opens the display, to
     /// pick a visual for GL windows that will never be made: Mesa's software driver and LLVM,
     /// about 20 MiB of each app's footprint (bench-media, two apps in a call: PSS 105–106 → 84–88
-    /// MiB each). `GDK_DEBUG=gl-disable` tells it not to. Must run before GTK opens the display.
+    /// MiB each). `GDK_DEBUG=gl-disable` tells it not to. Must run before GTK opens the display,
+    /// and, as it sets a variable, before the process starts any thread.
     public static func leaveGLUnloadedWhenRenderingWithCairo() {
         guard let renderer = g_getenv("GSK_RENDERER").map({ String(cString: $0) }), renderer == "cairo" else { return }
         let debug = g_getenv("GDK_DEBUG").map { String(cString: $0) } ?? ""
@@ -29,14 +30,29 @@ public final class Application: GObjectReference {
 
     /// libadwaita styles every widget itself: as it starts it sets GTK's theme to an empty one
     /// of its own ("Adwaita-empty"), by which time GTK has parsed its default theme, rules that
-    /// are thrown away (the lobby's start, process to first picture: see `make bench`). Making
-    /// GTK's settings with the empty theme asked for (`GTK_THEME`) skips that parse. The variable
-    /// is set only while they are made: libadwaita leaves the styling to GTK's theme when it
-    /// finds it set. A theme the user asked for with GTK_THEME is left alone; without a display
-    /// GTK is not started here (GtkApplication says why as it starts).
-    static func loadLibadwaitasEmptyThemeFirst() {
+    /// are thrown away (the lobby's start, process to first picture: see `make bench`). GTK's
+    /// settings made with the empty theme asked for (`GTK_THEME`) skip that parse; `run` makes
+    /// them, then takes the variable away again: libadwaita leaves the styling to GTK's theme
+    /// when it finds it set. A theme the user asked for with GTK_THEME is left alone.
+    ///
+    /// Call it before the process starts any thread: setting a variable may move the
+    /// environment while another thread reads it.
+    public static func askForLibadwaitasEmptyTheme() {
         guard g_getenv("GTK_THEME") == nil else { return }
-        g_setenv("GTK_THEME", "Adwaita-empty", 1)
+        g_setenv("GTK_THEME", emptyTheme, 1)
+        asksForEmptyTheme = true
+    }
+
+    private static let emptyTheme = "Adwaita-empty"
+    private static var asksForEmptyTheme = false
+
+    /// GTK's settings, with the theme `askForLibadwaitasEmptyTheme` asked for, then the
+    /// variable gone. Without a display GTK is not started here (GtkApplication says why as it
+    /// starts).
+    private static func makeSettingsWithTheEmptyTheme() {
+        guard asksForEmptyTheme else { return }
+        asksForEmptyTheme = false
+        // (Taking a variable away moves no memory: safe with threads running.)
         defer { g_unsetenv("GTK_THEME") }
         guard gtk_init_check() != 0, let display = gdk_display_get_default() else { return }
         _ = gtk_settings_get_for_display(display)
@@ -50,7 +66,7 @@ public final class Application: GObjectReference {
     /// what the caller passes on: links to open and `--gapplication-service`.
     public func run(arguments: [String] = []) -> Int32 {
         MainActorMainLoopBridge.install()
-        Self.loadLibadwaitasEmptyThemeFirst()
+        Self.makeSettingsWithTheEmptyTheme()
         guard !arguments.isEmpty else { return g_application_run(c(), 0, nil) }
         var argv: [UnsafeMutablePointer<CChar>?] = ([CommandLine.arguments.first ?? "confab"] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }

@@ -87,6 +87,7 @@ struct ConfabApp: ParsableCommand {
     }
 
     func run() throws {
+        MainActor.assumeIsolated { ConfabApplication.prepareEnvironment() }
         // Before GStreamer's, GTK's and D-Bus's threads start (see ProcessHeap). Two arenas took
         // 4–10 MiB off the app in a call, its CPU unchanged (bench-media, N = 2 and 4).
         // Not `restartWithGLibSlicesFromMalloc`: starting again cost the lobby's first picture

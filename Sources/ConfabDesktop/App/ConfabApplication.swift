@@ -34,6 +34,14 @@ public final class ConfabApplication {
     private var ringNotificationShown = false
     private static let ringNotificationID = "incoming-call"
 
+    /// What the process's environment must say before anything starts a thread (setting a
+    /// variable may move the environment while another thread reads it; GSettings, GStreamer
+    /// and the DTLS certificate start threads): the first thing `confab` does.
+    public static func prepareEnvironment() {
+        Application.leaveGLUnloadedWhenRenderingWithCairo()
+        Application.askForLibadwaitasEmptyTheme()
+    }
+
     public init(options: AppOptions) {
         self.options = options
         // Before any widget: every label is made in the user's language.
@@ -44,7 +52,6 @@ public final class ConfabApplication {
         // Every call needs it, and making it takes a while: from now, not from the first Join.
         // (The plugins a call loads wait for the lobby's first picture: see CameraPreview.)
         DTLSCertificate.prepare()
-        Application.leaveGLUnloadedWhenRenderingWithCairo()
         application = Application(id: Self.applicationID, unique: options.isSingleInstance)
         let preferences = AppPreferences()
         self.preferences = preferences
