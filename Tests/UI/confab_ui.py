@@ -94,7 +94,8 @@ def _stop_leftovers():
 
 
 class ConfabProcess:
-    """One running confab, its output kept in a log file."""
+    """One process of the test's (a confab, a Janus), its output kept in a log file, stopped at
+    the latest when the test run ends."""
 
     def __init__(self, command, env, log_path):
         self.log_path = log_path

@@ -14,10 +14,11 @@ import json
 import os
 import socket
 import struct
-import subprocess
 import tempfile
 import threading
 import time
+
+from confab_ui import ConfabProcess
 
 SUPPORT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ConfabEndToEndTests", "Support")
 
@@ -28,18 +29,17 @@ def free_port():
         return probe.getsockname()[1]
 
 
-class PlainJanus:
+class PlainJanus(ConfabProcess):
     """Janus on a free loopback port, its RTP ports away from the managed Janus's default range."""
 
     def __init__(self, rtp_ports="41000-41999"):
-        self.directory = tempfile.mkdtemp(prefix="confab-plain-janus-")
+        directory = tempfile.mkdtemp(prefix="confab-plain-janus-")
         self.port = free_port()
-        self.log = open(os.path.join(self.directory, "janus.log"), "w+")
-        self.process = subprocess.Popen(["bash", os.path.join(SUPPORT, "plain-janus.sh"), self.directory, str(self.port), rtp_ports],
-                                        stdout=self.log, stderr=subprocess.STDOUT)
+        super().__init__(["bash", os.path.join(SUPPORT, "plain-janus.sh"), directory, str(self.port), rtp_ports],
+                         env=None, log_path=os.path.join(directory, "janus.log"))
         deadline = time.monotonic() + 20
         while True:
-            if self.process.poll() is not None:
+            if self.exited():
                 raise RuntimeError(f"Janus exited at start:\n{self.output()[-2000:]}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
@@ -49,21 +49,6 @@ class PlainJanus:
                     self.stop()
                     raise RuntimeError(f"Janus did not listen on {self.port} within 20 s:\n{self.output()[-2000:]}")
                 time.sleep(0.1)
-
-    def output(self):
-        self.log.flush()
-        with open(self.log.name) as log:
-            return log.read()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
 
 
 def _read_exactly(connection, count):
