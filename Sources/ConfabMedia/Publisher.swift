@@ -364,8 +364,7 @@ final class Publisher {
         if !microphoneOpened { pipeline.detachInput(named: Self.microphoneInput) }
         setSending(audio: settings.audioOn)
         setSending(video: settings.videoOn)
-        let offer = OpusOffer.addingParameters(to: try await webrtc.createOffer(), payloadType: 111)
-        try await webrtc.setLocalDescription(.offer, sdp: offer)
+        let offer = try await webrtc.offer { OpusOffer.addingParameters(to: $0, payloadType: 111) }
         let configured = try await handle.request(.publish, jsep: .offer(offer))
         guard let answer = configured.jsep, answer.type == .answer else { throw JanusError.unexpectedReply("no SDP answer to our offer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)

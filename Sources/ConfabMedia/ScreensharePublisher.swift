@@ -89,8 +89,7 @@ final class ScreensharePublisher {
             guard ContinuousClock.now < deadline, !ended else { throw CallError("The screen could not be captured.") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        let offer = try await webrtc.createOffer()
-        try await webrtc.setLocalDescription(.offer, sdp: offer)
+        let offer = try await webrtc.offer { $0 }
         let configured = try await handle.request(.publish, jsep: .offer(offer))
         guard let answer = configured.jsep, answer.type == .answer else { throw JanusError.unexpectedReply("no SDP answer to our offer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)

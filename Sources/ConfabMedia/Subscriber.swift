@@ -113,16 +113,10 @@ final class Subscriber {
         guard let offer = attached.jsep, offer.type == .offer else { throw JanusError.unexpectedReply("no SDP offer to receive with") }
         videoMid = attached.data.streams?.first { $0.type == "video" }?.mid
         JoinTimeline.mark("offer-received", feed: feed)
-        try await webrtc.setRemoteDescription(.offer, sdp: offer.sdp)
-        // Retransmission requests for lost video packets (Janus offers nack and rtx for video;
-        // audio relies on Opus FEC). On its own this did not make webrtcbin send NACKs for
-        // Janus's bundled offer; see streamLinked.
-        if let video = Self.mediaLineIndex(of: "video", in: offer.sdp) { webrtc.setTransceiverProperty(index: video, "do-nack", "true") }
-        let answer = try await webrtc.createAnswer()
         // Answer passive so Janus starts the DTLS handshake: webrtcbin's first ClientHello was
-        // sometimes lost, costing a 1 s retry (ARCHITECTURE.md).
-        let passiveAnswer = answer.replacing("a=setup:active", with: "a=setup:passive")
-        try await webrtc.setLocalDescription(.answer, sdp: passiveAnswer)
+        // sometimes lost, costing a 1 s retry (ARCHITECTURE.md). (Retransmission requests for
+        // lost video packets are turned on as the stream appears: see streamLinked.)
+        let passiveAnswer = try await webrtc.answer(offer.sdp) { $0.replacing("a=setup:active", with: "a=setup:passive") }
         JoinTimeline.mark("answer-made", feed: feed)
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
         JoinTimeline.mark("answer-accepted", feed: feed)

@@ -29,6 +29,16 @@ static inline GstWebRTCRTPTransceiver *confab_webrtc_get_transceiver(GstElement 
     g_signal_emit_by_name(webrtc, "get-transceiver", index, &transceiver);
     return transceiver;
 }
+/// The SDP text of webrtcbin's "local-description" or "remote-description" (NULL while none
+/// is set); free with g_free.
+static inline gchar *confab_webrtc_description_text(GstElement *webrtc, const gchar *property) {
+    GstWebRTCSessionDescription *description = NULL;
+    g_object_get(webrtc, property, &description, NULL);
+    if (description == NULL) return NULL;
+    gchar *text = gst_sdp_message_as_text(description->sdp);
+    gst_webrtc_session_description_free(description);
+    return text;
+}
 /// Restricts ICE to one local address (Janus in tests only sees a namespace's /32 address).
 static inline gboolean confab_webrtc_add_local_ip_address(GstElement *webrtc, const gchar *address) {
     GstWebRTCICE *ice = NULL;

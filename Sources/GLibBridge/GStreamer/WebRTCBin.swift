@@ -113,10 +113,6 @@ public final class WebRTCBin {
         try await description(field: "offer") { confab_webrtc_create_offer(self.element, $0) }
     }
 
-    public func createAnswer() async throws(MediaPipelineError) -> String {
-        try await description(field: "answer") { confab_webrtc_create_answer(self.element, $0) }
-    }
-
     public func setLocalDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
         let description = try Self.makeDescription(type, sdp: sdp)
         defer { gst_webrtc_session_description_free(description) }
@@ -128,6 +124,45 @@ public final class WebRTCBin {
         defer { gst_webrtc_session_description_free(description) }
         try await awaitPromise { confab_webrtc_set_remote_description(self.element, description, $0) }
     }
+
+    /// Answers `offer` in one pass on webrtcbin's own thread: sets it as the remote description,
+    /// creates the answer, `adjust`s it and sets that as the local description; returns the
+    /// answer as set.
+    ///
+    /// One step at a time from the main actor, each of the three waited for the main thread
+    /// to take webrtcbin's reply and go on — behind the call page's first layout and paints,
+    /// at the moment of the join when every millisecond is the first frame's (bench-media's
+    /// join timeline: offer → answer 21 ms at N = 2, 53–157 ms for the fourth app at N = 4,
+    /// where confab-peer, whose main thread is idle, took 7–11 ms).
+    public func answer(_ offer: String, adjusting adjust: @escaping @Sendable (String) -> String) async throws(MediaPipelineError) -> String {
+        let remote = try Self.makeDescription(.offer, sdp: offer)
+        let connection = Negotiation(element)
+        let result: Result<String, MediaPipelineError> = await withCheckedContinuation { continuation in
+            let afterRemote = PromiseBox { promise in
+                if let reason = takeString(confab_promise_error_text(promise)) {
+                    return continuation.resume(returning: .failure(MediaPipelineError("set-remote-description failed: \(reason)")))
+                }
+                connection.createAndSetLocal(.answer, adjusting: adjust) { continuation.resume(returning: $0) }
+            }
+            connection.emit(afterRemote) { confab_webrtc_set_remote_description($0, remote, $1) }
+        }
+        gst_webrtc_session_description_free(remote)
+        return try result.get()
+    }
+
+    /// Creates an offer, `adjust`s it and sets it as the local description in one pass on
+    /// webrtcbin's thread (see `answer`); returns the offer as set.
+    public func offer(adjusting adjust: @escaping @Sendable (String) -> String) async throws(MediaPipelineError) -> String {
+        let connection = Negotiation(element)
+        let result: Result<String, MediaPipelineError> = await withCheckedContinuation { continuation in
+            connection.createAndSetLocal(.offer, adjusting: adjust) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// The local and remote descriptions as webrtcbin holds them (nil while none is set).
+    var localDescription: String? { takeString(confab_webrtc_description_text(element, "local-description")) }
+    var remoteDescription: String? { takeString(confab_webrtc_description_text(element, "remote-description")) }
 
     public func addICECandidate(mlineIndex: Int, candidate: String) {
         confab_webrtc_add_ice_candidate(element, guint(mlineIndex), candidate)
@@ -185,7 +220,7 @@ public final class WebRTCBin {
         if let failure { throw MediaPipelineError(failure) }
     }
 
-    private static func makeDescription(_ type: SDPType, sdp: String) throws(MediaPipelineError) -> UnsafeMutablePointer<GstWebRTCSessionDescription> {
+    nonisolated fileprivate static func makeDescription(_ type: SDPType, sdp: String) throws(MediaPipelineError) -> UnsafeMutablePointer<GstWebRTCSessionDescription> {
         var message: UnsafeMutablePointer<GstSDPMessage>?
         guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
             throw MediaPipelineError("the session description could not be parsed")
@@ -195,6 +230,58 @@ public final class WebRTCBin {
             throw MediaPipelineError("the session description could not be made")
         }
         return description
+    }
+}
+
+/// A webrtcbin driven from the replies to its own promises, on its own thread (`WebRTCBin.answer`):
+/// holds a reference to it until the last step is done.
+private final class Negotiation: @unchecked Sendable {
+    private let element: UnsafeMutablePointer<GstElement>
+
+    init(_ element: UnsafeMutablePointer<GstElement>) {
+        gst_object_ref(gpointer(element))
+        self.element = element
+    }
+
+    deinit { gst_object_unref(gpointer(element)) }
+
+    /// Emits an action with a promise whose reply goes to `box` (and keeps this alive until then).
+    func emit(_ box: PromiseBox, _ action: (UnsafeMutablePointer<GstElement>, UnsafeMutablePointer<GstPromise>) -> Void) {
+        let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
+        action(element, promise!)
+        gst_promise_unref(promise)
+    }
+
+    /// Creates our description of `type`, adjusts it and sets it as the local description;
+    /// `finish` gets the description as set, or why not.
+    func createAndSetLocal(_ type: WebRTCBin.SDPType, adjusting adjust: @escaping @Sendable (String) -> String,
+                           finish: @escaping @Sendable (Result<String, MediaPipelineError>) -> Void) {
+        let field = type == .offer ? "offer" : "answer"
+        let created = PromiseBox { [self] promise in
+            guard let description = confab_promise_take_description(promise, field) else {
+                let reason = takeString(confab_promise_error_text(promise)) ?? "no \(field) was produced"
+                return finish(.failure(MediaPipelineError("create-\(field) failed: \(reason)")))
+            }
+            let text = adjust(takeString(gst_sdp_message_as_text(description.pointee.sdp)) ?? "")
+            gst_webrtc_session_description_free(description)
+            let local: UnsafeMutablePointer<GstWebRTCSessionDescription>
+            do throws(MediaPipelineError) {
+                local = try WebRTCBin.makeDescription(type, sdp: text)
+            } catch {
+                return finish(.failure(error))
+            }
+            let set = PromiseBox { promise in
+                if let reason = takeString(confab_promise_error_text(promise)) {
+                    finish(.failure(MediaPipelineError("set-local-description failed: \(reason)")))
+                } else {
+                    finish(.success(text))
+                }
+            }
+            // webrtcbin copies the description as the action is emitted.
+            emit(set) { confab_webrtc_set_local_description($0, local, $1) }
+            gst_webrtc_session_description_free(local)
+        }
+        emit(created) { type == .offer ? confab_webrtc_create_offer($0, $1) : confab_webrtc_create_answer($0, $1) }
     }
 }
 
