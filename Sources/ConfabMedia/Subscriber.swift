@@ -244,12 +244,6 @@ final class Subscriber {
         return lastQuality
     }
 
-    /// The position of the first `kind` m-line in `sdp` (webrtcbin numbers transceivers so).
-    static func mediaLineIndex(of kind: String, in sdp: String) -> Int? {
-        let mediaLines = sdp.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("m=") }
-        return mediaLines.firstIndex { $0.hasPrefix("m=\(kind) ") }
-    }
-
     /// The size video arrives at (the decoder's output, before scaling for the tile).
     var receivedVideoSize: VideoSize? {
         guard let decoder = decoderName, let size = pipeline.videoSize(ofElement: decoder) else { return nil }

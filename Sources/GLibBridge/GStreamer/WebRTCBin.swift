@@ -133,7 +133,10 @@ public final class WebRTCBin {
     /// to take webrtcbin's reply and go on — behind the call page's first layout and paints,
     /// at the moment of the join when every millisecond is the first frame's (bench-media's
     /// join timeline: offer → answer 21 ms at N = 2, 53–157 ms for the fourth app at N = 4,
-    /// where confab-peer, whose main thread is idle, took 7–11 ms).
+    /// where confab-peer, whose main thread is idle, took 7–11 ms). Measured against the
+    /// step-by-step build, the join was no faster beyond the runs' spread (README, twentieth
+    /// round): the steps after it wait for the main thread instead. It is kept for the waits
+    /// it takes off, with nothing added to the path.
     public func answer(_ offer: String, adjusting adjust: @escaping @Sendable (String) -> String) async throws(MediaPipelineError) -> String {
         let remote = try Self.makeDescription(.offer, sdp: offer)
         let connection = Negotiation(element)
@@ -233,8 +236,8 @@ public final class WebRTCBin {
     }
 }
 
-/// A webrtcbin driven from the replies to its own promises, on its own thread (`WebRTCBin.answer`):
-/// holds a reference to it until the last step is done.
+/// A webrtcbin driven from the replies to its own promises, on its own thread (`WebRTCBin.answer`,
+/// `offer`): holds a reference to it until the last step is done.
 private final class Negotiation: @unchecked Sendable {
     private let element: UnsafeMutablePointer<GstElement>
 
