@@ -18,7 +18,9 @@ func offeredSendOnlyVP8Connection(restrictedTo address: String? = nil, settingLo
     var offered: Result<String, MediaPipelineError>?
     Task { @MainActor in
         do throws(MediaPipelineError) {
-            offered = .success(settingLocalDescription ? try await webrtc.offer { $0 } : try await webrtc.createOffer())
+            let offer = try await webrtc.createOffer()
+            if settingLocalDescription { try await webrtc.setLocalDescription(.offer, sdp: offer) }
+            offered = .success(offer)
         } catch {
             offered = .failure(error)
         }

@@ -113,6 +113,12 @@ public final class WebRTCBin {
         try await description(field: "offer") { confab_webrtc_create_offer(self.element, $0) }
     }
 
+    public func setLocalDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
+        let description = try Self.makeDescription(type, sdp: sdp)
+        defer { gst_webrtc_session_description_free(description) }
+        try await awaitPromise { confab_webrtc_set_local_description(self.element, description, $0) }
+    }
+
     public func setRemoteDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
         let description = try Self.makeDescription(type, sdp: sdp)
         defer { gst_webrtc_session_description_free(description) }
@@ -180,7 +186,9 @@ public final class WebRTCBin {
             let box = PromiseBox { promise in
                 continuation.resume(returning: WebRTCStatistics.read(promise))
             }
-            box.emit { confab_webrtc_get_stats(element, $0) }
+            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
+            confab_webrtc_get_stats(element, promise)
+            gst_promise_unref(promise)
         }
     }
 
@@ -198,14 +206,19 @@ public final class WebRTCBin {
                     continuation.resume(returning: .failure(MediaPipelineError("create-\(field) failed: \(reason)")))
                 }
             }
-            box.emit(emit)
+            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
+            emit(promise!)
+            gst_promise_unref(promise)
         }
         return try result.get()
     }
 
     private func awaitPromise(_ emit: (UnsafeMutablePointer<GstPromise>) -> Void) async throws(MediaPipelineError) {
         let failure: String? = await withCheckedContinuation { continuation in
-            PromiseBox { promise in continuation.resume(returning: takeString(confab_promise_error_text(promise))) }.emit(emit)
+            let box = PromiseBox { promise in continuation.resume(returning: takeString(confab_promise_error_text(promise))) }
+            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
+            emit(promise!)
+            gst_promise_unref(promise)
         }
         if let failure { throw MediaPipelineError(failure) }
     }
@@ -235,10 +248,11 @@ private final class Negotiation: @unchecked Sendable {
 
     deinit { gst_object_unref(gpointer(element)) }
 
-    /// Emits an action on the webrtcbin with a promise whose reply goes to `box` (which keeps
-    /// this alive until then).
+    /// Emits an action with a promise whose reply goes to `box` (and keeps this alive until then).
     func emit(_ box: PromiseBox, _ action: (UnsafeMutablePointer<GstElement>, UnsafeMutablePointer<GstPromise>) -> Void) {
-        box.emit { action(element, $0) }
+        let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
+        action(element, promise!)
+        gst_promise_unref(promise)
     }
 
     /// Creates our description of `type`, adjusts it and sets it as the local description;
@@ -280,12 +294,6 @@ private final class PromiseBox: @unchecked Sendable {
     private var done = false
     /// `onReply` is `@Sendable` so it is not main-actor isolated: GStreamer replies on its own threads.
     init(_ onReply: @escaping @Sendable (UnsafeMutablePointer<GstPromise>) -> Void) { self.onReply = onReply }
-    /// Runs `action` with a new promise whose reply comes here (the promise holds this until then).
-    func emit(_ action: (UnsafeMutablePointer<GstPromise>) -> Void) {
-        let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(self).toOpaque(), releasePromiseBox)
-        action(promise!)
-        gst_promise_unref(promise)
-    }
     func complete(_ promise: UnsafeMutablePointer<GstPromise>?) {
         guard !done, let promise else { return }
         done = true
