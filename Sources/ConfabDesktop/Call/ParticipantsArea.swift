@@ -29,7 +29,9 @@ final class ParticipantsArea {
     private var placed: [(container: Box, tile: Widget)] = []
     /// The participant sessions whose tiles the current layout shows (the full-screen layout
     /// shows one): only their video needs receiving.
-    private(set) var shownSessions: Set<String> = []
+    var shownSessions: Set<String> { placedSessions.subtracting(scrolledOut) }
+    /// The spotlight strip's tiles out of view, as last settled (see `checkStripAfterLayout`).
+    private var scrolledOut: Set<String> = []
     /// Called when `shownSessions` changes without a new arrangement (the spotlight's strip
     /// scrolled or was resized).
     var onShownSessionsChanged: (@MainActor () -> Void)?
@@ -82,7 +84,7 @@ final class ParticipantsArea {
         spotlightStripView = ScrolledWindow(strip: spotlightStrip, height: Self.stripHeight)
         // A strip with more people than fit shows some of them only when scrolled to: the others'
         // video is not received meanwhile (issue 14).
-        spotlightStripView.onHorizontalViewportChange { [weak self] in self?.updateShownSessions() }
+        spotlightStripView.onHorizontalViewportChange { [weak self] in self?.checkStripAfterLayout() }
         view.addPage(Box(.vertical, spacing: 8, children: [spotlightMain, spotlightStripView]),
                      name: ParticipantsLayout.spotlight.rawValue)
         view.addPage(fullScreenMain, name: ParticipantsLayout.fullScreen.rawValue)
@@ -146,7 +148,12 @@ final class ParticipantsArea {
         let others = order.compactMap { tiles[$0]?.view }
         placedSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
         showsSelf = true
-        defer { updateShownSessions(notify: false) }
+        defer {
+            // Until GTK has laid the strip out anew, the tiles still in it keep what they were
+            // (a new one counts as in view), and whoever left it for the large view is in view.
+            scrolledOut.formIntersection(spotlightStripTiles.keys)
+            checkStripAfterLayout()
+        }
         if share {
             for tile in others + [selfTile.view] { placeThumbnail(tile, in: shareStrip) }
             view.visiblePageName = Self.sharePage
@@ -191,13 +198,47 @@ final class ParticipantsArea {
         return clamp
     }
 
-    /// Everyone placed, less the spotlight strip's tiles scrolled out of view.
-    private func updateShownSessions(notify: Bool = true) {
+    /// Looks again at which of the strip's tiles are out of view once GTK has laid it out and
+    /// painted it: not at the strip view's own signals, as its viewport says its new size before
+    /// its tiles get theirs (GtkViewport configures the adjustment, then allocates its child).
+    /// A tile come into view is received at once; one gone out of view is paused only once the
+    /// strip has stayed as it is for a moment: a window being resized is painted at sizes it does
+    /// not stay at (narrowed to 360 px, its strip once showed 156 px for 0.85 s), and reading
+    /// those paused a tile in view and resumed it within the second — a frozen picture and a
+    /// new keyframe.
+    private func checkStripAfterLayout() {
+        spotlightStripView.afterNextPaint { [weak self] in
+            guard let self else { return }
+            let measured = self.measuredOutOfView()
+            let cameIntoView = self.scrolledOut.subtracting(measured)
+            if !cameIntoView.isEmpty {
+                self.scrolledOut.subtract(cameIntoView)
+                self.onShownSessionsChanged?()
+            }
+            if !measured.isSubset(of: self.scrolledOut) { self.settleScrolledOut() }
+        }
+    }
+
+    /// Takes what is out of view once the strip has not changed for `settleSeconds`: every
+    /// change since the last call starts the wait again.
+    private func settleScrolledOut() {
+        settleGeneration += 1
+        let generation = settleGeneration
+        MainLoop.after(seconds: Self.settleSeconds) { [weak self] in
+            guard let self, self.settleGeneration == generation else { return }
+            let measured = self.measuredOutOfView()
+            guard measured != self.scrolledOut else { return }
+            self.scrolledOut = measured
+            self.onShownSessionsChanged?()
+        }
+    }
+
+    private var settleGeneration = 0
+    private static let settleSeconds = 0.5
+
+    private func measuredOutOfView() -> Set<String> {
         let extents = spotlightStripTiles.compactMapValues { $0.horizontalExtent(in: spotlightStrip) }
-        let shown = placedSessions.subtracting(StripVisibility.outOfView(extents, viewport: spotlightStripView.horizontalViewport))
-        guard shown != shownSessions else { return }
-        shownSessions = shown
-        if notify { onShownSessionsChanged?() }
+        return StripVisibility.outOfView(extents, viewport: spotlightStripView.horizontalViewport)
     }
 }
 
