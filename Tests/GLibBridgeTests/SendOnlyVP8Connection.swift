@@ -18,9 +18,7 @@ func offeredSendOnlyVP8Connection(restrictedTo address: String? = nil, settingLo
     var offered: Result<String, MediaPipelineError>?
     Task { @MainActor in
         do throws(MediaPipelineError) {
-            let offer = try await webrtc.createOffer()
-            if settingLocalDescription { try await webrtc.setLocalDescription(.offer, sdp: offer) }
-            offered = .success(offer)
+            offered = .success(settingLocalDescription ? try await webrtc.offer { $0 } : try await webrtc.createOffer())
         } catch {
             offered = .failure(error)
         }

@@ -113,12 +113,6 @@ public final class WebRTCBin {
         try await description(field: "offer") { confab_webrtc_create_offer(self.element, $0) }
     }
 
-    public func setLocalDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
-        let description = try Self.makeDescription(type, sdp: sdp)
-        defer { gst_webrtc_session_description_free(description) }
-        try await awaitPromise { confab_webrtc_set_local_description(self.element, description, $0) }
-    }
-
     public func setRemoteDescription(_ type: SDPType, sdp: String) async throws(MediaPipelineError) {
         let description = try Self.makeDescription(type, sdp: sdp)
         defer { gst_webrtc_session_description_free(description) }
@@ -186,9 +180,7 @@ public final class WebRTCBin {
             let box = PromiseBox { promise in
                 continuation.resume(returning: WebRTCStatistics.read(promise))
             }
-            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
-            confab_webrtc_get_stats(element, promise)
-            gst_promise_unref(promise)
+            box.emit { confab_webrtc_get_stats(element, $0) }
         }
     }
 
@@ -206,19 +198,14 @@ public final class WebRTCBin {
                     continuation.resume(returning: .failure(MediaPipelineError("create-\(field) failed: \(reason)")))
                 }
             }
-            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
-            emit(promise!)
-            gst_promise_unref(promise)
+            box.emit(emit)
         }
         return try result.get()
     }
 
     private func awaitPromise(_ emit: (UnsafeMutablePointer<GstPromise>) -> Void) async throws(MediaPipelineError) {
         let failure: String? = await withCheckedContinuation { continuation in
-            let box = PromiseBox { promise in continuation.resume(returning: takeString(confab_promise_error_text(promise))) }
-            let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
-            emit(promise!)
-            gst_promise_unref(promise)
+            PromiseBox { promise in continuation.resume(returning: takeString(confab_promise_error_text(promise))) }.emit(emit)
         }
         if let failure { throw MediaPipelineError(failure) }
     }
@@ -248,11 +235,10 @@ private final class Negotiation: @unchecked Sendable {
 
     deinit { gst_object_unref(gpointer(element)) }
 
-    /// Emits an action with a promise whose reply goes to `box` (and keeps this alive until then).
+    /// Emits an action on the webrtcbin with a promise whose reply goes to `box` (which keeps
+    /// this alive until then).
     func emit(_ box: PromiseBox, _ action: (UnsafeMutablePointer<GstElement>, UnsafeMutablePointer<GstPromise>) -> Void) {
-        let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(box).toOpaque(), releasePromiseBox)
-        action(element, promise!)
-        gst_promise_unref(promise)
+        box.emit { action(element, $0) }
     }
 
     /// Creates our description of `type`, adjusts it and sets it as the local description;
@@ -294,6 +280,12 @@ private final class PromiseBox: @unchecked Sendable {
     private var done = false
     /// `onReply` is `@Sendable` so it is not main-actor isolated: GStreamer replies on its own threads.
     init(_ onReply: @escaping @Sendable (UnsafeMutablePointer<GstPromise>) -> Void) { self.onReply = onReply }
+    /// Runs `action` with a new promise whose reply comes here (the promise holds this until then).
+    func emit(_ action: (UnsafeMutablePointer<GstPromise>) -> Void) {
+        let promise = gst_promise_new_with_change_func(promiseChanged, Unmanaged.passRetained(self).toOpaque(), releasePromiseBox)
+        action(promise!)
+        gst_promise_unref(promise)
+    }
     func complete(_ promise: UnsafeMutablePointer<GstPromise>?) {
         guard !done, let promise else { return }
         done = true
