@@ -202,14 +202,14 @@ final class ParticipantsArea {
     /// painted it: not at the strip view's own signals, as its viewport says its new size before
     /// its tiles get theirs (GtkViewport configures the adjustment, then allocates its child).
     /// A tile come into view is received at once; one gone out of view is paused only once the
-    /// strip has stayed as it is for a moment: a window being resized is painted at sizes it does
-    /// not stay at (narrowed to 360 px, its strip once showed 156 px for 0.85 s), and reading
-    /// those paused a tile in view and resumed it within the second — a frozen picture and a
-    /// new keyframe.
+    /// strip has stayed as it is for a moment: a window being resized is laid out at sizes it
+    /// does not stay at (narrowed from 1400 to 360 px: 301 px, then 326), and reading those
+    /// paused a tile in view and resumed it within the second — a frozen picture and a new
+    /// keyframe.
     private func checkStripAfterLayout() {
         spotlightStripView.afterNextPaint { [weak self] in
             guard let self else { return }
-            let measured = self.measuredOutOfView()
+            guard let measured = self.measuredOutOfView() else { return }
             let cameIntoView = self.scrolledOut.subtracting(measured)
             if !cameIntoView.isEmpty {
                 self.scrolledOut.subtract(cameIntoView)
@@ -226,7 +226,8 @@ final class ParticipantsArea {
         let generation = settleGeneration
         MainLoop.after(seconds: Self.settleSeconds) { [weak self] in
             guard let self, self.settleGeneration == generation else { return }
-            let measured = self.measuredOutOfView()
+            // (Given no width now, it is given one later: that is a change, which comes here again.)
+            guard let measured = self.measuredOutOfView() else { return }
             guard measured != self.scrolledOut else { return }
             self.scrolledOut = measured
             self.onShownSessionsChanged?()
@@ -236,7 +237,13 @@ final class ParticipantsArea {
     private var settleGeneration = 0
     private static let settleSeconds = 0.5
 
-    private func measuredOutOfView() -> Set<String> {
+    /// The strip's tiles out of view as laid out now; nil while the strip is given no width: in
+    /// a window being narrowed, GTK laid the participants out 0 px wide for a frame, the strip's
+    /// viewport still saying 156 px — 0.15 s here, up to 0.85 s under load, which the wait above
+    /// may not outlast (probably CI's case: a tile in view paused in spite of it).
+    private func measuredOutOfView() -> Set<String>? {
+        guard !spotlightStripTiles.isEmpty else { return [] }
+        guard view.allocatedSize.width > 0, spotlightStripView.allocatedSize.width > 0 else { return nil }
         let extents = spotlightStripTiles.compactMapValues { $0.horizontalExtent(in: spotlightStrip) }
         return StripVisibility.outOfView(extents, viewport: spotlightStripView.horizontalViewport)
     }
