@@ -32,8 +32,8 @@ final class ParticipantsArea {
     var shownSessions: Set<String> { placedSessions.subtracting(scrolledOut) }
     /// The spotlight strip's tiles out of view, as last settled (see `checkStripAfterLayout`).
     private var scrolledOut: Set<String> = []
-    /// Called when `shownSessions` changes without a new arrangement (the spotlight's strip
-    /// scrolled or was resized).
+    /// Called when `shownSessions` changes after the caller of `update` read it: the spotlight's
+    /// strip scrolled or was resized, or was laid out after a new arrangement.
     var onShownSessionsChanged: (@MainActor () -> Void)?
     /// Whether the arrangement places our own tile (the full-screen layout of someone else does
     /// not): our camera is converted for it only then.
