@@ -32,6 +32,21 @@ public final class CallMediaSession {
     /// dropped or changed under the connection (ICE in GStreamer 1.22 cannot restart: a new
     /// connection is the way back).
     public var onFailure: (@MainActor (String) -> Void)?
+    /// Called once, when the join's first picture has been asked for: our answer made (it goes
+    /// out at once) to receive one of those who were in the room; in an empty room, our
+    /// published offer answered. What is left before that picture comes (ICE, DTLS, the first
+    /// keyframe: ~0.1 s here) needs no main thread, so the UI's heavy work can take it then
+    /// (see `ActiveCall.isMediaSignalled`). Waiting for our publishing as well put that work
+    /// after the answer's network part had begun, and the picture waited for it (bench-media).
+    public var onSignalled: (@MainActor () -> Void)?
+    /// What the join waits for before `onSignalled`; nil once it was told.
+    private var awaitedSignal: JoinConnection? = .publisher
+    private var isPublished = false
+
+    private enum JoinConnection: Hashable {
+        case publisher
+        case anyReceiver
+    }
     /// Whether what we send reaches the media server, from its receiver reports.
     public private(set) var mediaPath = MediaPath.connecting
 
@@ -113,7 +128,9 @@ public final class CallMediaSession {
         await DTLSCertificate.ready()
         JoinTimeline.mark("certificate-ready")
         let existing = try await publisher.start(on: janus, settings: settings)
+        isPublished = true
         for feed in existing { subscribe(to: feed) }
+        signalled(.publisher)
         watch.connected()
         statisticsTimer = RepeatingTimer(interval: 1) { [weak self] in self?.refreshFeeds() }
     }
@@ -268,6 +285,15 @@ public final class CallMediaSession {
         onChange?()
     }
 
+    /// `connection` has signalled: `onSignalled` if that is what the join waits for.
+    private func signalled(_ connection: JoinConnection) {
+        guard let awaitedSignal, connection == awaitedSignal else { return }
+        self.awaitedSignal = nil
+        JoinTimeline.mark("media-signalled")
+        onSignalled?()
+        onSignalled = nil
+    }
+
     /// A receiver for `feed` (already in `remoteFeeds`), playing to the current speaker.
     private func startReceiving(_ feed: PublishedFeed) {
         guard let janus, let speaker, let remote = remoteFeeds[feed.id] else { return }
@@ -283,6 +309,9 @@ public final class CallMediaSession {
             if !remote.isScreenshare { subscriber.setDisplaySize(displaySizes[remote.sessionID]) }
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
+            // Someone to see while the join signals: their picture is what it waits for.
+            if awaitedSignal != nil { awaitedSignal = .anyReceiver }
+            subscriber.onAnswerMade = { [weak self] in self?.signalled(.anyReceiver) }
             Task {
                 do {
                     try await subscriber.start(on: janus, privateID: self.publisher?.privateID)
@@ -309,6 +338,11 @@ public final class CallMediaSession {
 
     private func unsubscribe(from feedID: UInt64) {
         guard let subscriber = subscribers.removeValue(forKey: feedID) else { return }
+        // Nobody left to see (they left, or receiving them failed): our publishing is what counts.
+        if awaitedSignal == .anyReceiver, subscribers.isEmpty {
+            awaitedSignal = .publisher
+            if isPublished { signalled(.publisher) }
+        }
         speaker?.remove(feed: feedID)
         remoteFeeds[feedID] = nil
         publishedFeeds[feedID] = nil

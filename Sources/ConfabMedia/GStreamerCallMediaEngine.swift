@@ -206,6 +206,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     public func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
                       onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
+                      onSignalled: @escaping @MainActor () -> Void = {},
                       onFailure: @escaping @MainActor (String) -> Void) async throws {
         JoinTimeline.mark("engine-start")
         await stop()
@@ -255,6 +256,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             onUpdate(media)
         }
         session.onFailure = onFailure
+        session.onSignalled = onSignalled
         session.setSpeakerEnabled(settings.speakerOn)
         session.limitCamera(to: cameraLimit)
         session.receiveVideo(of: watchedSessions)

@@ -12,6 +12,8 @@ import Logging
 final class Subscriber {
     var onFrame: (@MainActor (VideoFrame) -> Void)?
     var onAudioLevel: (@MainActor (Double) -> Void)?
+    /// Our answer is made and goes to Janus now: all this connection has to say is said.
+    var onAnswerMade: (@MainActor () -> Void)?
     var framesAtLastRefresh = 0
 
     private let feed: UInt64
@@ -118,6 +120,8 @@ final class Subscriber {
         // lost video packets are turned on as the stream appears: see streamLinked.)
         let passiveAnswer = try await webrtc.answer(offer.sdp) { $0.replacing("a=setup:active", with: "a=setup:passive") }
         JoinTimeline.mark("answer-made", feed: feed)
+        // (What it starts waits for the main loop's next turn: the answer is sent first.)
+        onAnswerMade?()
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
         JoinTimeline.mark("answer-accepted", feed: feed)
         if isVideoPaused { configureVideo(send: false) }

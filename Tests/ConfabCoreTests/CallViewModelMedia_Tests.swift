@@ -28,11 +28,44 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(engine.started.first?.3, .default)
     } }
 
+    /// The call page waits for it when joined from the lobby (AppRouter): said once our side
+    /// of the signalling is done, before the connection is up; or when the first try failed,
+    /// so a page never waits on a media server that is down.
+    func test_mediaSignalled_whenTheEngineSaysSo_beforeTheConnectionIsUp_orWhenTheFirstTryFailed() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = endpoint
+        let engine = FakeMediaEngine()
+        engine.signalsAtStart = false
+        engine.holdsStart = true
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        Task { await subject.startCall(standup, members: [], ring: false) }
+        waitUntil { engine.started.count == 1 }
+        XCTAssertEqual(subject.activeCall?.isMediaSignalled, false, "signalled before the engine said so")
+        engine.signal()
+        waitUntil { subject.activeCall?.isMediaSignalled == true }
+        XCTAssertEqual(subject.activeCall?.isMediaConnected, false)
+        engine.finishStart()
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+
+        let failing = FakeMediaEngine()
+        failing.signalsAtStart = false
+        failing.failure = JanusDown()
+        let otherService = FakeCallService()
+        otherService.mediaOnJoin = endpoint
+        let other = CallViewModel(currentUser: User(id: "ada"), callService: otherService, mediaEngine: failing)
+        Task { await other.startCall(standup, members: [], ring: false) }
+        waitUntil { other.activeCall?.isMediaSignalled == true }
+        XCTAssertEqual(other.activeCall?.isMediaConnected, false)
+    } }
+
+    private struct JanusDown: Error {}
+
     func test_joinWithoutMediaEndpoint_noMedia() { onMain {
         let (subject, _, engine) = joined(media: nil)
         settle()
         XCTAssertTrue(engine.started.isEmpty)
         XCTAssertNotEqual(subject.activeCall?.isMediaConnected, true)
+        XCTAssertEqual(subject.activeCall?.isMediaSignalled, true, "a call page would wait for media that never comes")
     } }
 
     func test_inCall_togglesReachTheEngine() { onMain {

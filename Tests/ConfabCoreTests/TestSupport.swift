@@ -263,13 +263,28 @@ final class FakeMediaEngine: CallMediaEngine {
     private(set) var stopCount = 0
     private var onUpdate: (@MainActor ([String: ParticipantMedia]) -> Void)?
     private var onFailure: (@MainActor (String) -> Void)?
+    private var onSignalled: (@MainActor () -> Void)?
+    /// Whether `start` says at once that its connections are signalled (a real engine says so
+    /// partway through; false: only `signal()` says it).
+    var signalsAtStart = true
+    /// Whether `start` waits for `finishStart()` before it returns (a connection coming up).
+    var holdsStart = false
+    private var startGate: CheckedContinuation<Void, Never>?
+    func finishStart() {
+        startGate?.resume()
+        startGate = nil
+    }
 
     func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
                onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
+               onSignalled: @escaping @MainActor () -> Void,
                onFailure: @escaping @MainActor (String) -> Void) async throws {
         if let failure { throw failure }
         started.append((call, endpoint, sessionID, settings))
         self.onUpdate = onUpdate
+        self.onSignalled = onSignalled
+        if signalsAtStart { onSignalled() }
+        if holdsStart { await withCheckedContinuation { startGate = $0 } }
         self.onFailure = onFailure
     }
 
@@ -292,6 +307,7 @@ final class FakeMediaEngine: CallMediaEngine {
     func stop() async { stopCount += 1 }
 
     func update(_ media: [String: ParticipantMedia]) { onUpdate?(media) }
+    func signal() { onSignalled?() }
     func fail(_ reason: String) { onFailure?(reason) }
 
     // Sending the size that is shown (issue 15).

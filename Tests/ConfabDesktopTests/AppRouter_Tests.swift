@@ -10,9 +10,10 @@ final class AppRouter_Tests: XCTestCase {
     private let ring = IncomingCall(id: "standup", caller: User(id: "bob"), type: .default, members: [], timeout: .seconds(30), video: true)
 
     private func screen(_ state: CallingState, call: CallID? = nil, minimized: Bool = false, ended: EndedCall? = nil,
-                        current: AppRouter.Screen? = nil) -> AppRouter.Screen {
+                        current: AppRouter.Screen? = nil, waitsForMedia: Bool = false) -> AppRouter.Screen {
         MainActor.assumeIsolated {
-            AppRouter.screen(for: state, activeCall: call, isMinimized: minimized, ended: ended, current: current)
+            AppRouter.screen(for: state, activeCall: call, isMinimized: minimized, ended: ended, current: current,
+                             waitsForMedia: waitsForMedia)
         }
     }
 
@@ -39,6 +40,19 @@ final class AppRouter_Tests: XCTestCase {
         XCTAssertEqual(screen(.joining, call: standup, current: .incoming(standup)), .call(standup))
         XCTAssertEqual(screen(.joining, call: standup, current: .lobby(CallID(type: .default, id: "other"))), .call(standup))
         XCTAssertEqual(screen(.joining), .home)
+    }
+
+    /// Joined from the lobby, the call page waits for the media's signalling (its first layout
+    /// and paint held every step of it up): the lobby stays, for that call only.
+    func test_inCall_joinedFromTheLobby_keepsTheLobbyWhileTheMediaSignals() {
+        XCTAssertEqual(screen(.inCall, call: standup, current: .lobby(standup), waitsForMedia: true), .lobby(standup))
+        XCTAssertEqual(screen(.inCall, call: standup, current: .lobby(standup), waitsForMedia: false), .call(standup))
+        XCTAssertEqual(screen(.inCall, call: standup, current: .incoming(standup), waitsForMedia: true), .call(standup),
+                       "an answered ring has no lobby to keep")
+        XCTAssertEqual(screen(.inCall, call: standup, current: .lobby(CallID(type: .default, id: "other")), waitsForMedia: true),
+                       .call(standup))
+        XCTAssertEqual(screen(.inCall, call: standup, current: .call(standup), waitsForMedia: true), .call(standup),
+                       "a call on screen goes back to no lobby")
     }
 
     func test_inCallAndReconnecting_areTheCallWindow_orTheMinimizedOne() {

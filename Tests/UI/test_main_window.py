@@ -10,7 +10,7 @@ import unittest
 
 import pyatspi
 
-from confab_ui import (App, Peer, Server, XvfbTestCase, application, click, find, find_all, on_screen, press_keys, read_clipboard,
+from confab_ui import (MEDIA_ADDRESS, App, MediaCallTestCase, Peer, Server, XvfbTestCase, application, click, find, find_all, on_screen, press_keys, read_clipboard,
                        screenshot, top_level_window, type_text, wait_for, walk)
 
 
@@ -27,6 +27,23 @@ def frames(accessible):
         if window is not None and window.getState().contains(pyatspi.STATE_SHOWING):
             shown.append(window)
     return shown
+
+
+def link_secret(server, cid):
+    """The call's secret as the server stored it (what its hosts' Copy link carries)."""
+    database = sqlite3.connect(os.path.join(server.directory, "calls.sqlite"))
+    try:
+        row = database.execute("SELECT linkSecret FROM call WHERE cid = ?", (cid,)).fetchone()
+    finally:
+        database.close()
+    return row[0] if row else None
+
+
+def open_link(test, home, link, title):
+    """A confab: link pasted at home, then Join…: the lobby of its call."""
+    type_text(find(home, role="text", name="Call name"), link)
+    click(find(home, role="push button", name="Join…"))
+    return wait_for(lambda: top_level_window(test.accessible, name=title), timeout=20, what="the lobby of the pasted link")
 
 
 class MainWindowTestCase(XvfbTestCase):
@@ -68,6 +85,12 @@ class MainWindowTestCase(XvfbTestCase):
         wait_for(lambda: top_level_window(self.accessible, name=title)
                  and on_screen(top_level_window(self.accessible, name=title), name="Hang up"), timeout=20, what="the call page")
         return top_level_window(self.accessible, name=title)
+
+    def link_secret(self, cid):
+        return link_secret(self.server, cid)
+
+    def open_link(self, home, link, title):
+        return open_link(self, home, link, title)
 
     def assert_inside(self, node, window, what):
         x, y, width, height = extents(window)
@@ -242,19 +265,6 @@ class PastedLinkLetsAdaIntoBobsCall(MainWindowTestCase):
     """Issue 16: ada is no member of bob's call; a link pasted at home opens its lobby, and only
     the link's secret lets her join."""
 
-    def link_secret(self, cid):
-        """The call's secret as the server stored it (what its hosts' Copy link carries)."""
-        database = sqlite3.connect(os.path.join(self.server.directory, "calls.sqlite"))
-        try:
-            row = database.execute("SELECT linkSecret FROM call WHERE cid = ?", (cid,)).fetchone()
-        finally:
-            database.close()
-        return row[0] if row else None
-
-    def open_link(self, home, link, title):
-        type_text(find(home, role="text", name="Call name"), link)
-        click(find(home, role="push button", name="Join…"))
-        return self.page(title, "the lobby of the pasted link")
 
     def test_linkPastedAtHome_withoutItsSecretAdaIsRefused_withItSheJoinsBobsCall(self):
         self.peer("bob", "join", "default:bobs-room", "--create", "--duration", "40")
@@ -310,6 +320,57 @@ class CallPageBuiltInTheLobby(MainWindowTestCase):
         click(wait_for(lambda: on_screen(call, role="push button", name_contains="Participants"), what="the People button"))
         wait_for(lambda: on_screen(call, name_contains="In the call (2)"), what="the People list, counting bob and ada, on screen")
         screenshot(self.xvfb.display, "call-page-built-in-lobby.png")
+
+
+class CallPageAfterTheMediaSignals(MediaCallTestCase):
+    """Issue 15: joined from the lobby, the call page's first layout and paint (50-110 ms of the
+    main thread here) came between the click and our answer to those already in, and every step
+    of that signalling waited for it. The lobby now stays (its button saying "Joining...") until
+    our answer to bob is made; the page is laid out while the connection comes up, and shows him."""
+    app_env = {"CONFAB_TIMELINE": "1"}
+
+    def timeline(self):
+        """The join's steps in the order the app marked them (first time each), with their ms
+        after the click."""
+        seen = {}
+        for line in self.app.output().splitlines():
+            if line.startswith("confab-timeline "):
+                step, at = line.split()[1], float(line.rsplit("at=", 1)[1])
+                if step == "join-clicked":
+                    seen = {}
+                seen.setdefault(step, at)
+        start = seen.get("join-clicked", 0)
+        return [f"{step} +{(at - start) * 1000:.0f}" for step, at in seen.items()]
+
+    def steps(self):
+        return [entry.split(" +")[0] for entry in self.timeline()]
+
+    def tearDown(self):
+        self.assertFalse(self.app.exited(), f"confab exited during the test:\n{self.app.output()}")
+
+    def test_joinedFromTheLobby_theCallPageComesOnceOurAnswerToBobIsMade_andShowsHim(self):
+        bob = Peer(self.server, "bob", ["join", "default:signals", "--create", "--duration", "40", "--media", "test",
+                                        "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(bob.stop)
+        secret = wait_for(lambda: link_secret(self.server, "default:signals"), timeout=20, what="bob's call to exist")
+        lobby = open_link(self, self.home, f"confab://join/default/signals?secret={secret}", "signals – Confab")
+        wait_for(lambda: find(lobby, role="image", name="Camera preview"), what="the lobby's camera preview")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))
+        call = wait_for(lambda: (lambda window: window if window and on_screen(window, name="Hang up") else None)(
+            top_level_window(self.accessible, name="signals – Confab")), timeout=20, what="the call page")
+        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
+        try:
+            wait_for(lambda: "first-frame" in self.steps(), timeout=20, what="bob's first picture")
+        except AssertionError:
+            raise AssertionError(f"no picture of bob; the join's steps: {self.steps()}")
+        steps = self.steps()
+        for step in ("answer-made", "call-page-start"):
+            self.assertIn(step, steps, f"no {step} in the join's steps: {steps}")
+        self.assertLess(steps.index("answer-made"), steps.index("call-page-start"),
+                        f"the call page came before our answer to bob was made: {self.timeline()}")
+        self.assertIn("media-signalled", steps)
+        self.assertLess(steps.index("media-signalled"), steps.index("call-page-start"), f"steps: {steps}")
+        screenshot(self.xvfb.display, "call-page-after-media-signalled.png")
 
 
 class ResetCallLink(MainWindowTestCase):

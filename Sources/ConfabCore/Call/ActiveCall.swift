@@ -38,6 +38,12 @@ public final class ActiveCall {
     public private(set) var locallyPinned: Set<String> = []
     /// Whether our media is flowing to and from the media server.
     public private(set) var isMediaConnected = false
+    /// Whether the join's media got past its own signalling: one of our connections has said
+    /// all it has to say to the media server, so what is left before the first picture is the
+    /// network's and takes no main thread; or the first attempt ended (connected or failed).
+    /// Joined from the lobby, the call page waits for it (AppRouter): its first layout and
+    /// paint held the signalling back.
+    public private(set) var isMediaSignalled = false
     /// The media connection broke and is being made again (the call goes on meanwhile).
     public private(set) var isReconnectingMedia = false
     /// We publish our screen now (the sharing banner).
@@ -269,7 +275,12 @@ public final class ActiveCall {
     /// Connects our media to the endpoint the join answer gave (once per call: after a
     /// coordinator reconnect the media connection is still up and is kept).
     func startMedia(_ snapshot: CallSnapshot) {
-        guard mediaEngine != nil, !isMediaStarted, !isEnded, snapshot.media != nil, snapshot.ownSessionID != nil else { return }
+        guard mediaEngine != nil, snapshot.media != nil, snapshot.ownSessionID != nil else {
+            // No media to wait for (a coordinator without a media server): nothing to signal.
+            isMediaSignalled = true
+            return
+        }
+        guard !isMediaStarted, !isEnded else { return }
         isMediaStarted = true
         videoViews?.start()
         Task { await connectMedia(snapshot, isRecovery: false) }
@@ -308,6 +319,7 @@ public final class ActiveCall {
         do {
             try await mediaEngine.start(call: id, endpoint: endpoint, sessionID: sessionID, settings: localMedia.effectiveSettings,
                                         onUpdate: { [weak self] media in self?.mediaUpdated(media) },
+                                        onSignalled: { [weak self] in self?.isMediaSignalled = true },
                                         onFailure: { [weak self] reason in
                                             guard let self, !self.isEnded, self.mediaAttempt == attempt else { return }
                                             self.mediaLost(reason: reason)
@@ -317,6 +329,7 @@ public final class ActiveCall {
                 return false
             }
             guard mediaAttempt == attempt else { return false }
+            isMediaSignalled = true
             isMediaConnected = true
             // A recovered connection is still "reconnecting" until it carries media: one made
             // while the network is still down connects to the media server and sends nothing.
@@ -329,6 +342,7 @@ public final class ActiveCall {
             return true
         } catch {
             guard !isEnded, mediaAttempt == attempt, !isRecovery else { return false }
+            isMediaSignalled = true
             report(tr("Couldn’t connect audio and video: %@", "\(error)"))
             recoverMedia()
             return false

@@ -130,6 +130,10 @@ final class LobbyPage: MainWindowPage {
         return true
     }
 
+    /// Joined: the call opens the camera and microphone while the lobby still shows (see
+    /// `AppRouter.route`); the preview keeps its last picture.
+    func releaseDevices() { lobby.stop() }
+
     /// Stops the lobby's media.
     func close() {
         bindings.forEach { $0.cancel() }
@@ -208,7 +212,8 @@ final class LobbyPage: MainWindowPage {
         microphoneToggle.update(isOn: settings.audioOn)
         cameraToggle.update(isOn: settings.videoOn)
         let state = callViewModel.callingState
-        let joining = state == .joining
+        // Joined, the lobby stays a moment while the call's media starts (AppRouter).
+        let joining = state == .joining || state == .inCall || state == .reconnecting
         let admission = if case .lobby(let info) = state { info.admission } else { LobbyAdmission.notAsked }
         joinButton.isSensitive = !joining && admission != .denied
         switch admission {

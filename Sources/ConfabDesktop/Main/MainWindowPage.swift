@@ -16,6 +16,9 @@ protocol MainWindowPage: AnyObject {
     func shown(in window: Window)
     /// Stops whatever the page runs; the window takes it out next.
     func close()
+    /// The page stays on screen a moment longer while a call starts: its camera and microphone,
+    /// if it has any, go to the call now.
+    func releaseDevices()
     /// The window's close button was pressed while the page is shown. True keeps the window
     /// open (the page did something else, e.g. the call minimized itself).
     func closeRequested() -> Bool
@@ -25,4 +28,5 @@ extension MainWindowPage {
     var defaultWidget: Widget? { nil }
     func shown(in window: Window) {}
     func closeRequested() -> Bool { false }
+    func releaseDevices() {}
 }
