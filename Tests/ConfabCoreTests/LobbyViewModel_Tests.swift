@@ -46,6 +46,17 @@ final class LobbyViewModel_Tests: XCTestCase {
         XCTAssertEqual(makeHarness().subject.participants.map(\.user.id), ["bob"])
     } }
 
+    /// Joined, the lobby stays on screen while the call's media starts (AppRouter): it goes on
+    /// saying who is in and offering the link, as last seen, not as when it opened.
+    func test_afterTheLobby_participantsAndLinkStayAsLastSeen() { onMain {
+        let h = makeHarness()
+        let standup = CallID(type: .default, id: "standup")
+        h.call.enterLobby(standup, members: [Member(user: User(id: "ada")), Member(user: User(id: "bob")), Member(user: User(id: "carol"))])
+        XCTAssertEqual(h.subject.participants.map(\.user.id), ["bob", "carol"])
+        h.call.closeLobby()
+        XCTAssertEqual(h.subject.participants.map(\.user.id), ["bob", "carol"], "back to who was in when the lobby opened")
+    } }
+
     func test_cameraToggledOff_previewStops_andBackOnRestarts() { onMain {
         let h = makeHarness()
         h.subject.start()

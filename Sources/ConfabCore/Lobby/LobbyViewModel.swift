@@ -69,11 +69,17 @@ public final class LobbyViewModel {
     public var linkSecret: String? { current.linkSecret }
 
     /// The lobby as it is now: the call view model keeps its list current as people join and
-    /// leave, and adds the link secret when the call is read.
+    /// leave, and adds the link secret when the call is read. Once joined, as it was last seen:
+    /// the lobby stays on screen a moment while the call's media starts (the join's `info` said
+    /// "Nobody else is here yet" with someone in, and took the Copy link button away).
     private var current: LobbyInfo {
-        if case .lobby(let latest) = callViewModel.callingState, latest.call == info.call { return latest }
-        return info
+        if case .lobby(let latest) = callViewModel.callingState, latest.call == info.call {
+            lastSeen = latest
+            return latest
+        }
+        return lastSeen ?? info
     }
+    @ObservationIgnored private var lastSeen: LobbyInfo?
 
     /// True when the warning "Your mic doesn't seem to be working." should show.
     public var showsMicrophoneWarning: Bool {
