@@ -43,7 +43,7 @@ public final class CallMediaSession {
     private var awaitedSignal: JoinConnection? = .publisher
     private var isPublished = false
 
-    private enum JoinConnection: Hashable {
+    private enum JoinConnection {
         case publisher
         case anyReceiver
     }

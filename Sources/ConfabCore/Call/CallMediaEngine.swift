@@ -74,9 +74,9 @@ public struct VideoSize: Sendable, Equatable, Hashable {
 public protocol CallMediaEngine: AnyObject {
     /// Starts sending and receiving in `call`. `onUpdate` gets every participant session's media
     /// state (by coordinator session id) whenever it changes; `onFailure` a sentence for the user
-    /// if the media connection is lost for good. `onSignalled` runs once, as soon as one of our
-    /// connections has said all it has to say to the media server (our answer to receive
-    /// someone, or our published offer answered): what is left before media flows is the
+    /// if the media connection is lost for good. `onSignalled` runs once, when the first
+    /// picture has been asked for: our answer made to receive one of those already in, or in
+    /// an empty room our published offer answered. What is left before media flows is the
     /// network's, which takes no main thread — often before `start` returns.
     func start(call: CallID, endpoint: MediaEndpointInfo, sessionID: String, settings: CallSettings,
                onUpdate: @escaping @MainActor ([String: ParticipantMedia]) -> Void,
