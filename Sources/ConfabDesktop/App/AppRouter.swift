@@ -57,10 +57,15 @@ final class AppRouter {
     /// 0.1 s here, up to ~0.5 s for a debug build's first call or a fourth to join on a
     /// saturated machine.
     static let lobbyWaitLimit = 1.0
-    /// Counts waits, so a limit that runs out ends only its own.
-    private var lobbyWait = 0
-    private var isLobbyWaiting = false
-    private var lobbyWaitIsOver = false
+    /// A join's wait in the lobby: nil when none, `waiting` (numbered, so a limit that runs out
+    /// ends only its own wait), `over` once the limit ran out.
+    private var lobbyWait: LobbyWait?
+    private var lobbyWaitsSoFar = 0
+
+    private enum LobbyWait: Equatable {
+        case waiting(number: Int)
+        case over
+    }
 
     /// The window in front: a dialog (the share question, Shortcuts) goes over it.
     var frontWindow: Window? { smallWindow?.window ?? mainWindow?.window }
@@ -75,10 +80,9 @@ final class AppRouter {
     func start() {
         binding = ObservationBinding { [weak self] in
             guard let self else { return }
-            let vm = self.callViewModel
             // (Read here so a change re-routes: the lobby may be waiting for it.)
-            _ = vm.activeCall?.isMediaSignalled
-            self.route(vm.callingState, activeCall: vm.activeCall, isMinimized: vm.isMinimized, ended: vm.endedCall)
+            _ = self.callViewModel.activeCall?.isMediaSignalled
+            self.routeNow()
         }
     }
 
@@ -87,8 +91,13 @@ final class AppRouter {
     func showAgain() {
         if let frontWindow, frontWindow.isVisible { return frontWindow.present() }
         screen = nil
-        route(callViewModel.callingState, activeCall: callViewModel.activeCall, isMinimized: callViewModel.isMinimized,
-              ended: callViewModel.endedCall)
+        routeNow()
+    }
+
+    /// Shows the screen for the call view model's state now.
+    private func routeNow() {
+        let vm = callViewModel
+        route(vm.callingState, activeCall: vm.activeCall, isMinimized: vm.isMinimized, ended: vm.endedCall)
     }
 
     /// - Parameter waitsForMedia: a call joined from the lobby keeps the lobby on screen (see
@@ -124,13 +133,13 @@ final class AppRouter {
         // meanwhile. bench-media, N = 2, alternating runs: the first picture 0.25 s after the
         // click instead of 0.29 (medians of 12 joins each). The lobby says "Joining…"
         // meanwhile, and its camera is let go at once for the call's.
-        let waitsForMedia = !lobbyWaitIsOver && activeCall.map { !$0.isMediaSignalled } ?? false
+        let waitsForMedia = lobbyWait != .over && activeCall.map { !$0.isMediaSignalled } ?? false
         let next = Self.screen(for: state, activeCall: activeCall?.id, isMinimized: isMinimized, ended: ended, current: screen,
                                waitsForMedia: waitsForMedia)
         if case .lobby = next, state == .inCall || state == .reconnecting { return waitForMedia() }
+        // Not waiting (any more): the next join from a lobby waits afresh.
+        lobbyWait = nil
         guard next != screen else { return }
-        isLobbyWaiting = false
-        lobbyWaitIsOver = false
         screen = next
         heap.changed()
         if case .incoming = next, case .incoming(let call) = state { return showSmall(factory.incoming(call)) }
@@ -147,16 +156,15 @@ final class AppRouter {
     /// The lobby stays while the call's media signals: its camera and microphone go to the call
     /// now, and the wait is over in `lobbyWaitLimit` if the media has not signalled by then.
     private func waitForMedia() {
-        guard !isLobbyWaiting else { return }
-        isLobbyWaiting = true
+        guard lobbyWait == nil else { return }
+        lobbyWaitsSoFar += 1
+        let wait = LobbyWait.waiting(number: lobbyWaitsSoFar)
+        lobbyWait = wait
         mainWindow?.page?.releaseDevices()
-        lobbyWait += 1
-        let wait = lobbyWait
         MainLoop.after(seconds: Self.lobbyWaitLimit) { [weak self] in
-            guard let self, self.lobbyWait == wait, case .lobby? = self.screen else { return }
-            self.lobbyWaitIsOver = true
-            let vm = self.callViewModel
-            self.route(vm.callingState, activeCall: vm.activeCall, isMinimized: vm.isMinimized, ended: vm.endedCall)
+            guard let self, self.lobbyWait == wait else { return }
+            self.lobbyWait = .over
+            self.routeNow()
         }
     }
 
