@@ -10,7 +10,7 @@ public final class GStreamerDeviceSource: DeviceSource {
     /// The monitor's devices by our id, to open the right one later.
     private var systemDevices: [String: SystemDevice] = [:]
     /// Synthetic sources added by programs (confab-peer's coloured test camera, a tone at a set level).
-    private var syntheticDevices: [(device: MediaDevice, source: String)] = []
+    private var syntheticDevices: [(device: MediaDevice, source: MediaPipeline.Source)] = []
 
     public init(includeTestDevices: Bool) {
         self.includeTestDevices = includeTestDevices
@@ -34,6 +34,12 @@ public final class GStreamerDeviceSource: DeviceSource {
     /// speaker: where its sound goes, e.g. `fakesink sync=true`). Returns the device.
     @discardableResult
     public func addSyntheticDevice(id: String, name: String, kind: MediaDevice.Kind, source: String) -> MediaDevice {
+        addSyntheticDevice(id: id, name: name, kind: kind, source: .description(source))
+    }
+
+    /// Adds a synthetic device whose media comes from `source` (the moving ball, say). Returns the device.
+    @discardableResult
+    public func addSyntheticDevice(id: String, name: String, kind: MediaDevice.Kind, source: MediaPipeline.Source) -> MediaDevice {
         let device = MediaDevice(id: id, name: name, kind: kind, isTest: true)
         syntheticDevices.removeAll { $0.device.id == id }
         syntheticDevices.append((device, source))
@@ -45,15 +51,15 @@ public final class GStreamerDeviceSource: DeviceSource {
     func sinkDescription(for speaker: MediaDevice?) -> String {
         guard let speaker else { return "autoaudiosink" }
         // A program's own speaker (confab-peer's simulated room, its listening ear) is a sink description.
-        if let synthetic = syntheticDevices.first(where: { $0.device.id == speaker.id }) { return synthetic.source }
+        if let synthetic = syntheticDevices.first(where: { $0.device.id == speaker.id }), case .description(let sink) = synthetic.source { return sink }
         if speaker.isTest { return "fakesink sync=true" }
         return systemDevices[speaker.id]?.elementDescription ?? "autoaudiosink"
     }
 
     /// Where a pipeline gets this device's media from.
     func source(for device: MediaDevice) -> MediaPipeline.Source? {
-        if let test = TestDevice(rawValue: device.id) { return .description(test.sourceDescription) }
-        if let synthetic = syntheticDevices.first(where: { $0.device.id == device.id }) { return .description(synthetic.source) }
+        if let test = TestDevice(rawValue: device.id) { return test.source }
+        if let synthetic = syntheticDevices.first(where: { $0.device.id == device.id }) { return synthetic.source }
         return systemDevices[device.id].map { .device($0) }
     }
 
@@ -88,12 +94,13 @@ enum TestDevice: String, CaseIterable {
         }
     }
 
-    var sourceDescription: String {
+    var source: MediaPipeline.Source {
         switch self {
-        case .camera: "videotestsrc is-live=true pattern=ball motion=sweep background-color=0xff303846"
-        case .toneMicrophone: "audiotestsrc is-live=true wave=sine freq=440 volume=0.5"
-        case .silentMicrophone: "audiotestsrc is-live=true wave=sine volume=0"
-        case .speaker: "fakesink"
+        // A ball moving over blue-grey (meson-helpers/bench-lobby's floor shows that blue-grey).
+        case .camera: .movingBall(background: 0xff30_3846)
+        case .toneMicrophone: .description("audiotestsrc is-live=true wave=sine freq=440 volume=0.5")
+        case .silentMicrophone: .description("audiotestsrc is-live=true wave=sine volume=0")
+        case .speaker: .description("fakesink")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfabCore
 import FoundationEssentials
+import GLibBridge
 
 /// What media the peer sends once in a call: nothing (coordinator only, the default), or a
 /// solid-colour test camera and a tone, so another peer can check what it decodes.
@@ -260,25 +261,27 @@ struct PeerMediaSettings: Sendable {
     /// The size the peer tells the call it shows every other camera at (nil: it does not say).
     let shownVideoSize: VideoSize?
 
-    /// The test camera: one solid colour (videotestsrc takes it as 0xAARRGGBB).
-    var cameraSource: String {
+    /// The test camera: the pattern over the colour (videotestsrc takes it as 0xAARRGGBB).
+    var cameraSource: MediaPipeline.Source {
         // identity's error-after makes the stream fail the way a camera pulled out does.
-        Self.cameraSource(color, pattern: pattern) + (cameraErrorAfter.map { " ! identity error-after=\($0)" } ?? "")
-            + (cameraStuck ? " ! identity drop-probability=1.0" : "")
+        let faults = (cameraErrorAfter.map { " ! identity error-after=\($0)" } ?? "") + (cameraStuck ? " ! identity drop-probability=1.0" : "")
+        return Self.cameraSource(color, pattern: pattern, followedBy: faults)
     }
-    var nextCameraSource: String { Self.cameraSource(nextColor, pattern: pattern) }
+    var nextCameraSource: MediaPipeline.Source { Self.cameraSource(nextColor, pattern: pattern, followedBy: "") }
 
     /// The test microphone: a sine at `volume` amplitude (RMS is amplitude/√2, so 0.5 → −9 dBFS).
     var microphoneSource: String { microphoneSource(volume: volume) }
     var nextMicrophoneSource: String { microphoneSource(volume: nextVolume) }
 
-    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8), pattern: PeerMediaOptions.Pattern) -> String {
+    private static func cameraSource(_ color: (red: UInt8, green: UInt8, blue: UInt8), pattern: PeerMediaOptions.Pattern,
+                                     followedBy faults: String) -> MediaPipeline.Source {
         let argb = 0xFF00_0000 | UInt32(color.red) << 16 | UInt32(color.green) << 8 | UInt32(color.blue)
         let hex = "0x\(String(argb, radix: 16))"
         switch pattern {
-        case .solid: return "videotestsrc is-live=true pattern=solid-color foreground-color=\(hex)"
-        case .ball: return "videotestsrc is-live=true pattern=ball motion=sweep background-color=\(hex)"
-        case .smpte: return "videotestsrc is-live=true pattern=smpte horizontal-speed=4"
+        case .solid: return .description("videotestsrc is-live=true pattern=solid-color foreground-color=\(hex)" + faults)
+        // Drawn over the colour (MovingBall): videotestsrc's own ball cost 6 % of a core.
+        case .ball: return .movingBall(background: argb, followedBy: faults)
+        case .smpte: return .description("videotestsrc is-live=true pattern=smpte horizontal-speed=4" + faults)
         }
     }
 

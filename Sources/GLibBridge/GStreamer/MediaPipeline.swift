@@ -13,6 +13,10 @@ public final class MediaPipeline {
     public enum Source {
         /// A gst-launch fragment ending in a source, e.g. "videotestsrc is-live=true".
         case description(String)
+        /// The test camera's picture (`MovingBall`): a ball moving over `background` (ARGB, as
+        /// videotestsrc takes colours), then the elements of `followedBy` if any (" ! identity
+        /// error-after=3": a camera that fails).
+        case movingBall(background: UInt32, followedBy: String = "")
         /// A device found by the device monitor.
         case device(SystemDevice)
 
@@ -21,9 +25,16 @@ public final class MediaPipeline {
         public func fragment(named name: String) -> String {
             switch self {
             case .description(let fragment): "\(fragment) name=\(name)"
+            case .movingBall(let background, let followedBy):
+                // I420, the one format the ball is drawn in (the pipelines convert from it anyway).
+                "videotestsrc is-live=true pattern=solid-color foreground-color=0x\(String(background, radix: 16)) name=\(Self.pictureName(name)) "
+                    + "! capsfilter caps=video/x-raw,format=I420\(followedBy) name=\(name)"
             case .device: "fakesrc name=\(name)"
             }
         }
+
+        /// The moving ball's solid-colour source, in the fragment named `name`.
+        static func pictureName(_ name: String) -> String { "\(name)-picture" }
     }
 
     let pipeline: UnsafeMutablePointer<GstElement>
@@ -74,8 +85,20 @@ public final class MediaPipeline {
     /// `source.fragment(named:)`; device sources are then put in place of their placeholders.
     public convenience init(description: String, sources: [String: Source]) throws(MediaPipelineError) {
         try self.init(description: description)
-        for (name, source) in sources {
-            if case .device(let device) = source { try replacePlaceholder(name, with: device) }
+        for (name, source) in sources { try complete(source, named: name, in: pipeline) }
+    }
+
+    /// Finishes a source written as `source.fragment(named: name)` in `container`: a device
+    /// takes its placeholder's place, the moving ball is drawn at its picture's output.
+    private func complete(_ source: Source, named name: String, in container: UnsafeMutablePointer<GstElement>) throws(MediaPipelineError) {
+        switch source {
+        case .description: break
+        case .device(let device): try replacePlaceholder(name, with: device, in: container)
+        case .movingBall:
+            let searched: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(container).assumingMemoryBound(to: GstBin.self)
+            guard let picture = gst_bin_get_by_name(searched, Source.pictureName(name)) else { throw MediaPipelineError("no \(name) in the pipeline") }
+            MovingBall.draw(atOutputOf: picture)
+            gst_object_unref(gpointer(picture))
         }
     }
 
@@ -208,9 +231,7 @@ public final class MediaPipeline {
         // Kept alive (an owned reference) while devices are put in place.
         let element = try namedBin(description, name: name)
         defer { gst_object_unref(gpointer(element)) }
-        for (sourceName, source) in sources {
-            if case .device(let device) = source { try replacePlaceholder(sourceName, with: device, in: element) }
-        }
+        for (sourceName, source) in sources { try complete(source, named: sourceName, in: element) }
         guard let targetElement = elementPointer(named: target) else { throw MediaPipelineError("no \(target) in the pipeline") }
         defer { gst_object_unref(gpointer(targetElement)) }
         // A failing input ends its stream (EOS); that must not end what it feeds, which

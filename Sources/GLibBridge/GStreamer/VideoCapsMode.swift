@@ -59,10 +59,10 @@ extension SystemDevice {
 }
 
 extension MediaPipeline.Source {
-    /// A device's fixed-size modes; none for a description (a test source makes any size).
+    /// A device's fixed-size modes; none for a description or the moving ball (a test source makes any size).
     public var videoModes: [VideoCapsMode] {
         switch self {
-        case .description: []
+        case .description, .movingBall: []
         case .device(let device): device.videoModes
         }
     }
