@@ -20,9 +20,9 @@ import Glibc
 /// pixels; and 1 px white lines from edge to edge: down the middle of the frame, and down and
 /// across through the ball's centre (videotestsrc also meant one across the middle, which its
 /// line buffering lost).
-public struct MovingBall: Equatable, Sendable {
+struct MovingBall: Equatable, Sendable {
     /// The ball's centre and radius in frame pixels.
-    public let x: Double, y: Double, radius: Double
+    let x: Double, y: Double, radius: Double
     let width: Int, height: Int
 
     /// Seconds for one turn: 200 frames at 30 fps.
@@ -31,7 +31,7 @@ public struct MovingBall: Equatable, Sendable {
     static let white: UInt8 = 235, neutral: UInt8 = 128
 
     /// Where the ball is at `seconds` into the stream, in a `width` × `height` frame.
-    public init(width: Int, height: Int, seconds: Double) {
+    init(width: Int, height: Int, seconds: Double) {
         let radius = Double(min(width, height) / 4)
         let angle = 2 * .pi * seconds / Self.turn
         x = Double(width / 2) + sin(angle) * radius
@@ -128,7 +128,8 @@ extension MovingBall {
 /// Streaming thread: draws the ball into the frame passing `pad` (fresh from the source's pool,
 /// so written in place).
 private let drawBallProbe: GstPadProbeCallback = { pad, info, _ in
-    guard let pad, let info, let buffer = gst_pad_probe_info_get_buffer(info), gst_mini_object_is_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) != 0,
+    guard let pad, let info, let buffer = gst_pad_probe_info_get_buffer(info),
+          gst_mini_object_is_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) != 0,
           let caps = gst_pad_get_current_caps(pad) else { return GST_PAD_PROBE_OK }
     defer { gst_caps_unref(caps) }
     var videoInfo = GstVideoInfo()
