@@ -30,8 +30,8 @@ final class MovingBall_Tests: XCTestCase {
         luma.withUnsafeMutableBufferPointer { y in
             blue.withUnsafeMutableBufferPointer { u in
                 red.withUnsafeMutableBufferPointer { v in
-                    ball.draw(into: WritablePlanes(y: y.baseAddress!, u: u.baseAddress!, v: v.baseAddress!,
-                                                   yStride: width, uStride: chromaWidth, vStride: chromaWidth))
+                    ball.draw(into: I420Planes(y: y.baseAddress!, u: u.baseAddress!, v: v.baseAddress!,
+                                               yStride: Int32(width), uStride: Int32(chromaWidth), vStride: Int32(chromaWidth)))
                 }
             }
         }
@@ -68,7 +68,7 @@ final class MovingBall_Tests: XCTestCase {
             let u = y + lumaCount + guardBytes, v = u + chromaCount + guardBytes
             for step in 0..<40 {
                 MovingBall(width: 16, height: 8, seconds: Double(step) * MovingBall.turn / 40)
-                    .draw(into: WritablePlanes(y: y, u: u, v: v, yStride: 16, uStride: 8, vStride: 8))
+                    .draw(into: I420Planes(y: y, u: u, v: v, yStride: 16, uStride: 8, vStride: 8))
             }
         }
         let guards = [0..<guardBytes, (guardBytes + lumaCount)..<(2 * guardBytes + lumaCount),

@@ -27,7 +27,8 @@ final class CameraPortalPermissionSource: PermissionSource {
     }
 
     func start(onChange: @escaping @MainActor (PermissionDevice, PermissionReport) -> Void) {
-        guard let appID else { return }
+        // Outside a sandbox there is no portal permission to follow.
+        guard appID != nil else { return }
         self.onChange = onChange
         DBusProxy.connect(name: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
                           interface: "org.freedesktop.portal.Camera") { [weak self] proxy in
@@ -59,20 +60,21 @@ final class CameraPortalPermissionSource: PermissionSource {
         let token = "confab\(requestCounter)"
         let path = "/org/freedesktop/portal/desktop/request/"
             + String(sender.dropFirst().replacing(".", with: "_")) + "/\(token)"
+        // The first of the portal's Response signal and the call's failure answers; the
+        // subscription, made before the call, is known to both.
+        let request = PendingRequest()
         let granted: Bool = await withCheckedContinuation { continuation in
-            var resumed = false
-            var subscription: UInt32 = 0
-            subscription = camera.subscribe(interface: "org.freedesktop.portal.Request", member: "Response", path: path) { reply in
-                guard !resumed else { return }
-                resumed = true
-                camera.unsubscribe(subscription)
+            request.subscription = camera.subscribe(interface: "org.freedesktop.portal.Request", member: "Response", path: path) { reply in
+                guard !request.answered else { return }
+                request.answered = true
+                camera.unsubscribe(request.subscription)
                 continuation.resume(returning: reply.children.first?.integer == 0)
             }
             camera.call("AccessCamera", arguments: "({'handle_token': <'\(token)'>},)") { result in
-                guard case .failure(let error) = result, !resumed else { return }
+                guard case .failure(let error) = result, !request.answered else { return }
                 print("confab: camera portal: AccessCamera failed: \(error)")
-                resumed = true
-                camera.unsubscribe(subscription)
+                request.answered = true
+                camera.unsubscribe(request.subscription)
                 continuation.resume(returning: false)
             }
         }
@@ -120,4 +122,12 @@ final class CameraPortalPermissionSource: PermissionSource {
         }
         return nil
     }
+}
+
+/// One AccessCamera request in flight: whether it has been answered, and the signal
+/// subscription that waits for the answer.
+@MainActor
+private final class PendingRequest {
+    var answered = false
+    var subscription: UInt32 = 0
 }

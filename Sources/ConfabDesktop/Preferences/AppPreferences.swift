@@ -122,7 +122,7 @@ public final class AppPreferences {
     private func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
 }
 
-extension AppPreferences: @preconcurrency DevicePreferences {
+extension AppPreferences: DevicePreferences {
     public func preferredDeviceID(for kind: MediaDevice.Kind) -> String? {
         nonEmpty(settings?.string(kind.rawValue)) ?? legacyFile.preferredDeviceID(for: kind)
     }

@@ -95,8 +95,7 @@ public final class MediaPipeline {
         case .description: break
         case .device(let device): try replacePlaceholder(name, with: device, in: container)
         case .movingBall:
-            let searched: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(container).assumingMemoryBound(to: GstBin.self)
-            guard let picture = gst_bin_get_by_name(searched, Source.pictureName(name)) else { throw MediaPipelineError("no \(name) in the pipeline") }
+            guard let picture = elementPointer(named: Source.pictureName(name), in: container) else { throw MediaPipelineError("no \(name) in the pipeline") }
             MovingBall.draw(atOutputOf: picture)
             gst_object_unref(gpointer(picture))
         }
@@ -114,8 +113,7 @@ public final class MediaPipeline {
     /// device's own source element, keeping its link.
     private func replacePlaceholder(_ name: String, with device: SystemDevice,
                                     in container: UnsafeMutablePointer<GstElement>? = nil) throws(MediaPipelineError) {
-        let searched: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(container ?? pipeline).assumingMemoryBound(to: GstBin.self)
-        guard let placeholder = gst_bin_get_by_name(searched, name) else { throw MediaPipelineError("no \(name) in the pipeline") }
+        guard let placeholder = elementPointer(named: name, in: container) else { throw MediaPipelineError("no \(name) in the pipeline") }
         defer { gst_object_unref(gpointer(placeholder)) }
         guard let placeholderPad = gst_element_get_static_pad(placeholder, "src") else { throw MediaPipelineError("\(name) has no output") }
         let downstream = gst_pad_get_peer(placeholderPad)
@@ -139,8 +137,10 @@ public final class MediaPipeline {
 
     // MARK: Elements
 
-    func elementPointer(named name: String) -> UnsafeMutablePointer<GstElement>? {
-        gst_bin_get_by_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), name)
+    /// The element called `name` in `container` (by default the whole pipeline), at any depth;
+    /// a new reference, for the caller to drop.
+    func elementPointer(named name: String, in container: UnsafeMutablePointer<GstElement>? = nil) -> UnsafeMutablePointer<GstElement>? {
+        gst_bin_get_by_name(UnsafeMutableRawPointer(container ?? pipeline).assumingMemoryBound(to: GstBin.self), name)
     }
 
     /// Makes the queue called `name` answer serialized queries (allocation, drain) at its input

@@ -50,29 +50,27 @@ struct MovingBall: Equatable, Sendable {
 
     /// Draws the scene over an I420 frame's planes (white and neutral colour over what is
     /// there), clipped to the frame.
-    func draw(into planes: WritablePlanes) {
-        blendBall(planes.y, stride: planes.yStride, scale: 1, towards: Self.white)
-        for (plane, stride) in [(planes.u, planes.uStride), (planes.v, planes.vStride)] {
-            blendBall(plane, stride: stride, scale: 2, towards: Self.neutral)
+    func draw(into planes: I420Planes) {
+        blendBall(planes.y, stride: Int(planes.yStride), scale: 1, towards: Self.white)
+        blendBall(planes.u, stride: Int(planes.uStride), scale: 2, towards: Self.neutral)
+        blendBall(planes.v, stride: Int(planes.vStride), scale: 2, towards: Self.neutral)
+        drawLines(planes.y, stride: Int(planes.yStride), scale: 1) { $0 = Self.white }
+        // A colour sample covers two columns or rows: the 1 px line takes half of it.
+        drawLines(planes.u, stride: Int(planes.uStride), scale: 2) { Self.mix(&$0, towards: Self.neutral, by: 0.5) }
+        drawLines(planes.v, stride: Int(planes.vStride), scale: 2) { Self.mix(&$0, towards: Self.neutral, by: 0.5) }
+    }
+
+    /// Applies `paint` along the lines in one plane, `scale` times smaller than the luma's:
+    /// down the middle, and down and across through the ball's centre.
+    private func drawLines(_ plane: UnsafeMutablePointer<UInt8>, stride: Int, scale: Int, paint: (inout UInt8) -> Void) {
+        let columns = (width + scale - 1) / scale, rows = (height + scale - 1) / scale
+        for column in [width / 2 / scale, Int(x) / scale] where column >= 0 && column < columns {
+            for row in 0..<rows { paint(&plane[row * stride + column]) }
         }
-        // The lines: full white in luma; a colour sample covers two columns or rows, half of it.
-        let columns = [width / 2, Int(x)], rows = [Int(y)]
-        for column in columns where column >= 0 && column < width {
-            for row in 0..<height { planes.y[row * planes.yStride + column] = Self.white }
-        }
-        for row in rows where row >= 0 && row < height {
-            (planes.y + row * planes.yStride).update(repeating: Self.white, count: width)
-        }
-        for (plane, stride) in [(planes.u, planes.uStride), (planes.v, planes.vStride)] {
-            let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
-            for column in columns.map({ $0 / 2 }) where column >= 0 && column < chromaWidth {
-                for row in 0..<chromaHeight { Self.mix(&plane[row * stride + column], towards: Self.neutral, by: 0.5) }
-            }
-            for row in rows.map({ $0 / 2 }) where row >= 0 && row < chromaHeight {
-                let line = plane + row * stride
-                for column in 0..<chromaWidth { Self.mix(&line[column], towards: Self.neutral, by: 0.5) }
-            }
-        }
+        let row = Int(y) / scale
+        guard row >= 0 && row < rows else { return }
+        let line = plane + row * stride
+        for column in 0..<columns { paint(&line[column]) }
     }
 
     /// Blends the ball into one plane, `scale` times smaller than the luma's: rows inside the
@@ -109,41 +107,51 @@ struct MovingBall: Equatable, Sendable {
     }
 }
 
-/// An I420 frame's planes, mapped for writing.
-struct WritablePlanes {
-    let y, u, v: UnsafeMutablePointer<UInt8>
-    let yStride, uStride, vStride: Int
-}
-
 extension MovingBall {
     /// Draws the moving ball into every frame leaving `element` (an I420 source: its caps must
-    /// say so, or the frames pass as they are). The probe lives as long as the pad.
+    /// say so, or the frames pass as they are). The probe, and what it keeps, live as long as
+    /// the pad.
     static func draw(atOutputOf element: UnsafeMutablePointer<GstElement>) {
         guard let pad = gst_element_get_static_pad(element, "src") else { return }
-        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, drawBallProbe, nil, nil)
+        let format = Unmanaged.passRetained(NegotiatedFormat()).toOpaque()
+        gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue),
+                          drawBallProbe, format, { Unmanaged<NegotiatedFormat>.fromOpaque($0!).release() })
         gst_object_unref(gpointer(pad))
     }
 }
 
-/// Streaming thread: draws the ball into the frame passing `pad` (fresh from the source's pool,
-/// so written in place).
-private let drawBallProbe: GstPadProbeCallback = { pad, info, _ in
-    guard let pad, let info, let buffer = gst_pad_probe_info_get_buffer(info),
-          gst_mini_object_is_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) != 0,
-          let caps = gst_pad_get_current_caps(pad) else { return GST_PAD_PROBE_OK }
-    defer { gst_caps_unref(caps) }
-    var videoInfo = GstVideoInfo()
-    guard gst_video_info_from_caps(&videoInfo, caps) != 0, videoInfo.finfo?.pointee.format == GST_VIDEO_FORMAT_I420 else { return GST_PAD_PROBE_OK }
+/// The frames' layout, read from the caps event once instead of from the pad's caps for each
+/// frame. Only the source's streaming thread touches it (events and buffers on one pad come in
+/// order, one at a time), hence unchecked.
+private final class NegotiatedFormat: @unchecked Sendable {
+    /// Nil until I420 caps come (and after caps in another format).
+    var info: GstVideoInfo?
+}
+
+/// Streaming thread: keeps the format from a caps event; draws the ball into a frame passing
+/// the pad (fresh from the source's pool, so written in place).
+private let drawBallProbe: GstPadProbeCallback = { _, info, userData in
+    guard let info, let userData else { return GST_PAD_PROBE_OK }
+    let format = Unmanaged<NegotiatedFormat>.fromOpaque(userData).takeUnretainedValue()
+    if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 {
+        guard let event = gst_pad_probe_info_get_event(info), event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
+        var caps: UnsafeMutablePointer<GstCaps>?
+        gst_event_parse_caps(event, &caps)
+        var videoInfo = GstVideoInfo()
+        let isI420 = caps.map { gst_video_info_from_caps(&videoInfo, $0) != 0 } == true
+            && videoInfo.finfo?.pointee.format == GST_VIDEO_FORMAT_I420
+        format.info = isI420 ? videoInfo : nil
+        return GST_PAD_PROBE_OK
+    }
+    guard var videoInfo = format.info, let buffer = gst_pad_probe_info_get_buffer(info),
+          gst_mini_object_is_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) != 0
+    else { return GST_PAD_PROBE_OK }
     var frame = GstVideoFrame()
     guard gst_video_frame_map(&frame, &videoInfo, buffer, GST_MAP_WRITE) != 0 else { return GST_PAD_PROBE_OK }
     defer { gst_video_frame_unmap(&frame) }
-    guard let y = frame.data.0, let u = frame.data.1, let v = frame.data.2 else { return GST_PAD_PROBE_OK }
-    let strides = frame.info.stride
-    let planes = WritablePlanes(y: y.assumingMemoryBound(to: UInt8.self), u: u.assumingMemoryBound(to: UInt8.self),
-                                v: v.assumingMemoryBound(to: UInt8.self), yStride: Int(strides.0), uStride: Int(strides.1), vStride: Int(strides.2))
+    guard let planes = I420Planes(frame: frame) else { return GST_PAD_PROBE_OK }
     let time = buffer.pointee.pts
     let seconds = time == UInt64.max ? 0 : Double(time) / 1e9
-    let width = Int(videoInfo.width), height = Int(videoInfo.height)
-    MovingBall(width: width, height: height, seconds: seconds).draw(into: planes)
+    MovingBall(width: Int(videoInfo.width), height: Int(videoInfo.height), seconds: seconds).draw(into: planes)
     return GST_PAD_PROBE_OK
 }

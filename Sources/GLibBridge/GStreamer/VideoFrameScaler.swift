@@ -104,7 +104,7 @@ public final class VideoFrameScaler: @unchecked Sendable {
         let output = outputSize ?? source
         guard output.width > 0, output.height > 0 else { return nil }
         let cut = Self.cut(of: source, for: output)
-        guard let planes = Planes(frame: mapped, cut: cut) else { return nil }
+        guard let planes = I420Planes(frame: mapped, x: cut.x, y: cut.y) else { return nil }
         let matrix = Self.matrix(of: info.colorimetry)
         let stride = output.width * 4
         guard let target = pool.take(byteCount: stride * output.height) else { return nil }
@@ -124,7 +124,7 @@ public final class VideoFrameScaler: @unchecked Sendable {
             let u = shrunk + output.width * output.height, v = u + chromaWidth * chromaHeight
             I420Scale(planes.y, planes.yStride, planes.u, planes.uStride, planes.v, planes.vStride, Int32(cut.width), Int32(cut.height),
                       shrunk, Int32(output.width), u, Int32(chromaWidth), v, Int32(chromaWidth), Int32(output.width), Int32(output.height), kFilterBilinear)
-            let shrunkPlanes = Planes(y: shrunk, u: u, v: v, yStride: Int32(output.width), uStride: Int32(chromaWidth), vStride: Int32(chromaWidth))
+            let shrunkPlanes = I420Planes(y: shrunk, u: u, v: v, yStride: Int32(output.width), uStride: Int32(chromaWidth), vStride: Int32(chromaWidth))
             convert(shrunkPlanes, matrix: matrix, width: output.width, height: output.height, into: pixels, stride: stride)
         } else if needsScaling {
             let cutStride = cut.width * 4
@@ -142,7 +142,7 @@ public final class VideoFrameScaler: @unchecked Sendable {
     }
 
     /// I420 to BGRx at the same size, mirrored if asked.
-    private func convert(_ planes: Planes, matrix: UnsafePointer<YuvConstants>,
+    private func convert(_ planes: I420Planes, matrix: UnsafePointer<YuvConstants>,
                          width: Int, height: Int, into pixels: UnsafeMutablePointer<UInt8>, stride: Int) {
         let unmirrored = mirrored ? scaled.pointer(byteCount: stride * height) : pixels
         I420ToARGBMatrix(planes.y, planes.yStride, planes.u, planes.uStride, planes.v, planes.vStride, unmirrored, Int32(stride),
@@ -156,28 +156,6 @@ public final class VideoFrameScaler: @unchecked Sendable {
         if colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 { return confab_yuv_full_range() }
         if colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT709 { return confab_yuv_bt709() }
         return confab_yuv_bt601()
-    }
-}
-
-/// The three planes of an I420 picture: a mapped frame's, from a cut's origin, or a shrunk copy's.
-private struct Planes {
-    let y, u, v: UnsafePointer<UInt8>
-    let yStride, uStride, vStride: Int32
-}
-
-// In an extension, so the memberwise initializer (the shrunk copy's) stays.
-extension Planes {
-    /// Nil if the mapping lacks a plane.
-    init?(frame: GstVideoFrame, cut: VideoFrameScaler.Cut) {
-        guard let yPlane = frame.data.0, let uPlane = frame.data.1, let vPlane = frame.data.2 else { return nil }
-        let strides = frame.info.stride
-        func start(_ plane: UnsafeMutableRawPointer, stride: Int32, x: Int, y: Int) -> UnsafePointer<UInt8> {
-            UnsafePointer(plane.assumingMemoryBound(to: UInt8.self)) + y * Int(stride) + x
-        }
-        self.init(y: start(yPlane, stride: strides.0, x: cut.x, y: cut.y),
-                  u: start(uPlane, stride: strides.1, x: cut.x / 2, y: cut.y / 2),
-                  v: start(vPlane, stride: strides.2, x: cut.x / 2, y: cut.y / 2),
-                  yStride: strides.0, uStride: strides.1, vStride: strides.2)
     }
 }
 
