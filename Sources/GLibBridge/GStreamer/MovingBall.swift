@@ -93,10 +93,20 @@ struct MovingBall: Equatable, Sendable {
             let fullFirst = max(0, Int((middle - inner).rounded(.up))), fullLast = min(columns - 1, Int((middle + inner).rounded(.down)))
             if fullFirst <= fullLast { (line + fullFirst).update(repeating: value, count: fullLast - fullFirst + 1) }
             let edgeFirst = max(0, Int((middle - outer).rounded(.down)) - 1), edgeLast = min(columns - 1, Int((middle + outer).rounded(.up)) + 1)
-            guard edgeFirst <= edgeLast else { continue }
-            for column in edgeFirst...edgeLast where column < fullFirst || column > fullLast {
-                let amount = coverage(column: Double(column) * step + offset, row: centreRow)
-                if amount > 0 { Self.mix(&line[column], towards: value, by: amount) }
+            // The edge: the columns on either side of the filled ones (all of them in a row
+            // with none filled). Only those are visited: a 720p ball's rows are 360 wide, and
+            // stepping over the filled middle of each cost more than the rest of the drawing.
+            let blendEdge = { (columns: ClosedRange<Int>) in
+                for column in columns {
+                    let amount = coverage(column: Double(column) * step + offset, row: centreRow)
+                    if amount > 0 { Self.mix(&line[column], towards: value, by: amount) }
+                }
+            }
+            if fullFirst <= fullLast {
+                if edgeFirst < fullFirst { blendEdge(edgeFirst...min(fullFirst - 1, edgeLast)) }
+                if fullLast < edgeLast { blendEdge(max(fullLast + 1, edgeFirst)...edgeLast) }
+            } else if edgeFirst <= edgeLast {
+                blendEdge(edgeFirst...edgeLast)
             }
         }
     }
