@@ -139,7 +139,9 @@ final class VideoFrameMailbox: @unchecked Sendable {
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, data in
             let mailbox = Unmanaged<VideoFrameMailbox>.fromOpaque(data!).takeUnretainedValue()
-            guard let sink, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
+            // Not the blocking pull: the attaching thread may have just taken this sample, and
+            // a pull waiting here for the next would wait for this very thread, for good.
+            guard let sink, let sample = gst_app_sink_try_pull_sample(sink, 0) else { return GST_FLOW_OK }
             defer { gst_sample_unref(sample) }
             mailbox.handle(sample, fromCallback: true)
             return GST_FLOW_OK
