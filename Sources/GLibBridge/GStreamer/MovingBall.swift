@@ -119,43 +119,23 @@ struct MovingBall: Equatable, Sendable {
 
 extension MovingBall {
     /// Draws the moving ball into every frame leaving `element` (an I420 source: its caps must
-    /// say so, or the frames pass as they are). The probe, and what it keeps, live as long as
-    /// the pad.
+    /// say so, or the frames pass as they are). The probe lives as long as the pad.
     static func draw(atOutputOf element: UnsafeMutablePointer<GstElement>) {
         guard let pad = gst_element_get_static_pad(element, "src") else { return }
-        let format = Unmanaged.passRetained(NegotiatedFormat()).toOpaque()
-        gst_pad_add_probe(pad, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue),
-                          drawBallProbe, format, { Unmanaged<NegotiatedFormat>.fromOpaque($0!).release() })
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, drawBallProbe, nil, nil)
         gst_object_unref(gpointer(pad))
     }
 }
 
-/// The frames' layout, read from the caps event once instead of from the pad's caps for each
-/// frame. Only the source's streaming thread touches it (events and buffers on one pad come in
-/// order, one at a time), hence unchecked.
-private final class NegotiatedFormat: @unchecked Sendable {
-    /// Nil until I420 caps come (and after caps in another format).
-    var info: GstVideoInfo?
-}
-
-/// Streaming thread: keeps the format from a caps event; draws the ball into a frame passing
-/// the pad (fresh from the source's pool, so written in place).
-private let drawBallProbe: GstPadProbeCallback = { _, info, userData in
-    guard let info, let userData else { return GST_PAD_PROBE_OK }
-    let format = Unmanaged<NegotiatedFormat>.fromOpaque(userData).takeUnretainedValue()
-    if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue != 0 {
-        guard let event = gst_pad_probe_info_get_event(info), event.pointee.type == GST_EVENT_CAPS else { return GST_PAD_PROBE_OK }
-        var caps: UnsafeMutablePointer<GstCaps>?
-        gst_event_parse_caps(event, &caps)
-        var videoInfo = GstVideoInfo()
-        let isI420 = caps.map { gst_video_info_from_caps(&videoInfo, $0) != 0 } == true
-            && videoInfo.finfo?.pointee.format == GST_VIDEO_FORMAT_I420
-        format.info = isI420 ? videoInfo : nil
-        return GST_PAD_PROBE_OK
-    }
-    guard var videoInfo = format.info, let buffer = gst_pad_probe_info_get_buffer(info),
-          gst_mini_object_is_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) != 0
-    else { return GST_PAD_PROBE_OK }
+/// Streaming thread: draws the ball into the frame passing `pad` (fresh from the source's pool,
+/// so written in place).
+private let drawBallProbe: GstPadProbeCallback = { pad, info, _ in
+    guard let pad, let info, let buffer = gst_pad_probe_info_get_buffer(info),
+          gst_mini_object_is_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) != 0,
+          let caps = gst_pad_get_current_caps(pad) else { return GST_PAD_PROBE_OK }
+    defer { gst_caps_unref(caps) }
+    var videoInfo = GstVideoInfo()
+    guard gst_video_info_from_caps(&videoInfo, caps) != 0, videoInfo.finfo?.pointee.format == GST_VIDEO_FORMAT_I420 else { return GST_PAD_PROBE_OK }
     var frame = GstVideoFrame()
     guard gst_video_frame_map(&frame, &videoInfo, buffer, GST_MAP_WRITE) != 0 else { return GST_PAD_PROBE_OK }
     defer { gst_video_frame_unmap(&frame) }

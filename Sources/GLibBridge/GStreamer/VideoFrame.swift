@@ -52,12 +52,6 @@ public final class VideoFrame: @unchecked Sendable {
 final class VideoFrameMailbox: @unchecked Sendable {
     private var lock = pthread_mutex_t()
     private var waiting: VideoFrame?
-    /// Whether the appsink's callback has posted a frame: the sample waiting before the
-    /// callback was installed (`attach(to:)`) is older than any it posts, and is then dropped.
-    private var callbackPosted = false
-    /// Held while a sample is made into a frame: the scaler's work buffers are for one thread
-    /// at a time.
-    private var making = pthread_mutex_t()
     private let deliver: @MainActor (VideoFrame) -> Void
     /// Makes each frame from an I420 sample at the view's size; without one, samples are BGRA.
     private let scaler: VideoFrameScaler?
@@ -68,34 +62,18 @@ final class VideoFrameMailbox: @unchecked Sendable {
         self.scaler = scaler
         self.deliver = deliver
         pthread_mutex_init(&lock, nil)
-        pthread_mutex_init(&making, nil)
     }
 
-    deinit {
-        pthread_mutex_destroy(&lock)
-        pthread_mutex_destroy(&making)
-    }
+    deinit { pthread_mutex_destroy(&lock) }
 
-    /// Makes `sample` into a frame and posts it: from the appsink's callback (streaming
-    /// thread), or the sample that was waiting when it was installed (`attach(to:)`).
-    private func handle(_ sample: OpaquePointer, fromCallback: Bool) {
-        pthread_mutex_lock(&making)
-        let frame = scaler?.frame(from: sample) ?? VideoFrameMailbox.frame(from: sample)
-        pthread_mutex_unlock(&making)
-        if let frame { post(frame, fromCallback: fromCallback) }
-    }
-
-    /// Stores the frame (the waiting sample's only while the callback has posted none); wakes
-    /// the main loop if nobody is already coming.
-    private func post(_ frame: VideoFrame, fromCallback: Bool) {
+    /// Streaming thread: store the frame; wake the main loop if nobody is already coming.
+    func post(_ frame: VideoFrame) {
         pthread_mutex_lock(&lock)
-        let isNewest = fromCallback || !callbackPosted
-        if fromCallback { callbackPosted = true }
         let wasEmpty = waiting == nil
-        if isNewest { waiting = frame }
+        waiting = frame
         let isClosed = closed
         pthread_mutex_unlock(&lock)
-        guard isNewest, wasEmpty, !isClosed else { return }
+        guard wasEmpty, !isClosed else { return }
         // An idle source, not g_main_context_invoke: invoke runs the function right here, on the
         // streaming thread, whenever no thread holds the main context at that instant.
         g_idle_add_full(G_PRIORITY_DEFAULT, { data in
@@ -124,35 +102,20 @@ final class VideoFrameMailbox: @unchecked Sendable {
         pthread_mutex_unlock(&lock)
     }
 
-    /// Installs the appsink callback that maps each sample and posts it here, and posts the
-    /// sample already waiting in the appsink, if any.
-    ///
-    /// The appsink calls back for samples that come after; one that came before (a stream's
-    /// first frame, decoded while the main loop that attaches was busy — with the call page
-    /// being shown, as a call starts) would otherwise never be shown, and the picture would
-    /// wait for the next (bench-media's join timeline: the first keyframe decoded 2 ms before
-    /// the attach, the picture shown 20 ms later with the second). It is made here, on the
-    /// attaching thread, while the streaming thread may make the next: `making` keeps them
-    /// apart, and a frame from the callback (always newer) wins.
+    /// Installs the appsink callback that maps each sample and posts it here.
     func attach(to appsink: UnsafeMutablePointer<GstElement>) {
-        let sink = UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self)
         var callbacks = GstAppSinkCallbacks()
         callbacks.new_sample = { sink, data in
             let mailbox = Unmanaged<VideoFrameMailbox>.fromOpaque(data!).takeUnretainedValue()
-            // Not the blocking pull: the attaching thread may have just taken this sample, and
-            // a pull waiting here for the next would wait for this very thread, for good.
-            guard let sink, let sample = gst_app_sink_try_pull_sample(sink, 0) else { return GST_FLOW_OK }
+            guard let sink, let sample = gst_app_sink_pull_sample(sink) else { return GST_FLOW_OK }
             defer { gst_sample_unref(sample) }
-            mailbox.handle(sample, fromCallback: true)
+            if let frame = mailbox.scaler?.frame(from: sample) ?? VideoFrameMailbox.frame(from: sample) { mailbox.post(frame) }
             return GST_FLOW_OK
         }
-        gst_app_sink_set_callbacks(sink, &callbacks, Unmanaged.passRetained(self).toOpaque(), { data in
+        gst_app_sink_set_callbacks(UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self),
+                                   &callbacks, Unmanaged.passRetained(self).toOpaque(), { data in
             Unmanaged<VideoFrameMailbox>.fromOpaque(data!).release()
         })
-        if let waiting = gst_app_sink_try_pull_sample(sink, 0) {
-            handle(waiting, fromCallback: false)
-            gst_sample_unref(waiting)
-        }
     }
 
     /// Wraps the sample's buffer as GBytes; the free function unmaps and unrefs the buffer.
