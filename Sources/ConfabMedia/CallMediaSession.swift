@@ -309,6 +309,7 @@ public final class CallMediaSession {
             if !remote.isScreenshare { subscriber.setDisplaySize(displaySizes[remote.sessionID]) }
             subscriber.onFrame = { [weak self] frame in self?.received(frame, from: feed.id) }
             subscriber.onAudioLevel = { [weak self] level in self?.receivedAudio(level, from: feed.id) }
+            subscriber.onAudioStream = { [weak self] in self?.audioArrived(from: feed.id) }
             // Someone to see while the join signals: their picture is what it waits for.
             if awaitedSignal != nil { awaitedSignal = .anyReceiver }
             subscriber.onAnswerMade = { [weak self] in self?.signalled(.anyReceiver) }
@@ -368,6 +369,15 @@ public final class CallMediaSession {
         remoteFeeds[feedID]?.audioLevel = level
         remoteFeeds[feedID]?.audioReadings += 1
         remoteFeeds[feedID]?.lastAudioAt = Date()
+        audioArrived(from: feedID)
+    }
+
+    /// Sound came (the stream appeared with its first packet, or a reading): say so now rather
+    /// than at the next refresh, so a joining participant or an unmute shows at once.
+    private func audioArrived(from feedID: UInt64) {
+        guard remoteFeeds[feedID]?.isAudioFlowing == false else { return }
+        remoteFeeds[feedID]?.isAudioFlowing = true
+        onChange?()
     }
 
     /// Once a second: frame rates, stale video/audio, connection quality from statistics.
@@ -378,6 +388,11 @@ public final class CallMediaSession {
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
             remoteFeeds[feedID]?.receivedVideoSize = subscriber.receivedVideoSize
             subscriber.framesAtLastRefresh = frames
+            // The refresh comes once a second, and a silent microphone that is on sends a packet
+            // every 400 ms: no packet since the last refresh means the microphone is off.
+            let audioPackets = subscriber.audioPacketsReceived ?? 0
+            remoteFeeds[feedID]?.isAudioFlowing = audioPackets > subscriber.audioPacketsAtLastRefresh
+            subscriber.audioPacketsAtLastRefresh = audioPackets
             Task {
                 let reception = await subscriber.receptionStatistics(roundTripTime: self.sentVideo?.roundTripTime)
                 guard self.remoteFeeds[feedID] != nil else { return }

@@ -40,10 +40,11 @@ public struct RemoteFeed: Sendable, Equatable, Identifiable {
 
     /// Video is flowing now (a frame within the last 1.5 s; a stopped camera sends nothing).
     public func hasVideo(at now: Date = Date()) -> Bool { lastFrameAt.map { now.timeIntervalSince($0) < 1.5 } ?? false }
-    /// Audio is flowing now (a muted microphone sends nothing).
-    /// Levels arrive every 100 ms while audio flows, so a second without one means it stopped; with
-    /// the once-a-second refresh a mute shows within 1–2 s.
-    public func hasAudio(at now: Date = Date()) -> Bool { lastAudioAt.map { now.timeIntervalSince($0) < 1.0 } ?? false }
+    /// Audio packets came since the last once-a-second refresh: the microphone is on, silent or
+    /// not (a muted one sends nothing; a silent one a packet every 400 ms, Opus's DTX). A mute
+    /// shows within 1–2 s. Not the level readings: from a silent microphone they come only
+    /// every 2 s (each needs 100 ms of decoded sound), which read as a mute.
+    public var isAudioFlowing = false
 
     /// The display suffix that marks a screen feed: "user|session|screen".
     static let screenshareMarker = "screen"

@@ -12,9 +12,14 @@ import Logging
 final class Subscriber {
     var onFrame: (@MainActor (VideoFrame) -> Void)?
     var onAudioLevel: (@MainActor (Double) -> Void)?
+    /// The audio stream appeared: webrtcbin makes it at its first packet (a muted microphone
+    /// sends none, so it does not come while the sender is muted).
+    var onAudioStream: (@MainActor () -> Void)?
     /// Our answer is made and goes to Janus now: all this connection has to say is said.
     var onAnswerMade: (@MainActor () -> Void)?
     var framesAtLastRefresh = 0
+    /// Audio packets counted at the last refresh (see `audioPacketsReceived`).
+    var audioPacketsAtLastRefresh = 0
 
     private let feed: UInt64
     private let configuration: CallMediaConfiguration
@@ -28,6 +33,8 @@ final class Subscriber {
     private var configuring: Task<Void, Never>?
     private var framesReceived = 0
     private var decoderName: String?
+    /// The audio's depayloader, whose input counts the packets that came (see `audioPacketsReceived`).
+    private var audioDepayloaderName: String?
     /// Watches for a picture that stopped (see `askForKeyframeIfStalled`).
     private var stallWatch: RepeatingTimer?
     private var framesAtLastWatch = 0
@@ -84,7 +91,7 @@ final class Subscriber {
             "video": "queue ! rtpvp8depay wait-for-keyframe=true request-keyframe=true ! vp8dec name=decoder-{n} ! \(output) ! "
                 + "appsink name=frames-{n} max-buffers=1 drop=true sync=false enable-last-sample=false",
             // The sender adds in-band FEC (OpusOffer): a lost packet is rebuilt from the next.
-            "audio": "queue ! rtpopusdepay ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
+            "audio": "queue ! rtpopusdepay name=audio-depayloader-{n} ! opusdec use-inband-fec=true plc=true ! audioconvert ! level interval=100000000 post-messages=true ! "
                 + "audioresample ! \(speakerSink)",
         ]
     }
@@ -248,6 +255,11 @@ final class Subscriber {
         return lastQuality
     }
 
+    /// Audio packets that reached the decoder so far (nil before the audio stream came). A
+    /// microphone that is on sends packets even in silence (Opus's DTX: one every 400 ms); a
+    /// muted one sends none.
+    var audioPacketsReceived: Int? { audioDepayloaderName.flatMap { pipeline.buffersArrived(atInputOf: $0) } }
+
     /// The size video arrives at (the decoder's output, before scaling for the tile).
     var receivedVideoSize: VideoSize? {
         guard let decoder = decoderName, let size = pipeline.videoSize(ofElement: decoder) else { return nil }
@@ -256,8 +268,13 @@ final class Subscriber {
 
     private func streamLinked(_ stream: WebRTCBin.IncomingStream) {
         JoinTimeline.mark("\(stream.media)-stream-linked", feed: feed)
-        guard stream.media == "video" else { return }
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
+        if stream.media == "audio" {
+            audioDepayloaderName = "audio-depayloader-\(number)"
+            pipeline.countBuffers(atInputOf: "audio-depayloader-\(number)")
+            onAudioStream?()
+        }
+        guard stream.media == "video" else { return }
         decoderName = "decoder-\(number)"
         // Ask for lost packets again: webrtcbin sets this on the jitterbuffer only when it finds
         // the stream's transceiver, which it did not for Janus's bundled offer (no NACK was

@@ -105,6 +105,24 @@ final class Media_EndToEndTests: XCTestCase {
         XCTAssertGreaterThan(received.audioReadings, readingsAtUnmute, "no audio readings from alice after she unmuted")
     }
 
+    /// Saying nothing is not having the microphone off. A silent microphone still sends (Opus's
+    /// DTX: a packet every 400 ms), where a muted one sends nothing; carol, silent and never
+    /// muted, must be shown with her microphone on from soon after her video comes until she
+    /// leaves (the level readings alone come only every 2 s from her, and read as a mute).
+    func test_silentPeer_isNotShownWithTheMicrophoneOff() throws {
+        let carolLeftAt = try XCTUnwrap(reports["carol"]?.participants.first { $0.user == "carol" }?.leftAt, "carol did not leave")
+        for observer in ["alice", "bob"] {
+            let received = try media(observer, from: "carol")
+            let firstFrame = try XCTUnwrap(received.firstFrameAt, "\(observer) got no video from carol")
+            let on = try XCTUnwrap(received.changes.first(where: \.hasAudio), "\(observer) never saw carol's microphone on")
+            XCTAssertLessThanOrEqual(on.at.timeIntervalSince(firstFrame), 1.5, "\(observer) saw carol's microphone on late")
+            // Her leave stops her packets a moment before the feed is gone.
+            let off = received.changes.first { $0.at > on.at && $0.at < carolLeftAt.addingTimeInterval(-0.5) && !$0.hasAudio }
+            XCTAssertNil(off, "\(observer) showed silent carol with her microphone off "
+                         + "\(off.map { String(format: "%.2f", $0.at.timeIntervalSince(on.at)) } ?? "") s after it was on")
+        }
+    }
+
     // MARK: Leaving
 
     func test_leavingPeer_isGoneFromTheOthers() throws {
