@@ -55,6 +55,9 @@ public final class CallMediaSession {
     private let deviceSource: GStreamerDeviceSource
     private let logger: Logger
     private var janus: JanusSession?
+    /// A handle attached while our publisher joins the room, for the first participant we
+    /// receive: the attach's round trip overlaps the join's instead of following it.
+    private var spareHandle: Task<JanusHandle, any Error>?
     private var publisher: Publisher?
     /// Everyone's audio, mixed and played, with the echo canceller's probe (see `CallSpeaker`).
     private var speaker: CallSpeaker?
@@ -115,6 +118,7 @@ public final class CallMediaSession {
         JoinTimeline.mark("publisher-built")
         try await janus.connect()
         JoinTimeline.mark("janus-connected")
+        spareHandle = Task { try await janus.attachVideoRoom() }
         publisher.onLocalFrame = { [weak self] frame in self?.onLocalFrame?(frame) }
         publisher.setSelfViewShown(isSelfViewShown)
         publisher.setSelfViewDisplaySize(selfViewDisplaySize)
@@ -315,7 +319,7 @@ public final class CallMediaSession {
             subscriber.onAnswerMade = { [weak self] in self?.signalled(.anyReceiver) }
             Task {
                 do {
-                    try await subscriber.start(on: janus, privateID: self.publisher?.privateID)
+                    try await subscriber.start(on: janus, attaching: self.takeSpareHandle(), privateID: self.publisher?.privateID)
                 } catch {
                     self.logger.warning("could not receive a participant's media", metadata: ["feed": "\(feed.id)", "error": "\(error)"])
                     // (Unless it was replaced meanwhile: another speaker chosen.)
@@ -327,6 +331,11 @@ public final class CallMediaSession {
             remoteFeeds[feed.id] = nil
             publishedFeeds[feed.id] = nil
         }
+    }
+
+    private func takeSpareHandle() -> Task<JanusHandle, any Error>? {
+        defer { spareHandle = nil }
+        return spareHandle
     }
 
     /// Fewer self-view frames in a big call, all of them again when it gets small.

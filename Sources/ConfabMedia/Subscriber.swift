@@ -110,12 +110,17 @@ final class Subscriber {
         scaler.outputSize = Self.outputSize(forDisplay: size, configuration: configuration)
     }
 
-    func start(on janus: JanusSession, privateID: UInt64?) async throws {
+    /// - Parameter attaching: a handle already being attached for us (see `CallMediaSession`);
+    ///   if it fails, we attach our own.
+    func start(on janus: JanusSession, attaching: Task<JanusHandle, any Error>? = nil, privateID: UInt64?) async throws {
         JoinTimeline.mark("subscriber-start", feed: feed)
-        let handle = try await janus.attachVideoRoom()
+        // Playing makes the connection's ICE agent: done while the attach is on its way. No
+        // candidate comes before our answer is set, so none is lost for want of the handle.
+        try pipeline.play()
+        let spare = try? await attaching?.value
+        let handle = if let spare { spare } else { try await janus.attachVideoRoom() }
         self.handle = handle
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
-        try pipeline.play()
         JoinTimeline.mark("subscriber-attached", feed: feed)
         let attached = try await handle.request(.joinSubscriber(room: configuration.room, token: configuration.joinToken,
                                                                 privateID: privateID, feeds: [feed]))
