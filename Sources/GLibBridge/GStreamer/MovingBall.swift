@@ -64,9 +64,12 @@ struct MovingBall: Equatable, Sendable {
     /// down the middle, and down and across through the ball's centre.
     private func drawLines(_ plane: UnsafeMutablePointer<UInt8>, stride: Int, scale: Int, paint: (inout UInt8) -> Void) {
         let columns = (width + scale - 1) / scale, rows = (height + scale - 1) / scale
-        for column in [width / 2 / scale, Int(x) / scale] where column >= 0 && column < columns {
+        func paintColumn(_ column: Int) {
+            guard column >= 0 && column < columns else { return }
             for row in 0..<rows { paint(&plane[row * stride + column]) }
         }
+        paintColumn(width / 2 / scale)
+        paintColumn(Int(x) / scale)
         let row = Int(y) / scale
         guard row >= 0 && row < rows else { return }
         let line = plane + row * stride
