@@ -262,8 +262,9 @@ final class Subscriber {
 
     /// Audio packets that reached the decoder so far (nil before the audio stream came). A
     /// microphone that is on sends packets even in silence (Opus's DTX: one every 400 ms); a
-    /// muted one sends none.
-    var audioPacketsReceived: Int? { audioDepayloaderName.flatMap { pipeline.buffersArrived(atInputOf: $0) } }
+    /// muted one sends none. The packet that made the stream passed before counting began: it
+    /// is counted too, or a refresh right after the stream came would find none and say "off".
+    var audioPacketsReceived: Int? { audioDepayloaderName.flatMap { pipeline.buffersArrived(atInputOf: $0) }.map { $0 + 1 } }
 
     /// The size video arrives at (the decoder's output, before scaling for the tile).
     var receivedVideoSize: VideoSize? {
