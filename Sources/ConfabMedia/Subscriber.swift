@@ -116,7 +116,13 @@ final class Subscriber {
         JoinTimeline.mark("subscriber-start", feed: feed)
         // Playing makes the connection's ICE agent: done while the attach is on its way. No
         // candidate comes before our answer is set, so none is lost for want of the handle.
-        try pipeline.play()
+        do {
+            try pipeline.play()
+        } catch {
+            // The spare handle was given to us: ours to let go.
+            if let spare = try? await attaching?.value { await spare.detach() }
+            throw error
+        }
         let spare = try? await attaching?.value
         let handle = if let spare { spare } else { try await janus.attachVideoRoom() }
         self.handle = handle
