@@ -317,7 +317,9 @@ public final class CallMediaSession {
             // Someone to see while the join signals: their picture is what it waits for.
             if awaitedSignal != nil { awaitedSignal = .anyReceiver }
             subscriber.onAnswerMade = { [weak self] in self?.signalled(.anyReceiver) }
-            Task {
+            // Started here, up to its first wait (the request to Janus sent), not after what
+            // the main actor does next: the participants' update (`onChange`) and the page.
+            Task.immediate {
                 do {
                     try await subscriber.start(on: janus, attaching: self.takeSpareHandle(), privateID: self.publisher?.privateID)
                 } catch {
