@@ -116,14 +116,13 @@ final class Subscriber {
         JoinTimeline.mark("subscriber-start", feed: feed)
         // Playing makes the connection's ICE agent: done while the attach is on its way. No
         // candidate comes before our answer is set, so none is lost for want of the handle.
-        do {
-            try pipeline.play()
-        } catch {
+        let played = Result { try pipeline.play() }
+        let spare = try? await attaching?.value
+        if case .failure(let error) = played {
             // The spare handle was given to us: ours to let go.
-            if let spare = try? await attaching?.value { await spare.detach() }
+            await spare?.detach()
             throw error
         }
-        let spare = try? await attaching?.value
         let handle = if let spare { spare } else { try await janus.attachVideoRoom() }
         self.handle = handle
         webrtc.onICECandidate { [weak handle] index, candidate in handle?.trickle(mlineIndex: index, candidate: candidate) }
@@ -282,8 +281,9 @@ final class Subscriber {
         JoinTimeline.mark("\(stream.media)-stream-linked", feed: feed)
         let number = stream.branchName.split(separator: "-").last.map(String.init) ?? ""
         if stream.media == "audio" {
-            audioDepayloaderName = "audio-depayloader-\(number)"
-            pipeline.countBuffers(atInputOf: "audio-depayloader-\(number)")
+            let depayloader = "audio-depayloader-\(number)"
+            audioDepayloaderName = depayloader
+            pipeline.countBuffers(atInputOf: depayloader)
             onAudioStream?()
         }
         guard stream.media == "video" else { return }
