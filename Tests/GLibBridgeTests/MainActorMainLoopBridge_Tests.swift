@@ -47,6 +47,19 @@ final class MainActorMainLoopBridge_Tests: XCTestCase {
         XCTAssertTrue(allOnMainThread)
     } }
 
+    /// confab-peer's command runs on another thread and quits the loop when it ends; one refused
+    /// at once ended before the main thread ran the loop, and the peer hung (once in CI).
+    func test_quitBeforeRun_runReturnsAtOnce() { onMain {
+        let loop = MainLoop()
+        var guardFired = false
+        loop.quit()
+        MainLoop.after(seconds: 5) { guardFired = true; loop.quit() } // a lost quit fails instead of hanging
+        let started = Date()
+        loop.run()
+        XCTAssertFalse(guardFired, "the quit that came before run() was lost")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+    } }
+
     func test_bridgeInstalled_loopIdleForOneSecond_usesAlmostNoCPU() { onMain {
         let loop = MainLoop()
         // Wake the bridge at least once first: a bridge that forgot to drain its eventfd spins from then on.

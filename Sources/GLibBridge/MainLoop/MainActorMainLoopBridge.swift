@@ -45,7 +45,18 @@ public final class MainLoop {
 
     /// Runs until `quit()`; Swift main-actor work runs meanwhile when the bridge is installed.
     public func run() { g_main_loop_run(loop) }
-    public func quit() { g_main_loop_quit(loop) }
+
+    /// Ends `run()`, from any thread, whether or not it has started. `g_main_loop_quit` alone
+    /// is lost when it comes first: `g_main_loop_run` sets the loop running anew. A command that
+    /// failed at once on another thread (confab-peer given options it refuses) quit before the
+    /// main thread ran the loop, and the peer never exited (once in CI). So the quit is a source
+    /// on the loop's context, which `run()` dispatches whenever it starts.
+    public func quit() {
+        g_idle_add_full(G_PRIORITY_HIGH, { data in
+            g_main_loop_quit(OpaquePointer(data))
+            return gboolean(0) // G_SOURCE_REMOVE
+        }, UnsafeMutableRawPointer(g_main_loop_ref(loop)), { data in g_main_loop_unref(OpaquePointer(data)) })
+    }
     public var isRunning: Bool { g_main_loop_is_running(loop) != 0 }
 
     /// Runs the loop until `condition` holds or `timeout` seconds pass. Returns whether it held.
