@@ -68,6 +68,7 @@ final class PeerMedia {
         watcher = RepeatingTimer(interval: 0.1) { [weak self] in self?.watchViewModel() }
         // Before joining, the toggles only change the call settings (as in the app's lobby).
         if settings.joinCameraOff { viewModel.toggleCameraEnabled() }
+        if settings.joinMuted { viewModel.toggleMicrophoneEnabled() }
         await viewModel.joinCall(call)
         guard viewModel.callingState == .inCall else {
             throw service.lastJoinError ?? PeerError(viewModel.toast?.message ?? "could not join \(call)")

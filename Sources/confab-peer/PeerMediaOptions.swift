@@ -97,6 +97,9 @@ struct PeerMediaOptions: ParsableArguments {
     @Flag(name: .customLong("join-camera-off"), help: "Join with the camera off (turn it on with --camera-on-after).")
     var joinCameraOff = false
 
+    @Flag(name: .customLong("join-muted"), help: "Join with the microphone off (turn it on with --unmute-after).")
+    var joinMuted = false
+
     @Flag(name: .customLong("join-without-devices"),
           help: "Join with no camera and no microphone (as if none were plugged in); --switch-devices-after plugs some in.")
     var joinWithoutDevices = false
@@ -155,6 +158,7 @@ struct PeerMediaOptions: ParsableArguments {
         }
         guard tone > 0, tone < 20_000 else { throw ValidationError("--tone takes a frequency in Hz, e.g. 440") }
         guard (0...1).contains(volume) else { throw ValidationError("--volume takes a value from 0 to 1") }
+        if joinMuted, muteAfter != nil { throw ValidationError("--join-muted joins muted already: take --unmute-after, not --mute-after") }
         if let muteAfter, let unmuteAfter, unmuteAfter <= muteAfter {
             throw ValidationError("--unmute-after must come after --mute-after")
         }
@@ -185,7 +189,9 @@ struct PeerMediaOptions: ParsableArguments {
     /// no sense without it. (`confab-peer janus` always sends test media and skips this.)
     func validateMediaIsSent() throws {
         guard media == .none else { return }
-        if muteAfter != nil || unmuteAfter != nil { throw ValidationError("--mute-after and --unmute-after need --media test") }
+        if muteAfter != nil || unmuteAfter != nil || joinMuted {
+            throw ValidationError("--mute-after, --unmute-after and --join-muted need --media test")
+        }
         if speakerOffAfter != nil || speakerOnAfter != nil {
             throw ValidationError("--speaker-off-after and --speaker-on-after need --media test")
         }
@@ -205,7 +211,7 @@ struct PeerMediaOptions: ParsableArguments {
         return PeerMediaSettings(color: rgb, tone: tone, volume: volume, mediaAddress: address,
                                  muteAfter: muteAfter.map(seconds), unmuteAfter: unmuteAfter.map(seconds),
                                  cameraOffAfter: cameraOffAfter.map(seconds), cameraOnAfter: cameraOnAfter.map(seconds),
-                                 joinCameraOff: joinCameraOff, joinWithoutDevices: joinWithoutDevices, cameraStuck: cameraStuck, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
+                                 joinCameraOff: joinCameraOff, joinMuted: joinMuted, joinWithoutDevices: joinWithoutDevices, cameraStuck: cameraStuck, cameraErrorAfter: cameraErrorAfter, switchDevicesAfter: switchDevicesAfter.map(seconds),
                                  nextColor: PeerMediaSettings.rgb(fromHex: nextColor) ?? rgb, nextVolume: nextVolume,
                                  screen: screen?.source,
                                  screenAfter: seconds(screenAfter), stopScreenAfter: stopScreenAfter.map(seconds),
@@ -230,6 +236,7 @@ struct PeerMediaSettings: Sendable {
     let cameraOffAfter: Duration?
     let cameraOnAfter: Duration?
     let joinCameraOff: Bool
+    let joinMuted: Bool
     let joinWithoutDevices: Bool
     let cameraStuck: Bool
     /// Frames before the test camera fails (nil: it never does).

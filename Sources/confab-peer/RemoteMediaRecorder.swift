@@ -175,8 +175,10 @@ final class RemoteMediaRecorder {
                 }
             }
             // What the call view model shows is what the app would show on the tile.
-            if let media = participants[feed.sessionID]?.media {
-                let change = MediaReport.Change(at: now, hasVideo: media.hasVideo, hasAudio: media.hasAudio, isSpeaking: media.isSpeaking)
+            if let participant = participants[feed.sessionID] {
+                let media = participant.media
+                let change = MediaReport.Change(at: now, hasVideo: participant.hasVideo, hasAudio: participant.hasAudio,
+                                                isSpeaking: participant.isSpeaking)
                 if let last = record.changes.last {
                     if (last.hasVideo, last.hasAudio, last.isSpeaking) != (change.hasVideo, change.hasAudio, change.isSpeaking) {
                         record.changes.append(change)
@@ -184,7 +186,7 @@ final class RemoteMediaRecorder {
                 } else {
                     record.changes.append(change)
                 }
-                if media.isSpeaking, !record.seenSpeaking {
+                if participant.isSpeaking, !record.seenSpeaking {
                     record.seenSpeaking = true
                     record.firstSpeakingAt = now
                     // A test waits for this line before it changes what the far end sends.

@@ -82,6 +82,40 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
             await dave.disconnect()
         }
     }
+
+    /// The join says the microphone's state; a toggle while the join is on its way is told
+    /// once it is in (the join said the state from before); later toggles are told as they come.
+    func test_microphone_saidWithTheJoin_andToldAfterAToggleDuringIt() async throws {
+        let server = try await ServerProcess.start(["--open-calls"])
+        servers.append(server)
+        try await onMain { [self, call] in
+            let (alice, alicesEvents) = try await client("alice", on: server)
+            let (carol, _) = try await client("carol", on: server)
+            _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
+            _ = try await alice.joinCall(call, create: false)
+
+            carol.joinsWithMicrophone(false, in: call)
+            // Runs up to its wait for the answer: the join is sent before the toggle.
+            let join = Task.immediate { try await carol.joinCall(call, create: false) }
+            try await carol.setMicrophone(true, in: call)
+            let joined = try await join.value
+
+            let heardJoin = try await alicesEvents.next("carol's join") {
+                if case .participantJoined(let e) = $0 { e.participant.userId == "carol" } else { false }
+            }
+            guard case .participantJoined(let joinEvent) = heardJoin else { return XCTFail("not a join: \(heardJoin)") }
+            XCTAssertEqual(joinEvent.participant.microphoneOn, false, "the join said the state it was sent with")
+            let toggled = try await alicesEvents.next("carol's microphone on") { if case .microphoneChanged = $0 { true } else { false } }
+            XCTAssertEqual(toggled, .microphoneChanged(MicrophoneEvent(cid: call, userId: "carol", sessionId: joinEvent.participant.sessionId, on: true)))
+            XCTAssertEqual(joined.ownSessionID, joinEvent.participant.sessionId)
+
+            try await carol.setMicrophone(false, in: call)
+            let off = try await alicesEvents.next("carol's microphone off") { if case .microphoneChanged = $0 { true } else { false } }
+            XCTAssertEqual(off, .microphoneChanged(MicrophoneEvent(cid: call, userId: "carol", sessionId: joinEvent.participant.sessionId, on: false)))
+            await alice.disconnect()
+            await carol.disconnect()
+        }
+    }
 }
 
 /// What a client's server-event observer saw, for awaiting one event with a deadline.

@@ -243,6 +243,10 @@ final class FakeCallService: CallService {
     /// The video views told to the call, in order (issue 15).
     private(set) var videoViewsTold: [[String: VideoSize]] = []
     func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws { videoViewsTold.append(views) }
+
+    /// What our microphone was told to be, in order.
+    private(set) var microphoneTold: [Bool] = []
+    func setMicrophone(_ on: Bool, in call: CallID) async throws { microphoneTold.append(on) }
 }
 
 enum Devices {

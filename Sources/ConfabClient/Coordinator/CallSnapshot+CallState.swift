@@ -44,7 +44,8 @@ extension ConfabCore.CallParticipant {
     init(_ participant: WireParticipant) {
         self.init(
             user: User(id: participant.userId), sessionID: participant.sessionId, role: participant.role.rawValue,
-            joinedAt: participant.joinedAt, isPinned: participant.pinnedAt != nil, raisedHand: participant.raisedHand)
+            joinedAt: participant.joinedAt, isPinned: participant.pinnedAt != nil, raisedHand: participant.raisedHand,
+            microphoneOn: participant.microphoneOn)
     }
 }
 

@@ -66,6 +66,9 @@ public final class CoordinatorClient: CallService {
     /// request that may need them: the server only remembers a link holder while the call is
     /// in its memory, so a rejoin after a reconnect or a server restart presents it again.
     private var linkSecrets: [CallID: String] = [:]
+    /// Whether this device's microphone is on in each call it joins: said with every join of
+    /// the call (a rejoin after a reconnect too) and, while joined, told as it changes.
+    private var microphones: [CallID: Bool] = [:]
 
     // MARK: Connection state
 
@@ -439,18 +442,21 @@ public final class CoordinatorClient: CallService {
     /// Joins from the app: a call is made on first join, as typing a new call name in the
     /// lobby expects (joining a ring's call finds it existing).
     public func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
-        try await joinCall(call, create: true)
+        joinsWithMicrophone(settings.audioOn, in: call)
+        return try await joinCall(call, create: true)
     }
 
     /// Joins the call's session from this device; with `create` the call is made first if missing.
     public func joinCall(_ call: CallID, create: Bool) async throws -> CallSnapshot {
-        let response = try await send(JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call]))
-        return joined(call, response)
+        let microphone = microphones[call]
+        let response = try await send(JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call], microphoneOn: microphone))
+        return joined(call, response, saidMicrophone: microphone)
     }
 
     /// The app's join from the lobby: knocks when the call asks to join (`CallService`).
     public func joinOrKnock(_ call: CallID, settings: CallSettings) async throws -> JoinAttempt {
-        try await joinOrKnock(call, create: true)
+        joinsWithMicrophone(settings.audioOn, in: call)
+        return try await joinOrKnock(call, create: true)
     }
 
     /// Joins, or knocks when the call asks to join and a host has not let this user in yet:
@@ -458,9 +464,11 @@ public final class CoordinatorClient: CallService {
     /// `setServerEventObserver`. Other refusals throw `CallError` as `joinCall` does.
     public func joinOrKnock(_ call: CallID, create: Bool) async throws -> JoinAttempt {
         do {
+            let microphone = microphones[call]
             let response = try await send(
-                JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call]), refusalAsProtocolError: true)
-            return .joined(joined(call, response))
+                JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call], microphoneOn: microphone),
+                refusalAsProtocolError: true)
+            return .joined(joined(call, response, saidMicrophone: microphone))
         } catch let refusal as ProtocolError {
             switch refusal.code {
             case .waitingForHost: return .waitingForHost
@@ -475,8 +483,12 @@ public final class CoordinatorClient: CallService {
         translator.remember(state)
     }
 
-    private func joined(_ cid: CallID, _ response: JoinCallResponse) -> CallSnapshot {
+    private func joined(_ cid: CallID, _ response: JoinCallResponse, saidMicrophone: Bool?) -> CallSnapshot {
         sessionIDs[cid] = response.sessionId
+        // Toggled while the join was on its way: the call has the state from before.
+        if let now = microphones[cid], now != saidMicrophone {
+            Task.immediate { try? await self.send(UpdateMicrophoneRequest(cid: cid, on: now)) }
+        }
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
         snapshot.media = response.media.flatMap(MediaEndpointInfo.init)
@@ -496,6 +508,21 @@ public final class CoordinatorClient: CallService {
         let cid = call
         translator.remember(try await send(LeaveCallRequest(cid: cid)).call)
         sessionIDs[cid] = nil
+        microphones[cid] = nil
+    }
+
+    /// The next join of `call` says the microphone is on or off (`setMicrophone` once joined).
+    public func joinsWithMicrophone(_ on: Bool, in call: CallID) {
+        microphones[call] = on
+    }
+
+    /// Whether this device's microphone is on in `call`: told to the call now when this device
+    /// is in it, and said with every later join of it.
+    public func setMicrophone(_ on: Bool, in call: CallID) async throws {
+        guard microphones[call] != on else { return }
+        microphones[call] = on
+        guard sessionIDs[call] != nil else { return }
+        _ = try await send(UpdateMicrophoneRequest(cid: call, on: on))
     }
 
     public func acceptCall(_ call: CallID) async throws {

@@ -205,6 +205,10 @@ public final class ActiveCall {
         for participant in snapshot.participants where participants[participant.sessionID]?.raisedHand != participant.raisedHand {
             participants[participant.sessionID]?.raisedHand = participant.raisedHand
         }
+        // And what each device said of its microphone.
+        for participant in snapshot.participants where participants[participant.sessionID]?.microphoneOn != participant.microphoneOn {
+            participants[participant.sessionID]?.microphoneOn = participant.microphoneOn
+        }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
         ownCapabilities = snapshot.ownCapabilities
         linkSecret = snapshot.linkSecret
@@ -303,7 +307,18 @@ public final class ActiveCall {
                                 isWatchedBeyondTheCall: isRecording || isBroadcasting)
     }
 
-    func setAudioEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setAudioEnabled(enabled) } }
+    /// Our microphone opened or closed: the media engine sends or stops, and the call hears of it.
+    func setAudioEnabled(_ enabled: Bool) {
+        if isMediaStarted { mediaEngine?.setAudioEnabled(enabled) }
+        tellMicrophone(enabled)
+    }
+    /// The service keeps the state for every join of this call and tells it once joined. It
+    /// starts at once (`Task.immediate`), so that quick toggles reach the call in their order.
+    private func tellMicrophone(_ on: Bool) {
+        guard !isEnded, let callService else { return }
+        Task.immediate { [id] in try? await callService.setMicrophone(on, in: id) }
+    }
+
     func setVideoEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setVideoEnabled(enabled) } }
     func setSpeakerEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setSpeakerEnabled(enabled) } }
 
@@ -635,6 +650,12 @@ public final class ActiveCall {
     }
 
     /// A hand went up or down; a host lowering ours is said.
+    /// A participant's device said its microphone is on or off.
+    func microphoneChanged(sessionID: String, on: Bool) {
+        guard !isEnded, participants[sessionID] != nil, participants[sessionID]?.microphoneOn != on else { return }
+        participants[sessionID]?.microphoneOn = on
+    }
+
     func handChanged(sessionID: String, hand: RaisedHand?, by userID: String) {
         guard !isEnded, let participant = participants[sessionID], participant.raisedHand != hand else { return }
         participants[sessionID]?.raisedHand = hand

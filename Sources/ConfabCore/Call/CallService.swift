@@ -70,6 +70,10 @@ public protocol CallService: AnyObject {
     /// Tells the call how large this device shows each other participant's camera (by session;
     /// a camera left out is not shown), so that its sender sends no larger a picture.
     func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws
+
+    /// Tells the call whether this device's microphone is on now (once joined; a join says it
+    /// too), so that the others show it at once and a silent microphone is not taken for off.
+    func setMicrophone(_ on: Bool, in call: CallID) async throws
 }
 
 extension CallService {
@@ -104,6 +108,8 @@ extension CallService {
     }
     /// A service that relays no views: every camera is sent as the path allows.
     public func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws {}
+    /// A service that relays no microphone state: the others judge by the audio that arrives.
+    public func setMicrophone(_ on: Bool, in call: CallID) async throws {}
 }
 
 /// What a join that may knock came to (`CallService.joinOrKnock`).
@@ -155,6 +161,8 @@ public enum CallServiceEvent: Sendable, Equatable {
     /// The participant session `viewerSessionID` now shows these cameras (by session) at these
     /// pixel sizes, and no others.
     case videoViews(CallID, viewerSessionID: String, views: [String: VideoSize])
+    /// A participant's device turned its microphone on or off.
+    case microphoneChanged(CallID, sessionID: String, on: Bool)
     /// Someone who is not a member asks to join (heard by those who may let them in).
     case knocked(CallID, CallKnock)
     /// A knock was answered (`byUserID`: the host who did) or withdrawn.
@@ -260,12 +268,18 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var raisedHand: RaisedHand?
     /// What we receive from this participant (from the media engine).
     public var media: ParticipantMedia
+    /// Whether their microphone is on, as their device said; nil when it has not said (a build
+    /// before this), and then what arrives decides.
+    public var microphoneOn: Bool?
 
     public var id: String { sessionID }
     public var name: String { user.name }
     public var hasVideo: Bool { media.hasVideo }
-    public var hasAudio: Bool { media.hasAudio }
-    public var isSpeaking: Bool { media.isSpeaking }
+    /// Their microphone is on. Said by their device when it says so: a silent microphone sends
+    /// one packet in 400 ms, so what arrives cannot tell it from one that is off, and a
+    /// participant already in the call would show "microphone off" until their first packet.
+    public var hasAudio: Bool { microphoneOn ?? media.hasAudio }
+    public var isSpeaking: Bool { media.isSpeaking && hasAudio }
     public var connectionQuality: ConnectionQuality { media.connectionQuality }
     public var trackSize: VideoSize? { media.trackSize }
     /// Publishes their screen now (the seed's `isScreensharing`).
@@ -276,8 +290,9 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var isHandRaised: Bool { raisedHand != nil }
 
     public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false,
-                raisedHand: RaisedHand? = nil, media: ParticipantMedia = ParticipantMedia()) {
+                raisedHand: RaisedHand? = nil, microphoneOn: Bool? = nil, media: ParticipantMedia = ParticipantMedia()) {
         self.raisedHand = raisedHand
+        self.microphoneOn = microphoneOn
         self.user = user
         self.sessionID = sessionID
         self.role = role

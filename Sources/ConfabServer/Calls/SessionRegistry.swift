@@ -73,6 +73,12 @@ struct SessionRegistry {
         changed[cid, default: []].insert(sessionId)
     }
 
+    /// Whether the participant's microphone is on, as its device said.
+    mutating func setMicrophone(_ on: Bool, session sessionId: String, in cid: CallID) {
+        sessions[cid]?.participants[sessionId]?.participant.microphoneOn = on
+        changed[cid, default: []].insert(sessionId)
+    }
+
     /// Everyone out at once (the call ended); the watchers stay until `end`.
     mutating func removeEveryParticipant(of cid: CallID) {
         changed[cid, default: []].formUnion(sessions[cid]?.participants.keys.map { $0 } ?? [])
