@@ -158,6 +158,15 @@ final class ReplicaRingTests: PostgresTestCase {
         _ = try await alice.send(MuteUsersRequest(cid: cid, userIds: ["bob"], audio: true))
         let muted = try await bob.nextEvent(.usersMuted)
         XCTAssertEqual(muted.muted?.userIds, ["bob"])
+        // and bob's device, on B, says his microphone is off: alice on A hears it, and A keeps it
+        _ = try await bob.send(UpdateMicrophoneRequest(cid: cid, on: false))
+        let microphone = try await alice.nextEvent(.microphoneChanged)
+        XCTAssertEqual(microphone.microphone, MicrophoneEvent(cid: cid, userId: "bob", sessionId: bobJoined.sessionId, on: false))
+        let keptOnA = await eventually(within: .seconds(5)) {
+            let seen = try? await alice.send(GetCallRequest(cid: cid))
+            return seen?.call.session.participants.first { $0.userId == "bob" }?.microphoneOn == false
+        }
+        XCTAssertTrue(keptOnA, "A does not know bob's microphone is off")
 
         // A kick takes bob out on B, where he is connected
         _ = try await alice.send(KickUserRequest(cid: cid, userId: "bob"))
