@@ -42,7 +42,7 @@ final class PeerCallService: CallService {
 
     func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
         lastJoinError = nil
-        client.joinsWithMicrophone(settings.audioOn, in: call)
+        client.joinsWith(OwnMediaState(settings), in: call)
         do {
             let snapshot: CallSnapshot
             if let knockingJoin {
@@ -83,5 +83,5 @@ final class PeerCallService: CallService {
     func startBroadcasting(in call: CallID) async throws { try await client.startBroadcasting(in: call) }
     func stopBroadcasting(in call: CallID) async throws { try await client.stopBroadcasting(in: call) }
     func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws { try await client.updateVideoViews(views, in: call) }
-    func setMicrophone(_ on: Bool, in call: CallID) async throws { try await client.setMicrophone(on, in: call) }
+    func setMediaState(_ state: OwnMediaState, in call: CallID) async throws { try await client.setMediaState(state, in: call) }
 }

@@ -155,7 +155,7 @@ struct PeerReport: Encodable {
             let names = [(ModeratedTracks.microphone, "microphone"), (.camera, "camera"), (.screenshare, "screenshare")]
             let what = names.filter { tracks.contains($0.0) }.map(\.1).joined(separator: ",")
             events.append(Event(type: "mutedByModerator", at: now, call: cid.description, user: moderator, reason: what))
-        case .chatMessage, .reaction, .handChanged, .knocked, .knockResolved, .joinAnswered, .videoViews, .microphoneChanged:
+        case .chatMessage, .reaction, .handChanged, .knocked, .knockResolved, .joinAnswered, .videoViews, .mediaStateChanged:
             // Recorded as they came from the coordinator (`chat`, `reactions`, `hands`, `knocks`,
             // `admission`), through the server-event observer, with more detail than these carry.
             break

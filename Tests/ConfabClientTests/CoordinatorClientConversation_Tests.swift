@@ -83,9 +83,10 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
         }
     }
 
-    /// The join says the microphone's state; a toggle while the join is on its way is told
-    /// once it is in (the join said the state from before); later toggles are told as they come.
-    func test_microphone_saidWithTheJoin_andToldAfterAToggleDuringIt() async throws {
+    /// The join says whether the microphone and camera are on; a toggle while the join is on
+    /// its way is told once it is in (the join said the state from before); later toggles are
+    /// told as they come.
+    func test_mediaState_saidWithTheJoin_andToldAfterAToggleDuringIt() async throws {
         let server = try await ServerProcess.start(["--open-calls"])
         servers.append(server)
         try await onMain { [self, call] in
@@ -94,24 +95,26 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
             _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
             _ = try await alice.joinCall(call, create: false)
 
-            carol.joinsWithMicrophone(false, in: call)
+            carol.joinsWith(OwnMediaState(microphoneOn: false, cameraOn: true), in: call)
             // Runs up to its wait for the answer: the join is sent before the toggle.
             let join = Task.immediate { try await carol.joinCall(call, create: false) }
-            try await carol.setMicrophone(true, in: call)
+            try await carol.setMediaState(OwnMediaState(microphoneOn: true, cameraOn: true), in: call)
             let joined = try await join.value
 
             let heardJoin = try await alicesEvents.next("carol's join") {
                 if case .participantJoined(let e) = $0 { e.participant.userId == "carol" } else { false }
             }
             guard case .participantJoined(let joinEvent) = heardJoin else { return XCTFail("not a join: \(heardJoin)") }
-            XCTAssertEqual(joinEvent.participant.microphoneOn, false, "the join said the state it was sent with")
-            let toggled = try await alicesEvents.next("carol's microphone on") { if case .microphoneChanged = $0 { true } else { false } }
-            XCTAssertEqual(toggled, .microphoneChanged(MicrophoneEvent(cid: call, userId: "carol", sessionId: joinEvent.participant.sessionId, on: true)))
-            XCTAssertEqual(joined.ownSessionID, joinEvent.participant.sessionId)
+            let session = joinEvent.participant.sessionId
+            XCTAssertEqual(joined.ownSessionID, session)
+            XCTAssertEqual([joinEvent.participant.microphoneOn, joinEvent.participant.cameraOn], [false, true],
+                           "the join said the state it was sent with")
+            let toggled = try await alicesEvents.next("carol's microphone on") { if case .mediaStateChanged = $0 { true } else { false } }
+            XCTAssertEqual(toggled, .mediaStateChanged(MediaStateEvent(cid: call, userId: "carol", sessionId: session, microphoneOn: true, cameraOn: true)))
 
-            try await carol.setMicrophone(false, in: call)
-            let off = try await alicesEvents.next("carol's microphone off") { if case .microphoneChanged = $0 { true } else { false } }
-            XCTAssertEqual(off, .microphoneChanged(MicrophoneEvent(cid: call, userId: "carol", sessionId: joinEvent.participant.sessionId, on: false)))
+            try await carol.setMediaState(OwnMediaState(microphoneOn: true, cameraOn: false), in: call)
+            let off = try await alicesEvents.next("carol's camera off") { if case .mediaStateChanged = $0 { true } else { false } }
+            XCTAssertEqual(off, .mediaStateChanged(MediaStateEvent(cid: call, userId: "carol", sessionId: session, microphoneOn: true, cameraOn: false)))
             await alice.disconnect()
             await carol.disconnect()
         }

@@ -244,9 +244,9 @@ final class FakeCallService: CallService {
     private(set) var videoViewsTold: [[String: VideoSize]] = []
     func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws { videoViewsTold.append(views) }
 
-    /// What our microphone was told to be, in order.
-    private(set) var microphoneTold: [Bool] = []
-    func setMicrophone(_ on: Bool, in call: CallID) async throws { microphoneTold.append(on) }
+    /// What our microphone and camera were told to be, in order.
+    private(set) var mediaStatesTold: [OwnMediaState] = []
+    func setMediaState(_ state: OwnMediaState, in call: CallID) async throws { mediaStatesTold.append(state) }
 }
 
 enum Devices {

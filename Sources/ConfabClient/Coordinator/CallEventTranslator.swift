@@ -132,13 +132,14 @@ struct CallEventTranslator {
             // Validated by the coordinator; a second view of one session would be its mistake: the larger counts.
             let views = Dictionary(update.views.map { ($0.sessionId, VideoSize(width: $0.width, height: $0.height)) }) { $0.width * $0.height >= $1.width * $1.height ? $0 : $1 }
             return [.videoViews(update.cid, viewerSessionID: update.sessionId, views: views)]
-        case .microphoneChanged(let change):
+        case .mediaStateChanged(let change):
             update(change.cid) { call in
                 for index in call.participants.indices where call.participants[index].sessionID == change.sessionId {
-                    call.participants[index].microphoneOn = change.on
+                    call.participants[index].microphoneOn = change.microphoneOn
+                    call.participants[index].cameraOn = change.cameraOn
                 }
             }
-            return [.microphoneChanged(change.cid, sessionID: change.sessionId, on: change.on)]
+            return [.mediaStateChanged(change.cid, sessionID: change.sessionId, microphoneOn: change.microphoneOn, cameraOn: change.cameraOn)]
 
         case .participantKnocked(let knocked):
             update(knocked.cid) { call in

@@ -45,7 +45,7 @@ extension ConfabCore.CallParticipant {
         self.init(
             user: User(id: participant.userId), sessionID: participant.sessionId, role: participant.role.rawValue,
             joinedAt: participant.joinedAt, isPinned: participant.pinnedAt != nil, raisedHand: participant.raisedHand,
-            microphoneOn: participant.microphoneOn)
+            microphoneOn: participant.microphoneOn, cameraOn: participant.cameraOn)
     }
 }
 

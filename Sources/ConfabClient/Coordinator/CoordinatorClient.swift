@@ -66,9 +66,9 @@ public final class CoordinatorClient: CallService {
     /// request that may need them: the server only remembers a link holder while the call is
     /// in its memory, so a rejoin after a reconnect or a server restart presents it again.
     private var linkSecrets: [CallID: String] = [:]
-    /// Whether this device's microphone is on in each call it joins: said with every join of
-    /// the call (a rejoin after a reconnect too) and, while joined, told as it changes.
-    private var microphones: [CallID: Bool] = [:]
+    /// Whether this device's microphone and camera are on in each call it joins: said with
+    /// every join of the call (a rejoin after a reconnect too) and, while joined, told as it changes.
+    private var mediaStates: [CallID: OwnMediaState] = [:]
 
     // MARK: Connection state
 
@@ -442,20 +442,21 @@ public final class CoordinatorClient: CallService {
     /// Joins from the app: a call is made on first join, as typing a new call name in the
     /// lobby expects (joining a ring's call finds it existing).
     public func joinCall(_ call: CallID, settings: CallSettings) async throws -> CallSnapshot {
-        joinsWithMicrophone(settings.audioOn, in: call)
+        joinsWith(OwnMediaState(settings), in: call)
         return try await joinCall(call, create: true)
     }
 
     /// Joins the call's session from this device; with `create` the call is made first if missing.
     public func joinCall(_ call: CallID, create: Bool) async throws -> CallSnapshot {
-        let microphone = microphones[call]
-        let response = try await send(JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call], microphoneOn: microphone))
-        return joined(call, response, saidMicrophone: microphone)
+        let state = mediaStates[call]
+        let response = try await send(JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call],
+                                                      microphoneOn: state?.microphoneOn, cameraOn: state?.cameraOn))
+        return joined(call, response, saidState: state)
     }
 
     /// The app's join from the lobby: knocks when the call asks to join (`CallService`).
     public func joinOrKnock(_ call: CallID, settings: CallSettings) async throws -> JoinAttempt {
-        joinsWithMicrophone(settings.audioOn, in: call)
+        joinsWith(OwnMediaState(settings), in: call)
         return try await joinOrKnock(call, create: true)
     }
 
@@ -464,11 +465,12 @@ public final class CoordinatorClient: CallService {
     /// `setServerEventObserver`. Other refusals throw `CallError` as `joinCall` does.
     public func joinOrKnock(_ call: CallID, create: Bool) async throws -> JoinAttempt {
         do {
-            let microphone = microphones[call]
+            let state = mediaStates[call]
             let response = try await send(
-                JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call], microphoneOn: microphone),
+                JoinCallRequest(cid: call, create: create, linkSecret: linkSecrets[call],
+                                microphoneOn: state?.microphoneOn, cameraOn: state?.cameraOn),
                 refusalAsProtocolError: true)
-            return .joined(joined(call, response, saidMicrophone: microphone))
+            return .joined(joined(call, response, saidState: state))
         } catch let refusal as ProtocolError {
             switch refusal.code {
             case .waitingForHost: return .waitingForHost
@@ -483,11 +485,11 @@ public final class CoordinatorClient: CallService {
         translator.remember(state)
     }
 
-    private func joined(_ cid: CallID, _ response: JoinCallResponse, saidMicrophone: Bool?) -> CallSnapshot {
+    private func joined(_ cid: CallID, _ response: JoinCallResponse, saidState: OwnMediaState?) -> CallSnapshot {
         sessionIDs[cid] = response.sessionId
         // Toggled while the join was on its way: the call has the state from before.
-        if let now = microphones[cid], now != saidMicrophone {
-            Task.immediate { try? await self.send(UpdateMicrophoneRequest(cid: cid, on: now)) }
+        if let now = mediaStates[cid], now != saidState {
+            Task.immediate { try? await self.send(Self.update(now, in: cid)) }
         }
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
@@ -508,21 +510,26 @@ public final class CoordinatorClient: CallService {
         let cid = call
         translator.remember(try await send(LeaveCallRequest(cid: cid)).call)
         sessionIDs[cid] = nil
-        microphones[cid] = nil
+        mediaStates[cid] = nil
     }
 
-    /// The next join of `call` says the microphone is on or off (`setMicrophone` once joined).
-    public func joinsWithMicrophone(_ on: Bool, in call: CallID) {
-        microphones[call] = on
+    /// The next join of `call` says whether the microphone and camera are on (`setMediaState`
+    /// once joined).
+    public func joinsWith(_ state: OwnMediaState, in call: CallID) {
+        mediaStates[call] = state
     }
 
-    /// Whether this device's microphone is on in `call`: told to the call now when this device
-    /// is in it, and said with every later join of it.
-    public func setMicrophone(_ on: Bool, in call: CallID) async throws {
-        guard microphones[call] != on else { return }
-        microphones[call] = on
+    /// Whether this device's microphone and camera are on in `call`: told to the call now when
+    /// this device is in it, and said with every later join of it.
+    public func setMediaState(_ state: OwnMediaState, in call: CallID) async throws {
+        guard mediaStates[call] != state else { return }
+        mediaStates[call] = state
         guard sessionIDs[call] != nil else { return }
-        _ = try await send(UpdateMicrophoneRequest(cid: call, on: on))
+        _ = try await send(Self.update(state, in: call))
+    }
+
+    private static func update(_ state: OwnMediaState, in call: CallID) -> UpdateMediaStateRequest {
+        UpdateMediaStateRequest(cid: call, microphoneOn: state.microphoneOn, cameraOn: state.cameraOn)
     }
 
     public func acceptCall(_ call: CallID) async throws {

@@ -130,6 +130,7 @@ public final class ActiveCall {
         self.mediaEngine = mediaEngine
         self.localMedia = localMedia
         self.report = report
+        ownMediaState = OwnMediaState(localMedia.effectiveSettings)
         videoViews = mediaEngine.map { VideoViewsExchange(call: id, service: callService, engine: $0) }
     }
 
@@ -205,9 +206,9 @@ public final class ActiveCall {
         for participant in snapshot.participants where participants[participant.sessionID]?.raisedHand != participant.raisedHand {
             participants[participant.sessionID]?.raisedHand = participant.raisedHand
         }
-        // And what each device said of its microphone.
-        for participant in snapshot.participants where participants[participant.sessionID]?.microphoneOn != participant.microphoneOn {
-            participants[participant.sessionID]?.microphoneOn = participant.microphoneOn
+        // And what each device said of its microphone and camera.
+        for participant in snapshot.participants {
+            mediaStateChanged(sessionID: participant.sessionID, microphoneOn: participant.microphoneOn, cameraOn: participant.cameraOn)
         }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
         ownCapabilities = snapshot.ownCapabilities
@@ -310,16 +311,23 @@ public final class ActiveCall {
     /// Our microphone opened or closed: the media engine sends or stops, and the call hears of it.
     func setAudioEnabled(_ enabled: Bool) {
         if isMediaStarted { mediaEngine?.setAudioEnabled(enabled) }
-        tellMicrophone(enabled)
+        ownMediaState.microphoneOn = enabled
     }
-    /// The service keeps the state for every join of this call and tells it once joined. It
-    /// starts at once (`Task.immediate`), so that quick toggles reach the call in their order.
-    private func tellMicrophone(_ on: Bool) {
-        guard !isEnded, let callService else { return }
-        Task.immediate { [id] in try? await callService.setMicrophone(on, in: id) }
+    func setVideoEnabled(_ enabled: Bool) {
+        if isMediaStarted { mediaEngine?.setVideoEnabled(enabled) }
+        ownMediaState.cameraOn = enabled
     }
 
-    func setVideoEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setVideoEnabled(enabled) } }
+    /// Told to the call as it changes. The service keeps it for every join of this call and
+    /// tells it once joined; the telling starts at once (`Task.immediate`), so that quick
+    /// toggles reach the call in their order. (Push-to-talk opens the microphone without
+    /// changing the user's choice: this follows what is sent, not the choice.)
+    @ObservationIgnored private var ownMediaState: OwnMediaState {
+        didSet {
+            guard ownMediaState != oldValue, !isEnded, let callService else { return }
+            Task.immediate { [id, ownMediaState] in try? await callService.setMediaState(ownMediaState, in: id) }
+        }
+    }
     func setSpeakerEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setSpeakerEnabled(enabled) } }
 
     /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
@@ -650,10 +658,12 @@ public final class ActiveCall {
     }
 
     /// A hand went up or down; a host lowering ours is said.
-    /// A participant's device said its microphone is on or off.
-    func microphoneChanged(sessionID: String, on: Bool) {
-        guard !isEnded, participants[sessionID] != nil, participants[sessionID]?.microphoneOn != on else { return }
-        participants[sessionID]?.microphoneOn = on
+    /// A participant's device said its microphone or camera is on or off.
+    func mediaStateChanged(sessionID: String, microphoneOn: Bool?, cameraOn: Bool?) {
+        guard !isEnded, let participant = participants[sessionID],
+              (participant.microphoneOn, participant.cameraOn) != (microphoneOn, cameraOn) else { return }
+        participants[sessionID]?.microphoneOn = microphoneOn
+        participants[sessionID]?.cameraOn = cameraOn
     }
 
     func handChanged(sessionID: String, hand: RaisedHand?, by userID: String) {

@@ -71,9 +71,10 @@ public protocol CallService: AnyObject {
     /// a camera left out is not shown), so that its sender sends no larger a picture.
     func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws
 
-    /// Tells the call whether this device's microphone is on now (once joined; a join says it
-    /// too), so that the others show it at once and a silent microphone is not taken for off.
-    func setMicrophone(_ on: Bool, in call: CallID) async throws
+    /// Tells the call whether this device's microphone and camera are on now (once joined; a
+    /// join says it too), so that the others show it at once: a silent microphone is not taken
+    /// for off, and a camera turned off does not leave its last picture standing.
+    func setMediaState(_ state: OwnMediaState, in call: CallID) async throws
 }
 
 extension CallService {
@@ -108,8 +109,24 @@ extension CallService {
     }
     /// A service that relays no views: every camera is sent as the path allows.
     public func updateVideoViews(_ views: [String: VideoSize], in call: CallID) async throws {}
-    /// A service that relays no microphone state: the others judge by the audio that arrives.
-    public func setMicrophone(_ on: Bool, in call: CallID) async throws {}
+    /// A service that relays no media state: the others judge by what arrives.
+    public func setMediaState(_ state: OwnMediaState, in call: CallID) async throws {}
+}
+
+/// Whether this device's microphone and camera are on: what it tells the call.
+public struct OwnMediaState: Sendable, Equatable {
+    public var microphoneOn: Bool
+    public var cameraOn: Bool
+
+    public init(microphoneOn: Bool, cameraOn: Bool) {
+        self.microphoneOn = microphoneOn
+        self.cameraOn = cameraOn
+    }
+
+    /// What a join with these settings says.
+    public init(_ settings: CallSettings) {
+        self.init(microphoneOn: settings.audioOn, cameraOn: settings.videoOn)
+    }
 }
 
 /// What a join that may knock came to (`CallService.joinOrKnock`).
@@ -161,8 +178,8 @@ public enum CallServiceEvent: Sendable, Equatable {
     /// The participant session `viewerSessionID` now shows these cameras (by session) at these
     /// pixel sizes, and no others.
     case videoViews(CallID, viewerSessionID: String, views: [String: VideoSize])
-    /// A participant's device turned its microphone on or off.
-    case microphoneChanged(CallID, sessionID: String, on: Bool)
+    /// A participant's device turned its microphone or camera on or off: its state now.
+    case mediaStateChanged(CallID, sessionID: String, microphoneOn: Bool?, cameraOn: Bool?)
     /// Someone who is not a member asks to join (heard by those who may let them in).
     case knocked(CallID, CallKnock)
     /// A knock was answered (`byUserID`: the host who did) or withdrawn.
@@ -268,13 +285,16 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var raisedHand: RaisedHand?
     /// What we receive from this participant (from the media engine).
     public var media: ParticipantMedia
-    /// Whether their microphone is on, as their device said; nil when it has not said (a build
-    /// before this), and then what arrives decides.
+    /// Whether their microphone and camera are on, as their device said; nil when it has not
+    /// said (a build before this), and then what arrives decides.
     public var microphoneOn: Bool?
+    public var cameraOn: Bool?
 
     public var id: String { sessionID }
     public var name: String { user.name }
-    public var hasVideo: Bool { media.hasVideo }
+    /// Their camera's picture arrives, and their device has not said it turned the camera off:
+    /// a camera turned off stops sending, and its last picture would stand for a second or two.
+    public var hasVideo: Bool { cameraOn != false && media.hasVideo }
     /// Their microphone is on. Said by their device when it says so: a silent microphone sends
     /// one packet in 400 ms, so what arrives cannot tell it from one that is off, and a
     /// participant already in the call would show "microphone off" until their first packet.
@@ -290,9 +310,11 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     public var isHandRaised: Bool { raisedHand != nil }
 
     public init(user: User, sessionID: String, role: String, joinedAt: Date, isPinned: Bool = false,
-                raisedHand: RaisedHand? = nil, microphoneOn: Bool? = nil, media: ParticipantMedia = ParticipantMedia()) {
+                raisedHand: RaisedHand? = nil, microphoneOn: Bool? = nil, cameraOn: Bool? = nil,
+                media: ParticipantMedia = ParticipantMedia()) {
         self.raisedHand = raisedHand
         self.microphoneOn = microphoneOn
+        self.cameraOn = cameraOn
         self.user = user
         self.sessionID = sessionID
         self.role = role

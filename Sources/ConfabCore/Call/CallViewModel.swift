@@ -264,8 +264,8 @@ public final class CallViewModel {
             if let active = activeCall, active.id == call { active.handChanged(sessionID: sessionID, hand: hand, by: userID) }
         case .videoViews(let call, let viewer, let views):
             if let active = activeCall, active.id == call, isInCallSession { active.videoViewsArrived(from: viewer, views: views) }
-        case .microphoneChanged(let call, let sessionID, let on):
-            if let active = activeCall, active.id == call { active.microphoneChanged(sessionID: sessionID, on: on) }
+        case .mediaStateChanged(let call, let sessionID, let microphoneOn, let cameraOn):
+            if let active = activeCall, active.id == call { active.mediaStateChanged(sessionID: sessionID, microphoneOn: microphoneOn, cameraOn: cameraOn) }
         case .knocked(let call, let knock):
             if let active = activeCall, active.id == call, isInCallSession { active.knocked(knock) }
         case .knockResolved(let call, let userID, let outcome, let hostID):

@@ -29,7 +29,7 @@ public enum ServerEvent: Sendable, Hashable {
     case joinAdmitted(JoinAnswerEvent)
     case joinDenied(JoinAnswerEvent)
     case videoViewsUpdated(VideoViewsEvent)
-    case microphoneChanged(MicrophoneEvent)
+    case mediaStateChanged(MediaStateEvent)
     /// An event type this build does not know (sent by a newer server).
     case unknown(type: String)
 
@@ -65,7 +65,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .joinAdmitted: EventType.joinAdmitted.rawValue
         case .joinDenied: EventType.joinDenied.rawValue
         case .videoViewsUpdated: EventType.videoViewsUpdated.rawValue
-        case .microphoneChanged: EventType.microphoneChanged.rawValue
+        case .mediaStateChanged: EventType.mediaStateChanged.rawValue
         }
     }
 
@@ -93,7 +93,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .knockResolved(let e): e.cid
         case .joinAdmitted(let e), .joinDenied(let e): e.cid
         case .videoViewsUpdated(let e): e.cid
-        case .microphoneChanged(let e): e.cid
+        case .mediaStateChanged(let e): e.cid
         case .healthCheck, .unknown: nil
         }
     }
@@ -130,7 +130,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .joinAdmitted: self = .joinAdmitted(try payload(JoinAnswerEvent.self))
         case .joinDenied: self = .joinDenied(try payload(JoinAnswerEvent.self))
         case .videoViewsUpdated: self = .videoViewsUpdated(try payload(VideoViewsEvent.self))
-        case .microphoneChanged: self = .microphoneChanged(try payload(MicrophoneEvent.self))
+        case .mediaStateChanged: self = .mediaStateChanged(try payload(MediaStateEvent.self))
         }
     }
 
@@ -159,7 +159,7 @@ public enum ServerEvent: Sendable, Hashable {
         case .knockResolved(let e): try container.encode(e, forKey: key)
         case .joinAdmitted(let e), .joinDenied(let e): try container.encode(e, forKey: key)
         case .videoViewsUpdated(let e): try container.encode(e, forKey: key)
-        case .microphoneChanged(let e): try container.encode(e, forKey: key)
+        case .mediaStateChanged(let e): try container.encode(e, forKey: key)
         case .unknown: try container.encode(EmptyResponse(), forKey: key)
         }
     }
@@ -196,5 +196,5 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case joinAdmitted = "call.join_admitted"
     case joinDenied = "call.join_denied"
     case videoViewsUpdated = "call.video_views_updated"
-    case microphoneChanged = "call.microphone_changed"
+    case mediaStateChanged = "call.media_state_changed"
 }

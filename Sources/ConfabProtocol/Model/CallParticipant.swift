@@ -11,12 +11,13 @@ public struct CallParticipant: Codable, Sendable, Hashable {
     public var pinnedAt: Date?
     /// Set while this participant's hand is raised (absent from servers before issue 18).
     public var raisedHand: RaisedHand?
-    /// Whether the device's microphone is on, as the device said (at its join and with
-    /// `UpdateMicrophoneRequest`); nil when it has not said (a device of a build before this).
+    /// Whether the device's microphone and camera are on, as the device said (at its join and
+    /// with `UpdateMediaStateRequest`); nil when it has not said (a device of a build before this).
     public var microphoneOn: Bool?
+    public var cameraOn: Bool?
 
     public init(userId: String, sessionId: String, role: CallRole, joinedAt: Date, pinnedAt: Date? = nil,
-                raisedHand: RaisedHand? = nil, microphoneOn: Bool? = nil) {
+                raisedHand: RaisedHand? = nil, microphoneOn: Bool? = nil, cameraOn: Bool? = nil) {
         self.userId = userId
         self.sessionId = sessionId
         self.role = role
@@ -24,5 +25,6 @@ public struct CallParticipant: Codable, Sendable, Hashable {
         self.pinnedAt = pinnedAt
         self.raisedHand = raisedHand
         self.microphoneOn = microphoneOn
+        self.cameraOn = cameraOn
     }
 }

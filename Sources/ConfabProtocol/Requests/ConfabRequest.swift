@@ -25,7 +25,7 @@ public enum RequestType: String, Codable, Sendable, CaseIterable {
     case raiseHand, lowerHand
     case admitParticipant, denyParticipant
     case updateVideoViews
-    case updateMicrophone
+    case updateMediaState
 }
 
 /// The answer to most call requests: the call as the requesting user now sees it.

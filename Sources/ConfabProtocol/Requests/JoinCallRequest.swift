@@ -12,16 +12,19 @@ public struct JoinCallRequest: ConfabRequest, Hashable {
     public var renewMedia: Bool?
     /// The secret from the call's link, for someone who is not a member.
     public var linkSecret: String?
-    /// Whether this device joins with its microphone on (kept as the participant's
-    /// `microphoneOn`; see `UpdateMicrophoneRequest`). nil: not said.
+    /// Whether this device joins with its microphone and camera on (kept as the participant's
+    /// `microphoneOn` and `cameraOn`; see `UpdateMediaStateRequest`). nil: not said.
     public var microphoneOn: Bool?
+    public var cameraOn: Bool?
 
-    public init(cid: CallID, create: Bool? = nil, renewMedia: Bool? = nil, linkSecret: String? = nil, microphoneOn: Bool? = nil) {
+    public init(cid: CallID, create: Bool? = nil, renewMedia: Bool? = nil, linkSecret: String? = nil, microphoneOn: Bool? = nil,
+                cameraOn: Bool? = nil) {
         self.cid = cid
         self.create = create
         self.renewMedia = renewMedia
         self.linkSecret = linkSecret
         self.microphoneOn = microphoneOn
+        self.cameraOn = cameraOn
     }
 }
 

@@ -174,13 +174,13 @@ extension CallCoordinator {
         }
         sessions.watch(call.cid, from: user.connection.id)
         if let existing = sessions[call.cid]?.participant(onConnection: user.connection.id) {
-            if let on = request.microphoneOn { setMicrophone(on, of: existing.participant, in: call.cid) }
+            setMediaState(microphoneOn: request.microphoneOn, cameraOn: request.cameraOn, of: existing.participant, in: call.cid)
             return JoinCallResponse(
                 call: state(of: call, for: user.userId), sessionId: existing.participant.sessionId, media: existing.media)
         }
         let participant = CallParticipant(
             userId: user.userId, sessionId: UUID().uuidString.lowercased(), role: call.role(of: user.userId) ?? .user,
-            joinedAt: Date(), microphoneOn: request.microphoneOn)
+            joinedAt: Date(), microphoneOn: request.microphoneOn, cameraOn: request.cameraOn)
         sessions.add(.init(participant: participant, connectionId: user.connection.id, media: media), to: call.cid)
         metrics.participantJoined()
         // Knocking still, but let in another way (a host made them a member): off the list.

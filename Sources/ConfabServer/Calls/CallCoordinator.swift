@@ -14,10 +14,10 @@ import Logging
 /// - `productions` (`ProductionRegistry`): recordings and broadcasts;
 /// - `mediaQueues` (`MediaWorkQueues`): Janus work in the order it was decided.
 /// - `waitingRoom` (`WaitingRoomRegistry`): knocks on calls that ask to join;
-/// - `rateLimits` (`SessionRateLimits`): how fast each device reacts, tells its video views and toggles its microphone.
+/// - `rateLimits` (`SessionRateLimits`): how fast each device reacts, tells its video views and toggles its microphone or camera.
 /// The requests are in extensions by concern: `+Calls` (lifecycle and membership), `+Ringing`,
 /// `+Moderation`, `+Production`, `+Media`, `+Conversation` (chat, reactions, hands),
-/// `+MediaState` (how large each device shows the others' cameras, its microphone), `+WaitingRoom`.
+/// `+MediaState` (each device's microphone and camera, how large it shows the others' cameras), `+WaitingRoom`.
 ///
 /// Requests from all connections are handled one at a time on this actor, which keeps the ring
 /// rules free of races (an accept and a cancel can never interleave) — which is why the owners
@@ -232,7 +232,7 @@ actor CallCoordinator {
         case .getChatHistory: return try respond(request, GetChatHistoryRequest.self) { try chatHistory($0, by: user) }
         case .sendReaction: return try respond(request, SendReactionRequest.self) { try sendReaction($0, by: user) }
         case .updateVideoViews: return try respond(request, UpdateVideoViewsRequest.self) { try updateVideoViews($0, by: user) }
-        case .updateMicrophone: return try respond(request, UpdateMicrophoneRequest.self) { try updateMicrophone($0, by: user) }
+        case .updateMediaState: return try respond(request, UpdateMediaStateRequest.self) { try updateMediaState($0, by: user) }
         case .raiseHand: return try respond(request, RaiseHandRequest.self) { try raiseHand($0, by: user) }
         case .lowerHand: return try respond(request, LowerHandRequest.self) { try lowerHand($0, by: user) }
         case .admitParticipant: return try respond(request, AdmitParticipantRequest.self) { try admitParticipant($0, by: user) }

@@ -11,14 +11,15 @@ struct SessionRateLimits {
     /// every device in the call. (A refused update is told again with the next change only, so
     /// an honest app must never meet the limit.)
     var videoViews = SessionRateLimiter(burst: 40, window: .seconds(5))
-    /// Each change of a microphone is an event to every device in the call. Push-to-talk
-    /// toggles it with a key: 40 changes in 5 s is a key held and let go four times a second.
-    var microphone = SessionRateLimiter(burst: 40, window: .seconds(5))
+    /// Each change of a microphone or camera is an event to every device in the call.
+    /// Push-to-talk toggles the microphone with a key: 40 changes in 5 s is a key held and let
+    /// go four times a second.
+    var mediaState = SessionRateLimiter(burst: 40, window: .seconds(5))
 
     mutating func forget(session sessionId: String) {
         reactions.forget(session: sessionId)
         videoViews.forget(session: sessionId)
-        microphone.forget(session: sessionId)
+        mediaState.forget(session: sessionId)
     }
 }
 

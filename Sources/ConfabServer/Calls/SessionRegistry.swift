@@ -73,9 +73,10 @@ struct SessionRegistry {
         changed[cid, default: []].insert(sessionId)
     }
 
-    /// Whether the participant's microphone is on, as its device said.
-    mutating func setMicrophone(_ on: Bool, session sessionId: String, in cid: CallID) {
-        sessions[cid]?.participants[sessionId]?.participant.microphoneOn = on
+    /// Whether the participant's microphone and camera are on, as its device said.
+    mutating func setMediaState(microphoneOn: Bool?, cameraOn: Bool?, session sessionId: String, in cid: CallID) {
+        sessions[cid]?.participants[sessionId]?.participant.microphoneOn = microphoneOn
+        sessions[cid]?.participants[sessionId]?.participant.cameraOn = cameraOn
         changed[cid, default: []].insert(sessionId)
     }
 

@@ -101,7 +101,7 @@ enum RequestDecoder {
         case .getChatHistory: return decode(GetChatHistoryRequest.self)
         case .sendReaction: return decode(SendReactionRequest.self)
         case .updateVideoViews: return decode(UpdateVideoViewsRequest.self)
-        case .updateMicrophone: return decode(UpdateMicrophoneRequest.self)
+        case .updateMediaState: return decode(UpdateMediaStateRequest.self)
         case .raiseHand: return decode(RaiseHandRequest.self)
         case .lowerHand: return decode(LowerHandRequest.self)
         case .admitParticipant: return decode(AdmitParticipantRequest.self)

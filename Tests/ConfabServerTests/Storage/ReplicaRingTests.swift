@@ -159,9 +159,9 @@ final class ReplicaRingTests: PostgresTestCase {
         let muted = try await bob.nextEvent(.usersMuted)
         XCTAssertEqual(muted.muted?.userIds, ["bob"])
         // and bob's device, on B, says his microphone is off: alice on A hears it, and A keeps it
-        _ = try await bob.send(UpdateMicrophoneRequest(cid: cid, on: false))
-        let microphone = try await alice.nextEvent(.microphoneChanged)
-        XCTAssertEqual(microphone.microphone, MicrophoneEvent(cid: cid, userId: "bob", sessionId: bobJoined.sessionId, on: false))
+        _ = try await bob.send(UpdateMediaStateRequest(cid: cid, microphoneOn: false))
+        let microphone = try await alice.nextEvent(.mediaStateChanged)
+        XCTAssertEqual(microphone.mediaState, MediaStateEvent(cid: cid, userId: "bob", sessionId: bobJoined.sessionId, microphoneOn: false, cameraOn: nil))
         let keptOnA = await eventually(within: .seconds(5)) {
             let seen = try? await alice.send(GetCallRequest(cid: cid))
             return seen?.call.session.participants.first { $0.userId == "bob" }?.microphoneOn == false

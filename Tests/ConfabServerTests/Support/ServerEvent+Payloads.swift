@@ -56,5 +56,5 @@ extension ServerEvent {
 /// How large each device shows the others' cameras.
 extension ServerEvent {
     var videoViews: VideoViewsEvent? { if case .videoViewsUpdated(let e) = self { e } else { nil } }
-    var microphone: MicrophoneEvent? { if case .microphoneChanged(let e) = self { e } else { nil } }
+    var mediaState: MediaStateEvent? { if case .mediaStateChanged(let e) = self { e } else { nil } }
 }

@@ -2,16 +2,17 @@
 import Foundation
 import XCTest
 
-/// A participant's microphone is shown as their device says it is; what arrives decides only
-/// for a device that says nothing. Our own toggles are told to the call.
-final class ActiveCallMicrophone_Tests: XCTestCase {
+/// A participant's microphone and camera are shown as their device says they are; what arrives
+/// decides only for a device that says nothing. Our own toggles are told to the call.
+final class ActiveCallMediaState_Tests: XCTestCase {
     private let standup = CallID(type: .default, id: "standup")
     private nonisolated(unsafe) var viewModel: CallViewModel?
 
-    @MainActor private func inCall(bobsMicrophone: Bool?) -> (CallViewModel, FakeCallService, ActiveCall) {
+    @MainActor private func inCall(bobsMicrophone: Bool?, bobsCamera: Bool? = nil) -> (CallViewModel, FakeCallService, ActiveCall) {
         let service = FakeCallService()
         var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(timeIntervalSince1970: 1000))
         bob.microphoneOn = bobsMicrophone
+        bob.cameraOn = bobsCamera
         service.participantsOnJoin = [CallParticipant(user: User(id: "ada"), sessionID: "s-self", role: "user", joinedAt: Date()), bob]
         service.ownSessionOnJoin = "s-self"
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service)
@@ -29,26 +30,35 @@ final class ActiveCallMicrophone_Tests: XCTestCase {
         XCTAssertEqual(call.participants["s-bob"]?.hasAudio, true)
     } }
 
-    func test_deviceThatSaysNothing_isJudgedByWhatArrives_andASaidMuteOutvotesArrivingAudio() {
+    func test_deviceThatSaysNothing_isJudgedByWhatArrives_andASaidOffOutvotesWhatStillArrives() {
         var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(),
-                                  media: ParticipantMedia(hasAudio: false))
+                                  media: ParticipantMedia(hasVideo: false, hasAudio: false))
         XCTAssertFalse(bob.hasAudio)
-        bob.media = ParticipantMedia(hasAudio: true, isSpeaking: true)
+        XCTAssertFalse(bob.hasVideo)
+        bob.media = ParticipantMedia(hasVideo: true, hasAudio: true, isSpeaking: true)
         XCTAssertTrue(bob.hasAudio)
+        XCTAssertTrue(bob.hasVideo)
         XCTAssertTrue(bob.isSpeaking)
         bob.microphoneOn = false
+        bob.cameraOn = false
         XCTAssertFalse(bob.hasAudio, "audio still arriving does not outvote the mute")
         XCTAssertFalse(bob.isSpeaking, "a muted participant is not shown speaking")
+        XCTAssertFalse(bob.hasVideo, "the last picture does not stand for a camera turned off")
+        // A camera said on still needs its picture to arrive before it is shown.
+        bob.cameraOn = true
+        bob.media.hasVideo = false
+        XCTAssertFalse(bob.hasVideo)
     }
 
-    func test_microphoneChanged_showsAtOnce_forThatCallOnly() { onMain {
-        let (_, service, call) = inCall(bobsMicrophone: true)
+    func test_mediaStateChanged_showsAtOnce_forThatCallOnly() { onMain {
+        let (_, service, call) = inCall(bobsMicrophone: true, bobsCamera: true)
 
-        service.send(.microphoneChanged(standup, sessionID: "s-bob", on: false))
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: false, cameraOn: true))
         XCTAssertEqual(call.participants["s-bob"]?.hasAudio, false)
-        service.send(.microphoneChanged(standup, sessionID: "s-bob", on: true))
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: false))
         XCTAssertEqual(call.participants["s-bob"]?.hasAudio, true)
-        service.send(.microphoneChanged(CallID(type: .default, id: "other"), sessionID: "s-bob", on: false))
+        XCTAssertEqual(call.participants["s-bob"]?.cameraOn, false)
+        service.send(.mediaStateChanged(CallID(type: .default, id: "other"), sessionID: "s-bob", microphoneOn: false, cameraOn: false))
         XCTAssertEqual(call.participants["s-bob"]?.hasAudio, true, "another call's event changed this one")
     } }
 
@@ -56,11 +66,11 @@ final class ActiveCallMicrophone_Tests: XCTestCase {
         let (subject, service, _) = inCall(bobsMicrophone: true)
 
         subject.toggleMicrophoneEnabled()
-        subject.toggleMicrophoneEnabled()
+        subject.toggleCameraEnabled()
         subject.toggleMicrophoneEnabled()
 
-        waitUntil { service.microphoneTold.count == 3 }
-        XCTAssertEqual(service.microphoneTold, [false, true, false])
-        XCTAssertEqual(service.joined.last?.1.audioOn, true, "the join said the microphone was on")
+        waitUntil { service.mediaStatesTold.count == 3 }
+        XCTAssertEqual(service.mediaStatesTold.map { [$0.microphoneOn, $0.cameraOn] }, [[false, true], [false, false], [true, false]])
+        XCTAssertEqual(service.joined.last.map { [$0.1.audioOn, $0.1.videoOn] }, [true, true], "the join said both were on")
     } }
 }

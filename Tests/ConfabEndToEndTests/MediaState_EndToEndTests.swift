@@ -1,24 +1,25 @@
 import Foundation
 import XCTest
 
-/// What the others show of a microphone is what its device says (`updateMicrophone`), not a
-/// guess from the audio that arrives: Opus sends a silent microphone as one packet in 400 ms,
-/// so a participant already in the call showed "microphone off" to a joiner until their first
-/// packet, and a mute showed 1–2 s late (no packet for a second, checked once a second).
+/// What the others show of a microphone or camera is what its device says (`updateMediaState`),
+/// not a guess from what arrives: Opus sends a silent microphone as one packet in 400 ms, so a
+/// participant already in the call showed "microphone off" to a joiner until their first
+/// packet, and a mute showed 1–2 s late (no packet for a second, checked once a second); a
+/// camera turned off left its last picture standing 1.5–2.5 s.
 ///
 /// One call, confab-server with its managed Janus and four confab-peers:
 /// - dora (silent: volume 0, never muted) joins at once and stays 7 s;
-/// - erin (a tone) joins at once, mutes 3.5 s in and stays 7 s;
+/// - erin (a tone) joins at once, mutes 3 s in, turns her camera off 4.5 s in and stays 7 s;
 /// - gina (a tone) joins muted and stays 7 s;
 /// - frank joins 1.5 s later and stays 4.5 s: he finds the three in the call.
-final class MicrophoneState_EndToEndTests: XCTestCase {
+final class MediaState_EndToEndTests: XCTestCase {
     private static let call = "default:microphone-e2e"
     private static let peers = [
         MediaCall.Peer(user: "dora", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "7", "--color", "FF00FF", "--tone", "440", "--volume", "0"]),
         MediaCall.Peer(user: "erin", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "7", "--color", "00FFFF", "--tone", "660", "--volume", "0.5",
-            "--mute-after", "3.5"]),
+            "--mute-after", "3", "--camera-off-after", "4.5"]),
         MediaCall.Peer(user: "gina", joinsAfter: 0, arguments: [
             "join", call, "--create", "--duration", "7", "--color", "FFFF00", "--tone", "550", "--volume", "0.5",
             "--join-muted"]),
@@ -29,7 +30,7 @@ final class MicrophoneState_EndToEndTests: XCTestCase {
     private var reports: [String: MediaPeerReport] = [:]
 
     override func setUp() async throws {
-        reports = try await MediaCall.reports(for: "microphone-state", peers: Self.peers, summary: Self.printSummary)
+        reports = try await MediaCall.reports(for: "media-state", peers: Self.peers, summary: Self.printSummary)
     }
 
     /// Before, frank's first sight of dora said "microphone off" for 0.5–0.8 s.
@@ -52,10 +53,24 @@ final class MicrophoneState_EndToEndTests: XCTestCase {
             XCTAssertTrue(received.changes.contains { $0.at < mutedAt && $0.hasAudio }, "\(observer) never saw erin's microphone on")
             let off = try XCTUnwrap(received.changes.first { $0.at > mutedAt && !$0.hasAudio }, "\(observer) never saw erin mute")
             let after = off.at.timeIntervalSince(mutedAt)
-            print("microphone-state: \(observer) saw erin's mute \(String(format: "%.2f", after)) s after it")
+            print("media-state: \(observer) saw erin's mute \(String(format: "%.2f", after)) s after it")
             XCTAssertLessThanOrEqual(after, 0.6, "\(observer) saw erin's mute late")
             XCTAssertFalse(off.isSpeaking, "erin still shown talking with her microphone off")
             XCTAssertNil(received.changes.first { $0.at > off.at && $0.hasAudio }, "\(observer) saw muted erin's microphone on again")
+        }
+    }
+
+    /// Before, her last picture stood 1.5–2.5 s.
+    func test_cameraTurnedOffInTheCall_isShownAtOnce() throws {
+        let offAt = try XCTUnwrap(reports["erin"]?.media?.camera?.first { !$0.on }?.at, "erin never turned her camera off")
+        for observer in ["dora", "frank"] {
+            let received = try media(observer, from: "erin")
+            XCTAssertTrue(received.changes.contains { $0.at < offAt && $0.hasVideo }, "\(observer) never saw erin's video")
+            let off = try XCTUnwrap(received.changes.first { $0.at > offAt && !$0.hasVideo }, "\(observer) never saw erin's camera go off")
+            let after = off.at.timeIntervalSince(offAt)
+            print("media-state: \(observer) saw erin's camera go off \(String(format: "%.2f", after)) s after it")
+            XCTAssertLessThanOrEqual(after, 0.6, "\(observer) saw erin's camera go off late")
+            XCTAssertNil(received.changes.first { $0.at > off.at && $0.hasVideo }, "\(observer) saw erin's video again with her camera off")
         }
     }
 
@@ -80,8 +95,10 @@ final class MicrophoneState_EndToEndTests: XCTestCase {
         for observer in ["dora", "erin", "frank"] {
             for sender in ["dora", "erin", "gina"] where sender != observer {
                 guard let received = reports[observer]?.received(from: sender), let start = received.changes.first?.at else { continue }
-                let states = received.changes.map { String(format: "%.2f %@", $0.at.timeIntervalSince(start), $0.hasAudio ? "on" : "off") }
-                print("microphone-state: \(observer) ← \(sender): \(states.joined(separator: ", "))")
+                let states = received.changes.map {
+                    String(format: "%.2f %@ %@", $0.at.timeIntervalSince(start), $0.hasAudio ? "mic" : "-", $0.hasVideo ? "cam" : "-")
+                }
+                print("media-state: \(observer) ← \(sender): \(states.joined(separator: ", "))")
             }
         }
     }
