@@ -48,29 +48,33 @@ final class MediaState_EndToEndTests: XCTestCase {
     /// Before, a mute showed 1–2 s after it.
     func test_muteInTheCall_isShownAtOnce() throws {
         let mutedAt = try XCTUnwrap(reports["erin"]?.media?.microphone.first { !$0.on }?.at, "erin never muted")
-        for observer in ["dora", "frank"] {
-            let received = try media(observer, from: "erin")
-            XCTAssertTrue(received.changes.contains { $0.at < mutedAt && $0.hasAudio }, "\(observer) never saw erin's microphone on")
-            let off = try XCTUnwrap(received.changes.first { $0.at > mutedAt && !$0.hasAudio }, "\(observer) never saw erin mute")
-            let after = off.at.timeIntervalSince(mutedAt)
-            print("media-state: \(observer) saw erin's mute \(String(format: "%.2f", after)) s after it")
-            XCTAssertLessThanOrEqual(after, 0.6, "\(observer) saw erin's mute late")
+        for off in try assertErinsTurnedOffAtOnce(\.hasAudio, "microphone", at: mutedAt) {
             XCTAssertFalse(off.isSpeaking, "erin still shown talking with her microphone off")
-            XCTAssertNil(received.changes.first { $0.at > off.at && $0.hasAudio }, "\(observer) saw muted erin's microphone on again")
         }
     }
 
     /// Before, her last picture stood 1.5–2.5 s.
     func test_cameraTurnedOffInTheCall_isShownAtOnce() throws {
         let offAt = try XCTUnwrap(reports["erin"]?.media?.camera?.first { !$0.on }?.at, "erin never turned her camera off")
-        for observer in ["dora", "frank"] {
-            let received = try media(observer, from: "erin")
-            XCTAssertTrue(received.changes.contains { $0.at < offAt && $0.hasVideo }, "\(observer) never saw erin's video")
-            let off = try XCTUnwrap(received.changes.first { $0.at > offAt && !$0.hasVideo }, "\(observer) never saw erin's camera go off")
+        _ = try assertErinsTurnedOffAtOnce(\.hasVideo, "camera", at: offAt)
+    }
+
+    /// dora and frank saw erin's `device` on before `offAt`, off within 0.6 s of it, and never
+    /// on again; returns the changes that showed it off.
+    private func assertErinsTurnedOffAtOnce(_ isOn: KeyPath<RemoteMedia.Change, Bool>, _ device: String, at offAt: Date,
+                                            file: StaticString = #filePath, line: UInt = #line) throws -> [RemoteMedia.Change] {
+        try ["dora", "frank"].map { observer in
+            let received = try media(observer, from: "erin", file: file, line: line)
+            XCTAssertTrue(received.changes.contains { $0.at < offAt && $0[keyPath: isOn] }, "\(observer) never saw erin's \(device) on",
+                          file: file, line: line)
+            let off = try XCTUnwrap(received.changes.first { $0.at > offAt && !$0[keyPath: isOn] },
+                                    "\(observer) never saw erin's \(device) go off", file: file, line: line)
             let after = off.at.timeIntervalSince(offAt)
-            print("media-state: \(observer) saw erin's camera go off \(String(format: "%.2f", after)) s after it")
-            XCTAssertLessThanOrEqual(after, 0.6, "\(observer) saw erin's camera go off late")
-            XCTAssertNil(received.changes.first { $0.at > off.at && $0.hasVideo }, "\(observer) saw erin's video again with her camera off")
+            print("media-state: \(observer) saw erin's \(device) go off \(String(format: "%.2f", after)) s after it")
+            XCTAssertLessThanOrEqual(after, 0.6, "\(observer) saw erin's \(device) go off late", file: file, line: line)
+            XCTAssertNil(received.changes.first { $0.at > off.at && $0[keyPath: isOn] }, "\(observer) saw erin's \(device) on again",
+                         file: file, line: line)
+            return off
         }
     }
 
