@@ -328,6 +328,7 @@ public final class ActiveCall {
             Task.immediate { [id, ownMediaState] in try? await callService.setMediaState(ownMediaState, in: id) }
         }
     }
+
     func setSpeakerEnabled(_ enabled: Bool) { if isMediaStarted { mediaEngine?.setSpeakerEnabled(enabled) } }
 
     /// Starts the media engine on the snapshot's endpoint; true once connected. A first attempt
@@ -657,7 +658,6 @@ public final class ActiveCall {
         }
     }
 
-    /// A hand went up or down; a host lowering ours is said.
     /// A participant's device said its microphone or camera is on or off.
     func mediaStateChanged(sessionID: String, microphoneOn: Bool?, cameraOn: Bool?) {
         guard !isEnded, let participant = participants[sessionID],
@@ -666,6 +666,7 @@ public final class ActiveCall {
         participants[sessionID]?.cameraOn = cameraOn
     }
 
+    /// A hand went up or down; a host lowering ours is said.
     func handChanged(sessionID: String, hand: RaisedHand?, by userID: String) {
         guard !isEnded, let participant = participants[sessionID], participant.raisedHand != hand else { return }
         participants[sessionID]?.raisedHand = hand
