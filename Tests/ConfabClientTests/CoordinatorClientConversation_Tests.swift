@@ -119,6 +119,37 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
             await carol.disconnect()
         }
     }
+
+    /// A device that toggles faster than the coordinator relays (40 changes in 5 s) is refused
+    /// for the last ones; the call must still end with the state the device is in, not one it
+    /// left (it used to keep it until the next toggle).
+    func test_mediaStateTogglesPastTheLimit_theCallStillHearsTheLastState() async throws {
+        let server = try await ServerProcess.start(["--open-calls"])
+        servers.append(server)
+        try await onMain { [self, call] in
+            let (alice, alicesEvents) = try await client("alice", on: server)
+            let (carol, _) = try await client("carol", on: server)
+            _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
+            _ = try await alice.joinCall(call, create: false)
+            carol.joinsWith(OwnMediaState(microphoneOn: true, cameraOn: true), in: call)
+            _ = try await carol.joinCall(call, create: false)
+
+            // 45 changes: the 41st and later are refused; the last says the microphone is off.
+            for change in 1...45 {
+                try await carol.setMediaState(OwnMediaState(microphoneOn: change % 2 == 0, cameraOn: true), in: call)
+            }
+
+            _ = try await alicesEvents.next("carol's last state", timeout: .seconds(10)) { event in
+                guard case .mediaStateChanged(let e) = event else { return false }
+                return e.microphoneOn == false && e.userId == "carol"
+                    && alicesEvents.events.filter { if case .mediaStateChanged = $0 { true } else { false } }.count > 40
+            }
+            let state = try await alice.getCall(call)
+            XCTAssertEqual(state.participants.first { $0.user.id == "carol" }?.microphoneOn, false)
+            await alice.disconnect()
+            await carol.disconnect()
+        }
+    }
 }
 
 /// What a client's server-event observer saw, for awaiting one event with a deadline.

@@ -69,6 +69,8 @@ public final class CoordinatorClient: CallService {
     /// Whether this device's microphone and camera are on in each call it joins: said with
     /// every join of the call (a rejoin after a reconnect too) and, while joined, told as it changes.
     private var mediaStates: [CallID: OwnMediaState] = [:]
+    /// Calls whose media state is told again shortly (the last telling was refused as too fast).
+    private var mediaRetells: Set<CallID> = []
 
     // MARK: Connection state
 
@@ -525,7 +527,31 @@ public final class CoordinatorClient: CallService {
         guard mediaStates[call] != state else { return }
         mediaStates[call] = state
         guard sessionIDs[call] != nil else { return }
-        _ = try await send(Self.update(state, in: call))
+        do {
+            _ = try await send(Self.update(state, in: call), refusalAsProtocolError: true)
+        } catch let refusal as ProtocolError where refusal.code == .rateLimited {
+            // Toggled faster than the coordinator relays: the call keeps the state before this
+            // one, and would until the next toggle. It hears the state as it then is, later.
+            retellMediaState(in: call, after: .seconds(1))
+        } catch let refusal as ProtocolError {
+            throw CallError.refused(refusal, request: .updateMediaState)
+        }
+    }
+
+    /// Tells the call the state kept for it, unless it is told meanwhile or the device left.
+    private func retellMediaState(in call: CallID, after delay: Duration) {
+        guard mediaRetells.insert(call).inserted else { return }
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard let self else { return }
+            self.mediaRetells.remove(call)
+            guard self.sessionIDs[call] != nil, let state = self.mediaStates[call] else { return }
+            do {
+                _ = try await self.send(Self.update(state, in: call), refusalAsProtocolError: true)
+            } catch let refusal as ProtocolError where refusal.code == .rateLimited {
+                self.retellMediaState(in: call, after: delay)
+            } catch {}
+        }
     }
 
     private static func update(_ state: OwnMediaState, in call: CallID) -> UpdateMediaStateRequest {
