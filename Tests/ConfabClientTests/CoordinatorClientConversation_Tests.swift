@@ -25,6 +25,16 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
         return (client, log)
     }
 
+    /// alice in the call (she made it), carol connected and not in it yet.
+    @MainActor
+    private func aliceInTheCall_carolConnected(on server: ServerProcess) async throws -> (CoordinatorClient, ServerEventLog, CoordinatorClient) {
+        let (alice, alicesEvents) = try await client("alice", on: server)
+        let (carol, _) = try await client("carol", on: server)
+        _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
+        _ = try await alice.joinCall(call, create: false)
+        return (alice, alicesEvents, carol)
+    }
+
     func test_knockAdmittedThenChatReactionAndHand_throughTheTypedMethods() async throws {
         // With --open-calls a non-member may knock without the call's link.
         let server = try await ServerProcess.start(["--open-calls"])
@@ -90,10 +100,7 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
         let server = try await ServerProcess.start(["--open-calls"])
         servers.append(server)
         try await onMain { [self, call] in
-            let (alice, alicesEvents) = try await client("alice", on: server)
-            let (carol, _) = try await client("carol", on: server)
-            _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
-            _ = try await alice.joinCall(call, create: false)
+            let (alice, alicesEvents, carol) = try await aliceInTheCall_carolConnected(on: server)
 
             carol.joinsWith(OwnMediaState(microphoneOn: false, cameraOn: true), in: call)
             // Runs up to its wait for the answer: the join is sent before the toggle.
@@ -127,10 +134,7 @@ final class CoordinatorClientConversation_Tests: XCTestCase {
         let server = try await ServerProcess.start(["--open-calls"])
         servers.append(server)
         try await onMain { [self, call] in
-            let (alice, alicesEvents) = try await client("alice", on: server)
-            let (carol, _) = try await client("carol", on: server)
-            _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
-            _ = try await alice.joinCall(call, create: false)
+            let (alice, alicesEvents, carol) = try await aliceInTheCall_carolConnected(on: server)
             carol.joinsWith(OwnMediaState(microphoneOn: true, cameraOn: true), in: call)
             _ = try await carol.joinCall(call, create: false)
 

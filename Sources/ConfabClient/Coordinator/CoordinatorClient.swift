@@ -490,8 +490,8 @@ public final class CoordinatorClient: CallService {
     private func joined(_ cid: CallID, _ response: JoinCallResponse, saidState: OwnMediaState?) -> CallSnapshot {
         sessionIDs[cid] = response.sessionId
         // Toggled while the join was on its way: the call has the state from before.
-        if let now = mediaStates[cid], now != saidState {
-            Task.immediate { try? await self.send(Self.update(now, in: cid)) }
+        if mediaStates[cid] != saidState {
+            Task.immediate { try? await self.tellMediaState(in: cid) }
         }
         var snapshot = translator.remember(response.call)
         snapshot.ownSessionID = response.sessionId
@@ -526,31 +526,25 @@ public final class CoordinatorClient: CallService {
     public func setMediaState(_ state: OwnMediaState, in call: CallID) async throws {
         guard mediaStates[call] != state else { return }
         mediaStates[call] = state
-        guard sessionIDs[call] != nil else { return }
+        try await tellMediaState(in: call)
+    }
+
+    /// Tells the call the state kept for it, when this device is in it. A telling refused as
+    /// too fast (toggles past the coordinator's limit) leaves the call with the state before:
+    /// it hears the state as it then is a second later, not only at the next toggle.
+    private func tellMediaState(in call: CallID) async throws {
+        guard sessionIDs[call] != nil, let state = mediaStates[call] else { return }
         do {
             _ = try await send(Self.update(state, in: call), refusalAsProtocolError: true)
         } catch let refusal as ProtocolError where refusal.code == .rateLimited {
-            // Toggled faster than the coordinator relays: the call keeps the state before this
-            // one, and would until the next toggle. It hears the state as it then is, later.
-            retellMediaState(in: call, after: .seconds(1))
+            guard mediaRetells.insert(call).inserted else { return }
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(1))
+                self?.mediaRetells.remove(call)
+                try? await self?.tellMediaState(in: call)
+            }
         } catch let refusal as ProtocolError {
             throw CallError.refused(refusal, request: .updateMediaState)
-        }
-    }
-
-    /// Tells the call the state kept for it, unless it is told meanwhile or the device left.
-    private func retellMediaState(in call: CallID, after delay: Duration) {
-        guard mediaRetells.insert(call).inserted else { return }
-        Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard let self else { return }
-            self.mediaRetells.remove(call)
-            guard self.sessionIDs[call] != nil, let state = self.mediaStates[call] else { return }
-            do {
-                _ = try await self.send(Self.update(state, in: call), refusalAsProtocolError: true)
-            } catch let refusal as ProtocolError where refusal.code == .rateLimited {
-                self.retellMediaState(in: call, after: delay)
-            } catch {}
         }
     }
 
