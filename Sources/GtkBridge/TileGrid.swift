@@ -209,9 +209,10 @@ final class TileGridState: SwiftLayout {
         let plan = TileGridPlan.make(count: tiles.count, hasCorner: corner != nil, width: width, height: height, spacing: spacing,
                                      clearance: cornerClearance, position: position, dragOffset: dragOffset ?? (0, 0))
         laidOut = (plan, width, height)
-        let inGrid = tiles + (plan.corner == nil ? [corner].compactMap { $0 } : [])
-        for (tile, frame) in zip(inGrid, plan.tiles) { Self.place(tile, frame) }
-        if let corner, let frame = plan.corner { Self.place(corner, frame) }
+        // The corner tile's look changes before any tile is placed: making it focusable (or
+        // not) queues its allocation anew, and a tile left waiting for one after this
+        // allocation is not drawn at all (GTK: "Trying to snapshot … without a current
+        // allocation"): the self-view moved into the grid stayed blank until the next resize.
         let shown = plan.corner != nil
         if shown != cornerShown, let corner {
             cornerShown = shown
@@ -222,6 +223,9 @@ final class TileGridState: SwiftLayout {
             corner.canFocus = shown
             corner.setAccessibleDescription(shown ? cornerDescription : "")
         }
+        let inGrid = tiles + (plan.corner == nil ? [corner].compactMap { $0 } : [])
+        for (tile, frame) in zip(inGrid, plan.tiles) { Self.place(tile, frame) }
+        if let corner, let frame = plan.corner { Self.place(corner, frame) }
     }
 
     /// A drag that starts on the corner tile moves it; any other is not ours.

@@ -3,10 +3,12 @@ through the managed Janus; the app must show bob's video and speaking on his til
 must receive the app's camera. Needs a network namespace (Janus ignores loopback): the UI
 suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
 import json
+import os
+import subprocess
 import time
 import unittest
 
-from confab_ui import MediaCallTestCase, click, find, on_screen, press_keys, screenshot, send_keys, top_level_window, wait_for
+from confab_ui import MediaCallTestCase, box, click, find, on_screen, pixel, press_keys, screenshot, send_keys, top_level_window, wait_for
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -79,6 +81,36 @@ class DrawingACall(MediaCallTestCase):
         # here before).
         self.assertLess(paints, 0.7 * frames, f"the self-view is painted apart from bob's frames: {summary}")
         self.assertGreater(ours, 0.7 * made, f"the self-view shows too few of the camera's frames: {summary}")
+
+
+class SelfViewFromTheCornerIntoTheGrid(MediaCallTestCase):
+    """Seen as a user: in a one-to-one call the self-view sits in the corner over bob's video;
+    a window made smaller (640x480) puts it beside him in the grid. It was left blank there,
+    window background where the tile should be, until the window was resized again: the grid
+    made the tile focusable (only the corner tile is) after allocating it, which queued the
+    tile's allocation anew, and GTK draws nothing of a widget waiting for one ("Trying to
+    snapshot GtkOverlay without a current allocation" in the log)."""
+
+    def test_windowMadeSmall_selfViewLeavesTheCornerForTheGrid_andIsDrawnThere(self):
+        bob, call_window = self.call_bob("corner-ui", ["--duration", "30", "--pattern", "ball"])
+        wait_for(lambda: int((self.last_stats("self-view")[0] or {}).get("frames", 0)) > 30, what="the self-view showing the camera")
+        you = wait_for(lambda: find(call_window, name_contains="You"), what="the self-view")
+        self.assertLess(box(you)[2], 300, f"the self-view is not in the corner at the default size: {box(you)}")
+        subprocess.run(["xdotool", "search", "--name", "^corner-ui – Confab$", "windowsize", "640", "480"],
+                       env={**os.environ, "DISPLAY": self.xvfb.display}, check=True)
+        bobs = find(call_window, name_contains="bob, ")
+        # In the grid it sits beside bob's tile, not over it.
+        wait_for(lambda: box(you)[0] >= box(bobs)[0] + box(bobs)[2], what=f"the self-view beside bob's tile (it is at {box(you)})")
+        time.sleep(1.5)
+        path = screenshot(self.xvfb.display, "self-view-into-the-grid.png")
+        x, y, width, height = box(you)
+        # The window's background, in the margin left of bob's tile.
+        background = pixel(path, box(bobs)[0] // 2, y + height // 2)
+        samples = [pixel(path, x + width * i // 5, y + height * j // 5) for i in range(1, 5) for j in range(1, 5)]
+        drawn = [p for p in samples if sum(abs(a - b) for a, b in zip(p, background)) > 60]
+        self.assertGreaterEqual(len(drawn), len(samples) // 2,
+                                f"the self-view's tile at {(x, y, width, height)} shows the window's background {background}: {samples}")
+        self.assertNotIn("without a current allocation", self.app.output())
 
 
 class SendingTheSizeShown(MediaCallTestCase):
