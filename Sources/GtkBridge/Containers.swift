@@ -313,8 +313,20 @@ public final class StatusPage: Widget {
 
 /// AdwFlap: a sidebar beside the content, revealed and hidden; when the window is too narrow
 /// for both it floats over the content instead of squeezing it.
+///
+/// The sidebar opens only when asked. Left to itself (unlocked), AdwFlap hides a sidebar as the
+/// window becomes too narrow for it and *opens* it as the window widens again, whether or not
+/// it was open before: in a call, a window made narrow and then wide again showed the
+/// participants nobody had asked for, in 320 px taken from the video. Here the flap is locked
+/// and the folding is followed by hand: an open sidebar is hidden as the window narrows (it
+/// would cover the video) and comes back as it widens; a closed one stays closed.
 @MainActor
 public final class Flap: Widget {
+    /// Whether the sidebar was open when the window became too narrow for it, and has not
+    /// been opened or closed since.
+    private var reopensWhenUnfolded = false
+    private var isFolding = false
+
     public init(content: Widget, sidebar: Widget) {
         super.init(adw_flap_new())
         adw_flap_set_content(c(), content.c())
@@ -322,13 +334,38 @@ public final class Flap: Widget {
         // The sidebar sits at the end (right in left-to-right languages), as in GNOME apps.
         adw_flap_set_flap_position(c(), GTK_PACK_END)
         adw_flap_set_fold_policy(c(), ADW_FLAP_FOLD_POLICY_AUTO)
+        adw_flap_set_locked(c(), 1)
         adw_flap_set_reveal_flap(c(), 0)
         adw_flap_set_swipe_to_open(c(), 0)
+        // Both handlers live as long as the flap (the handlers hold it weakly).
+        onPropertyChange("folded") { [weak self] in self?.foldedChanged() }
+        onPropertyChange("reveal-flap") { [weak self] in self?.revealChanged() }
     }
 
     public var isRevealed: Bool {
         get { adw_flap_get_reveal_flap(c()) != 0 }
         set { adw_flap_set_reveal_flap(c(), newValue ? 1 : 0) }
+    }
+
+    public var isFolded: Bool { adw_flap_get_folded(c()) != 0 }
+
+    private func foldedChanged() {
+        if isFolded {
+            let wasRevealed = isRevealed
+            isFolding = true
+            isRevealed = false
+            isFolding = false
+            reopensWhenUnfolded = wasRevealed
+        } else {
+            if reopensWhenUnfolded { isRevealed = true }
+            reopensWhenUnfolded = false
+        }
+    }
+
+    /// Opened or closed while folded (a button, Escape, a click beside it): that choice stands
+    /// when the window widens.
+    private func revealChanged() {
+        if !isFolding { reopensWhenUnfolded = false }
     }
 
     /// Runs `body` when the sidebar is shown or hidden (also by Escape or a click outside

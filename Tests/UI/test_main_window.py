@@ -111,6 +111,14 @@ class MainWindowTestCase(XvfbTestCase):
         wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
         return bob, call
 
+    def resize(self, title, width, height):
+        subprocess.run(["xdotool", "search", "--name", f"^{title}$", "windowsize", str(width), str(height)],
+                       env={**os.environ, "DISPLAY": self.xvfb.display}, check=True)
+        window = top_level_window(self.accessible, name=title)
+        wait_for(lambda: abs(extents(window)[2] - width) <= 20 and abs(extents(window)[3] - height) <= 20,
+                 what=f"the window at {width}x{height}")
+        time.sleep(1)
+
     def assert_one_window_at(self, place, what):
         shown = frames(self.accessible)
         self.assertEqual(len(shown), 1, f"{what}: {len(shown)} windows on screen ({[w.name for w in shown]})")
@@ -151,6 +159,11 @@ class ControlBarAtPhoneSize(MainWindowTestCase):
         # At the default size every action has its place in the bar.
         for name in self.ACTIONS:
             wait_for(lambda: on_screen(call, name_contains=name), what=f"“{name}” in the bar at the default size")
+        # And every round button of it is the same size (the People button, in an overlay for
+        # the chat's unread count, was out of reach of the bar's style and smaller than the rest).
+        sizes = {name: tuple(extents(on_screen(call, name_contains=name))[2:]) for name in self.ACTIONS}
+        print(f"the bar's buttons: {sizes}")
+        self.assertEqual(len(set(sizes.values())), 1, f"the bar's buttons differ in size: {sizes}")
 
         subprocess.run(["xdotool", "search", "--name", "^narrow – Confab$", "windowsize", "360", "640"],
                        env={**os.environ, "DISPLAY": self.xvfb.display}, check=True)
@@ -227,6 +240,43 @@ class CallLinkLetsAStrangerIn(MainWindowTestCase):
         click(find(home, role="push button", name="Join…"))
         lobby = self.page("linked – Confab", "the lobby opened from the pasted link")
         wait_for(lambda: on_screen(lobby, role="push button", name="Copy link"), what="Copy link in the lobby")
+
+
+class SidebarOpensOnlyWhenAsked(MainWindowTestCase):
+    """Seen as a user: in a call, a window made narrow (640x480, too narrow for the sidebar
+    beside the video) and then wide again showed the participants sidebar, which nobody had
+    opened, taking 320 px from the video: libadwaita's flap, left to itself, opens its sidebar
+    whenever the window widens. Now it comes back only if it was open before the window narrowed."""
+
+    def sidebar_shown(self, call):
+        return on_screen(call, role="push button", name="Hide sidebar") is not None
+
+    def test_narrowThenWide_closedSidebarStaysClosed_openOneComesBack_oneClosedMeanwhileStaysClosed(self):
+        title = "sidebar – Confab"
+        call = self.join_call("sidebar")
+        width, height = extents(call)[2:]
+        self.assertFalse(self.sidebar_shown(call), "the sidebar is open at the start of a call")
+
+        self.resize(title, 640, 480)
+        self.resize(title, width, height)
+        screenshot(self.xvfb.display, "sidebar-narrow-then-wide.png")
+        self.assertFalse(self.sidebar_shown(call), "the window made narrow and wide again opened the sidebar nobody asked for")
+
+        press_keys(self.xvfb.display, title, "ctrl+p")
+        wait_for(lambda: self.sidebar_shown(call), what="the sidebar opened with Ctrl+P")
+        self.resize(title, 640, 480)
+        self.assertFalse(self.sidebar_shown(call), "the open sidebar stayed over the video in a narrow window")
+        self.resize(title, width, height)
+        self.assertTrue(self.sidebar_shown(call), "the sidebar open before the window narrowed did not come back")
+
+        # Narrow again, opened and closed there: closed it stays.
+        self.resize(title, 640, 480)
+        press_keys(self.xvfb.display, title, "ctrl+p")
+        wait_for(lambda: self.sidebar_shown(call), what="the sidebar opened over the video in the narrow window")
+        press_keys(self.xvfb.display, title, "Escape")
+        wait_for(lambda: not self.sidebar_shown(call), what="the sidebar closed with Escape")
+        self.resize(title, width, height)
+        self.assertFalse(self.sidebar_shown(call), "the sidebar closed in the narrow window came back as it widened")
 
 
 class HomeWithoutServer(XvfbTestCase):
@@ -432,14 +482,6 @@ class PagesLight(MainWindowTestCase):
     wrong at those sizes: an avatar running into its tile's name, a self-view cut off."""
     scheme = "prefer-light"
     suffix = "light"
-
-    def resize(self, title, width, height):
-        subprocess.run(["xdotool", "search", "--name", f"^{title}$", "windowsize", str(width), str(height)],
-                       env={**os.environ, "DISPLAY": self.xvfb.display}, check=True)
-        window = top_level_window(self.accessible, name=title)
-        wait_for(lambda: abs(extents(window)[2] - width) <= 20 and abs(extents(window)[3] - height) <= 20,
-                 what=f"the window at {width}x{height}")
-        time.sleep(1)
 
     def assert_avatars_clear_of_names(self, call, what):
         for initial, name in (("B", "bob"), ("A", "You")):
