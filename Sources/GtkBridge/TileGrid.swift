@@ -121,8 +121,10 @@ public struct TileGridPlan: Equatable, Sendable {
     /// people it sits on.
     /// While the corner tile is dragged, it follows the pointer (`dragOffset` from its corner),
     /// within the area.
+    /// `smallestCell`: the least a tile needs; the grid's shape never gives it less.
     public static func make(count: Int, hasCorner: Bool, width: Int, height: Int, spacing: Int, clearance: Int,
-                            position: Corner = .bottomRight, dragOffset: (x: Int, y: Int) = (0, 0)) -> TileGridPlan {
+                            position: Corner = .bottomRight, dragOffset: (x: Int, y: Int) = (0, 0),
+                            smallestCell: (width: Int, height: Int) = (0, 0)) -> TileGridPlan {
         let cornerHeight = cornerWidth * 9 / 16
         let cornerFits = hasCorner && count > 0 && cornerWidth * 3 <= width && cornerHeight * 3 <= height
         let inGrid = count + (hasCorner && !cornerFits ? 1 : 0)
@@ -134,7 +136,8 @@ public struct TileGridPlan: Equatable, Sendable {
             corner = Frame(x: min(max(0, x + dragOffset.x), width - cornerWidth), y: min(max(0, y + dragOffset.y), height - cornerHeight),
                            width: cornerWidth, height: cornerHeight)
         }
-        return TileGridPlan(tiles: grid(count: inGrid, width: width, height: height, spacing: spacing), corner: corner)
+        let columns = columns(for: inGrid, width: width, height: height, spacing: spacing, smallestCell: smallestCell)
+        return TileGridPlan(tiles: grid(count: inGrid, columns: columns, width: width, height: height, spacing: spacing), corner: corner)
     }
 
     /// The corner nearest to where a dragged corner tile was let go.
@@ -151,10 +154,36 @@ public struct TileGridPlan: Equatable, Sendable {
     /// Columns for `count` tiles: as many as rows, or one more (1, 2, 2, 2, 3, 3, 3, 3, 3, 4…).
     public static func columns(for count: Int) -> Int { max(1, Int(Double(count).squareRoot().rounded(.up))) }
 
+    /// Columns for `count` tiles in `width` × `height`: those of `columns(for:)`, unless another
+    /// shape shows a 16:9 picture at least a quarter larger in each cell. A tile crops its video
+    /// to fill the cell; side by side in a narrow window (two people on a phone-sized screen),
+    /// each cell was a strip a third as wide as it was tall, showing a fifth of the picture,
+    /// where one above the other shows nearly all of it. A smaller gain keeps the usual shape:
+    /// a cell a little too narrow crops the sides of a picture, which keeps the faces, where a
+    /// cell too wide would crop them. No shape gives a tile less than `smallestCell`.
+    public static func columns(for count: Int, width: Int, height: Int, spacing: Int, smallestCell: (width: Int, height: Int) = (0, 0)) -> Int {
+        let usual = columns(for: count)
+        guard count > 1 else { return usual }
+        func picture(columns: Int) -> Int? {
+            let rows = (count + columns - 1) / columns
+            let cellWidth = (width - spacing * (columns - 1)) / columns, cellHeight = (height - spacing * (rows - 1)) / rows
+            guard cellWidth >= max(1, smallestCell.width), cellHeight >= max(1, smallestCell.height) else { return nil }
+            // The largest 16:9 picture inside the cell.
+            let pictureWidth = min(cellWidth, cellHeight * 16 / 9)
+            return pictureWidth * (pictureWidth * 9 / 16)
+        }
+        guard let usualPicture = picture(columns: usual) else { return usual }
+        var best = (columns: usual, picture: usualPicture)
+        for columns in 1...count where columns != usual {
+            if let size = picture(columns: columns), size > best.picture, size * 4 >= usualPicture * 5 { best = (columns, size) }
+        }
+        return best.columns
+    }
+
     /// Equal cells, row by row; a last row that is not full starts at the left.
-    static func grid(count: Int, width: Int, height: Int, spacing: Int) -> [Frame] {
+    static func grid(count: Int, columns: Int, width: Int, height: Int, spacing: Int) -> [Frame] {
         guard count > 0 else { return [] }
-        let columns = columns(for: count), rows = (count + columns - 1) / columns
+        let rows = (count + columns - 1) / columns
         let cellWidth = max(0, (width - spacing * (columns - 1)) / columns)
         let cellHeight = max(0, (height - spacing * (rows - 1)) / rows)
         return (0..<count).map { index in
@@ -206,8 +235,11 @@ final class TileGridState: SwiftLayout {
     }
 
     func allocate(width: Int, height: Int) {
+        let all = tiles + [corner].compactMap { $0 }
+        let smallestCell = (width: all.map { Self.minimumSize(of: $0, GTK_ORIENTATION_HORIZONTAL) }.max() ?? 0,
+                            height: all.map { Self.minimumSize(of: $0, GTK_ORIENTATION_VERTICAL) }.max() ?? 0)
         let plan = TileGridPlan.make(count: tiles.count, hasCorner: corner != nil, width: width, height: height, spacing: spacing,
-                                     clearance: cornerClearance, position: position, dragOffset: dragOffset ?? (0, 0))
+                                     clearance: cornerClearance, position: position, dragOffset: dragOffset ?? (0, 0), smallestCell: smallestCell)
         laidOut = (plan, width, height)
         // The corner tile's look changes before any tile is placed: making it focusable (or
         // not) queues its allocation anew, and a tile left waiting for one after this

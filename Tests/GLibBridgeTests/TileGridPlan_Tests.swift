@@ -20,14 +20,35 @@ final class TileGridPlan_Tests: XCTestCase {
         XCTAssertEqual(plan.corner?.x, 1000 - 240 - 12)
     }
 
-    func test_phoneSizedArea_theCornerTileJoinsTheGrid() {
+    func test_phoneSizedArea_theCornerTileJoinsTheGrid_oneAboveTheOther() {
         let narrow = TileGridPlan.make(count: 1, hasCorner: true, width: 336, height: 450, spacing: 8, clearance: 44)
         XCTAssertNil(narrow.corner)
-        XCTAssertEqual(narrow.tiles, [Frame(x: 0, y: 0, width: 164, height: 450), Frame(x: 172, y: 0, width: 164, height: 450)])
+        // Side by side each would be a 164x450 strip showing a fifth of a 16:9 picture.
+        XCTAssertEqual(narrow.tiles, [Frame(x: 0, y: 0, width: 336, height: 221), Frame(x: 0, y: 229, width: 336, height: 221)])
         // Wide but short (a 500 px tall window): it would cover most of the other's height.
         let short = TileGridPlan.make(count: 1, hasCorner: true, width: 876, height: 300, spacing: 8, clearance: 44)
         XCTAssertNil(short.corner)
         XCTAssertEqual(short.tiles.count, 2)
+    }
+
+    func test_gridShape_changesOnlyForAClearlyLargerPicture_andNeverBelowTheSmallestCell() {
+        // Side by side in 530x330 (a call beside the open sidebar): 261x330 cells show a 16:9
+        // picture of 261x146; one above the other 530x161 cells, 286x161: larger, but by less
+        // than a quarter, so the usual shape stays (it crops the sides, not the faces).
+        XCTAssertEqual(TileGridPlan.columns(for: 2, width: 530, height: 330, spacing: 8), 2)
+        // Two people in a tall, narrow area: one above the other.
+        XCTAssertEqual(TileGridPlan.columns(for: 2, width: 400, height: 700, spacing: 8), 1)
+        // Four in a wide, short strip: one row.
+        XCTAssertEqual(TileGridPlan.columns(for: 4, width: 1600, height: 220, spacing: 8), 4)
+        // Four in a 16:9 area: two by two, as usual.
+        XCTAssertEqual(TileGridPlan.columns(for: 4, width: 1600, height: 900, spacing: 8), 2)
+        // A stacked pair would leave each tile 121 px tall where it needs 122: side by side.
+        XCTAssertEqual(TileGridPlan.columns(for: 2, width: 336, height: 250, spacing: 8, smallestCell: (150, 122)), 2)
+        XCTAssertEqual(TileGridPlan.columns(for: 2, width: 336, height: 260, spacing: 8, smallestCell: (150, 122)), 1)
+        // The plan uses the shape.
+        let tall = TileGridPlan.make(count: 3, hasCorner: false, width: 400, height: 1000, spacing: 8, clearance: 44)
+        XCTAssertEqual(tall.tiles.map(\.x), [0, 0, 0])
+        XCTAssertEqual(tall.tiles.map(\.width), [400, 400, 400])
     }
 
     func test_aloneInTheCall_theCornerTileTakesTheWholeArea() {
