@@ -318,7 +318,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         for feed in feeds where !feed.isScreenshare && media[feed.sessionID] == nil {
             // A muted microphone sends no packets, so Janus never says it stopped talking.
             // A paused feed (nobody watches it) says what it said when it was paused.
-            media[feed.sessionID] = ParticipantMedia(hasVideo: feed.videoWhenPaused ?? feed.hasVideo(at: now), hasAudio: feed.isAudioFlowing,
+            media[feed.sessionID] = ParticipantMedia(hasVideo: feed.videoWhenPaused ?? feed.hasVideo(at: now),
+                                                     hadVideo: feed.videoWhenPaused ?? (feed.lastFrameAt != nil), hasAudio: feed.isAudioFlowing,
                                                      isSpeaking: feed.isSpeaking && feed.isAudioFlowing,
                                                      connectionQuality: feed.connectionQuality,
                                                      trackSize: feed.videoSize)

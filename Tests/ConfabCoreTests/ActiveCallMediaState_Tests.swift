@@ -50,6 +50,74 @@ final class ActiveCallMediaState_Tests: XCTestCase {
         XCTAssertFalse(bob.hasVideo)
     }
 
+    func test_cameraOnButItsPictureStopped_isAnInterruption_notACameraTurnedOff() {
+        var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(),
+                                  media: ParticipantMedia(hasVideo: true, hasAudio: true, connectionQuality: .excellent))
+        bob.cameraOn = true
+        XCTAssertFalse(bob.isVideoInterrupted())
+        // The network goes: nothing more arrives, and the last measure of it said excellent.
+        bob.media.hasVideo = false
+        XCTAssertTrue(bob.isVideoInterrupted())
+        XCTAssertFalse(bob.hasVideo)
+        XCTAssertEqual(bob.connectionQuality, .poor, "a picture that stopped arriving is a poor connection, whatever was last measured")
+        // Turned off, it is no interruption.
+        bob.cameraOn = false
+        XCTAssertFalse(bob.isVideoInterrupted())
+        XCTAssertEqual(bob.connectionQuality, .excellent)
+        // Said on again a moment ago: its first picture is on its way.
+        bob.cameraOn = true
+        bob.cameraOnSince = Date()
+        XCTAssertFalse(bob.isVideoInterrupted())
+        XCTAssertTrue(bob.isVideoInterrupted(at: Date().addingTimeInterval(CallParticipant.videoStartAllowance + 0.1)))
+        // Never a picture on this connection (joining, or a camera that gives none): not interrupted.
+        bob.media = ParticipantMedia(hasVideo: false, hadVideo: false)
+        bob.cameraOnSince = nil
+        XCTAssertFalse(bob.isVideoInterrupted())
+        // A device that says nothing of its camera is judged by what arrives, as before.
+        bob.cameraOn = nil
+        bob.media = ParticipantMedia(hasVideo: false, hadVideo: true)
+        XCTAssertFalse(bob.isVideoInterrupted())
+    }
+
+    func test_pictureStoppedThenAReconnect_isStillAnInterruption_untilTheCameraIsSaidOff() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
+        var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(timeIntervalSince1970: 1000))
+        bob.cameraOn = true
+        service.participantsOnJoin = [bob]
+        let engine = FakeMediaEngine()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        viewModel = subject
+        var done = false
+        Task { await subject.startCall(self.standup, members: [], ring: false); done = true }
+        waitUntil { done && subject.activeCall?.isMediaConnected == true }
+        guard let call = subject.activeCall else { return XCTFail("no call") }
+
+        engine.update(["s-bob": ParticipantMedia(hasVideo: true)])
+        XCTAssertEqual(call.participants["s-bob"]?.hasVideo, true)
+        // The network goes, and the media is connected anew: the new connection has had no picture.
+        engine.update(["s-bob": ParticipantMedia(hasVideo: false, hadVideo: false)])
+        XCTAssertEqual(call.participants["s-bob"]?.isVideoInterrupted(), true, "a reconnect made the interruption look like a camera turned off")
+        // Turned off, it is not: and turned on again, its picture is awaited anew.
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: false))
+        engine.update(["s-bob": ParticipantMedia(hasVideo: false, hadVideo: false)])
+        XCTAssertEqual(call.participants["s-bob"]?.isVideoInterrupted(), false)
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: true))
+        engine.update(["s-bob": ParticipantMedia(hasVideo: false, hadVideo: false)])
+        XCTAssertEqual(call.participants["s-bob"]?.isVideoInterrupted(at: Date().addingTimeInterval(10)), false,
+                       "no picture yet since the camera came on: nothing was interrupted")
+    } }
+
+    func test_cameraSaidOn_isNotedWhen_andForgottenWhenOff() { onMain {
+        let (_, service, call) = inCall(bobsMicrophone: true, bobsCamera: false)
+        XCTAssertNil(call.participants["s-bob"]?.cameraOnSince)
+        let before = Date()
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: true))
+        XCTAssertGreaterThanOrEqual(call.participants["s-bob"]?.cameraOnSince ?? .distantPast, before)
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: false))
+        XCTAssertNil(call.participants["s-bob"]?.cameraOnSince)
+    } }
+
     func test_mediaStateChanged_showsAtOnce_forThatCallOnly() { onMain {
         let (_, service, call) = inCall(bobsMicrophone: true, bobsCamera: true)
 

@@ -113,6 +113,49 @@ class SelfViewFromTheCornerIntoTheGrid(MediaCallTestCase):
         self.assertNotIn("without a current allocation", self.app.output())
 
 
+class NetworkPulledInACall(MediaCallTestCase):
+    """Seen as a user, with the network pulled (every UDP packet dropped for 5 s): bob's tile
+    went to his avatar and said "camera off" (and "connection good") while his camera was on
+    and only the network was gone. His camera is said on, so his picture not arriving is an
+    interruption: his last picture stays, with a poor connection on it, and the tile says
+    "video interrupted"; his video comes back with the network."""
+
+    def test_networkPulled_bobsTileKeepsHisPicture_saysInterrupted_neverCameraOff_thenHisVideoComesBack(self):
+        bob, call_window = self.call_bob("pulled-ui", ["--duration", "60", "--pattern", "ball"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=15, what="bob's video at 20 fps or more")
+        nft = ["nft", "-f", "-"]
+        subprocess.run(nft, input="table inet pulled { chain input { type filter hook input priority 0; meta l4proto udp drop; }; }",
+                       text=True, check=True)
+        restored = False
+
+        def restore():
+            nonlocal restored
+            if not restored:
+                subprocess.run(["nft", "delete", "table", "inet", "pulled"], check=False)
+                restored = True
+        self.addCleanup(restore)
+        names = []
+        start = time.monotonic()
+        shot = None
+        while time.monotonic() - start < 5:
+            tile = find(call_window, name_contains="bob, ")
+            names.append(tile.name if tile else None)
+            if shot is None and time.monotonic() - start > 4:
+                shot = screenshot(self.xvfb.display, "network-pulled.png")
+                x, y, width, height = box(tile)
+                middle_left = pixel(shot, x + width // 8, y + height // 2)
+            time.sleep(0.25)
+        restore()
+        print(f"bob's tile while the network was pulled: {sorted(set(names), key=names.index)}")
+        self.assertFalse([n for n in names if n and "camera off" in n], f"bob's camera is on, yet his tile said so: {names}")
+        self.assertTrue([n for n in names if n and "video interrupted" in n and "connection poor" in n],
+                        f"bob's tile never said his video was interrupted on a poor connection: {names}")
+        # His picture (the ball's blue background), not his avatar on the tile's grey.
+        self.assertGreater(middle_left[2], middle_left[0] + 60, f"bob's last picture is gone from his tile: {middle_left}")
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20 and "interrupted" not in find(call_window, name_contains="bob, ").name,
+                 timeout=30, what="bob's video back once the network is")
+
+
 class SendingTheSizeShown(MediaCallTestCase):
     """Issue 15: the app tells the call how large it shows each camera, and each sender sends
     no larger. Minimized, the app shows bob in a small tile: bob's camera comes at a small

@@ -419,7 +419,11 @@ public final class ActiveCall {
             report(tr("Audio and video are back."))
         }
         for sessionID in participants.keys {
-            let updated = media[sessionID] ?? ParticipantMedia()
+            var updated = media[sessionID] ?? ParticipantMedia()
+            // A picture that came while their camera is on is remembered across a reconnect: the
+            // new connection has had none yet, and its picture not arriving is still an
+            // interruption (`CallParticipant.isVideoInterrupted`), not a camera turned off.
+            if let participant = participants[sessionID], participant.cameraOn == true, participant.media.hadVideo { updated.hadVideo = true }
             if participants[sessionID]?.media != updated { participants[sessionID]?.media = updated }
         }
         updateDominantSpeaker()
@@ -664,6 +668,11 @@ public final class ActiveCall {
               (participant.microphoneOn, participant.cameraOn) != (microphoneOn, cameraOn) else { return }
         participants[sessionID]?.microphoneOn = microphoneOn
         participants[sessionID]?.cameraOn = cameraOn
+        if cameraOn == true, participant.cameraOn != true { participants[sessionID]?.cameraOnSince = Date() }
+        if cameraOn != true {
+            participants[sessionID]?.cameraOnSince = nil
+            participants[sessionID]?.media.hadVideo = false
+        }
     }
 
     /// A hand went up or down; a host lowering ours is said.

@@ -25,6 +25,8 @@ public enum MediaPath: Sendable, Equatable {
 /// What media we receive from one participant session, as the media engine measured it.
 public struct ParticipantMedia: Sendable, Equatable {
     public var hasVideo: Bool
+    /// Their video came on this connection at some point (it may have stopped since).
+    public var hadVideo: Bool
     public var hasAudio: Bool
     public var isSpeaking: Bool
     public var connectionQuality: ConnectionQuality
@@ -40,11 +42,12 @@ public struct ParticipantMedia: Sendable, Equatable {
     /// Our path to the media server carries nothing now (the network went away or changed).
     public var isPathDown: Bool { mediaPath == .down }
 
-    public init(hasVideo: Bool = false, hasAudio: Bool = false, isSpeaking: Bool = false,
+    public init(hasVideo: Bool = false, hadVideo: Bool? = nil, hasAudio: Bool = false, isSpeaking: Bool = false,
                 connectionQuality: ConnectionQuality = .unknown, trackSize: VideoSize? = nil,
                 isScreensharing: Bool = false, screenshareTrackSize: VideoSize? = nil, mediaPath: MediaPath = .connecting) {
         self.mediaPath = mediaPath
         self.hasVideo = hasVideo
+        self.hadVideo = hadVideo ?? hasVideo
         self.hasAudio = hasAudio
         self.isSpeaking = isSpeaking
         self.connectionQuality = connectionQuality

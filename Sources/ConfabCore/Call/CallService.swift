@@ -289,6 +289,9 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     /// said (a build before this), and then what arrives decides.
     public var microphoneOn: Bool?
     public var cameraOn: Bool?
+    /// When their device said its camera went on, while this call was followed here (nil for
+    /// one on since before, or off).
+    public var cameraOnSince: Date?
 
     public var id: String { sessionID }
     public var name: String { user.name }
@@ -300,7 +303,21 @@ public struct CallParticipant: Sendable, Equatable, Identifiable {
     /// participant already in the call would show "microphone off" until their first packet.
     public var hasAudio: Bool { microphoneOn ?? media.hasAudio }
     public var isSpeaking: Bool { media.isSpeaking && hasAudio }
-    public var connectionQuality: ConnectionQuality { media.connectionQuality }
+    /// Their camera is on (their device said so at least `videoStartAllowance` ago) and its
+    /// picture came, but none arrives now: the network, not the camera, which would have said
+    /// it went off. Their last picture stays, with a poor connection shown on it; before, the
+    /// tile showed their avatar and said "camera off" while the network was down.
+    public func isVideoInterrupted(at now: Date = Date()) -> Bool {
+        guard cameraOn == true, media.hadVideo, !media.hasVideo else { return false }
+        return cameraOnSince.map { now.timeIntervalSince($0) >= Self.videoStartAllowance } ?? true
+    }
+    /// How long a camera turned on may take before its picture not arriving counts as an
+    /// interruption (its first frame comes in well under a second; what is measured of the
+    /// media is refreshed once a second).
+    public static let videoStartAllowance: TimeInterval = 2
+    /// What is measured of what they send, or poor while their video is interrupted (nothing
+    /// arrives to measure, and the last measure would stand).
+    public var connectionQuality: ConnectionQuality { isVideoInterrupted() ? .poor : media.connectionQuality }
     public var trackSize: VideoSize? { media.trackSize }
     /// Publishes their screen now (the seed's `isScreensharing`).
     public var isScreensharing: Bool { media.isScreensharing }

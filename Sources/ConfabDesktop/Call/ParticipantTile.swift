@@ -87,10 +87,12 @@ final class ParticipantTile {
         stack.setCSSClass("covered", stack.visiblePageName == "video" && picture.hasFrame)
     }
 
+    /// - Parameter videoInterrupted: their camera is on but its picture stopped arriving
+    ///   (`CallParticipant.isVideoInterrupted`): the last picture stays, frozen.
     /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
     /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
     ///   shows your own initial).
-    func update(name: String, avatarName: String? = nil, hasVideo: Bool, hasAudio: Bool, isSpeaking: Bool,
+    func update(name: String, avatarName: String? = nil, hasVideo: Bool, videoInterrupted: Bool = false, hasAudio: Bool, isSpeaking: Bool,
                 quality connection: ConnectionQuality, isSelf: Bool = false, isPinned: Bool = false,
                 isHandRaised: Bool = false, reaction: Reaction? = nil) {
         pinIcon.isVisible = isPinned
@@ -101,8 +103,9 @@ final class ParticipantTile {
         pinButton?.tooltip = isPinned ? tr("Unpin") : tr("Pin (on this device)")
         nameLabel.text = name
         avatar.name = avatarName ?? name
-        stack.visiblePageName = hasVideo ? "video" : "avatar"
-        if !hasVideo { picture.clear() }
+        let showsPicture = hasVideo || (videoInterrupted && picture.hasFrame)
+        stack.visiblePageName = showsPicture ? "video" : "avatar"
+        if !showsPicture { picture.clear() }
         updateBackground()
         microphoneOff.isVisible = !hasAudio
         // Only a poor connection is worth a mark on the tile (as in Meet): bars on every tile
@@ -119,7 +122,7 @@ final class ParticipantTile {
         // following the tile hears it (the name change is an accessibility event).
         if let reaction { parts.append(tr("reacted %@ %@", reaction.rawValue, reaction.spokenName)) }
         if !hasAudio { parts.append(tr("microphone off")) }
-        if !hasVideo { parts.append(tr("camera off")) }
+        if videoInterrupted { parts.append(tr("video interrupted")) } else if !hasVideo { parts.append(tr("camera off")) }
         if !isSelf { parts.append(tr("connection %@", "\(connection.rawValue)")) }
         view.setAccessibleLabel(parts.joined(separator: ", "))
         picture.setAccessibleLabel(tr("Video of %@", "\(name)"))

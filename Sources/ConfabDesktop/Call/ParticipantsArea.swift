@@ -129,7 +129,8 @@ final class ParticipantsArea {
             arrange(layout: layout, order: order, spotlight: spotlightID, share: share != nil)
         }
         for participant in others {
-            tiles[participant.sessionID]?.update(name: participant.name, hasVideo: participant.hasVideo, hasAudio: participant.hasAudio,
+            tiles[participant.sessionID]?.update(name: participant.name, hasVideo: participant.hasVideo,
+                                                 videoInterrupted: participant.isVideoInterrupted(), hasAudio: participant.hasAudio,
                                                  isSpeaking: participant.isSpeaking, quality: participant.connectionQuality,
                                                  isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned,
                                                  isHandRaised: participant.isHandRaised, reaction: reactions[participant.sessionID])

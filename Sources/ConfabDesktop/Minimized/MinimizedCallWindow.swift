@@ -73,7 +73,8 @@ final class MinimizedCallWindow {
             tile.update(name: "Waiting for others…", hasVideo: false, hasAudio: true, isSpeaking: false, quality: .unknown, isSelf: true)
             return
         }
-        tile.update(name: speaker.name, hasVideo: speaker.hasVideo, hasAudio: speaker.hasAudio, isSpeaking: speaker.isSpeaking,
+        tile.update(name: speaker.name, hasVideo: speaker.hasVideo, videoInterrupted: speaker.isVideoInterrupted(), hasAudio: speaker.hasAudio,
+                    isSpeaking: speaker.isSpeaking,
                     quality: speaker.connectionQuality)
     }
 
