@@ -180,6 +180,24 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "Audio and video are back.")
     } }
 
+    func test_mediaLost_waitingOutItsBackOff_triesAtOnce_whenTheCoordinatorsConnectionComesBack() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        service.renewedMedia = endpoint
+        service.renewalsFailing = 2
+        engine.fail("The network connection dropped")
+        // The tries after 1 s and 2 s more fail (the network still away); the next would come 4 s later.
+        @MainActor func renewals() -> Int { service.requests.filter { $0.hasPrefix("renew media") }.count }
+        waitUntil(timeout: 5) { renewals() == 2 }
+        settle(seconds: 0.2)
+        // The network was gone for the coordinator too, and is back: the call is joined again,
+        // and media is tried at once, not 4 s later.
+        service.send(.connectionLost)
+        service.send(.connectionRestored)
+        waitUntil(timeout: 2) { renewals() == 3 && subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(engine.started.count, 2)
+    } }
+
     func test_mediaLostAgain_beforeItWasBack_isSaidOnce_andBackOnceItFlows() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }

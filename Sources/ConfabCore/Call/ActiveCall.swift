@@ -83,6 +83,8 @@ public final class ActiveCall {
     /// Counts media connection attempts, so a late answer from an older one is ignored.
     @ObservationIgnored private var mediaAttempt = 0
     @ObservationIgnored private var mediaRecovery: Task<Void, Never>?
+    /// The recovery is waiting out its back-off (not in the middle of a try).
+    @ObservationIgnored private var isWaitingToRetryMedia = false
     /// Media was connected again after it was lost; "back" is said once what we send is
     /// reported received (a connection made while the network is still down carries nothing).
     @ObservationIgnored private var isAwaitingMediaPath = false
@@ -285,7 +287,13 @@ public final class ActiveCall {
             isMediaSignalled = true
             return
         }
-        guard !isMediaStarted, !isEnded else { return }
+        guard !isMediaStarted, !isEnded else {
+            // Joined again after the coordinator's connection came back: the network is back,
+            // so media lost meanwhile is tried again now, not after the rest of its back-off
+            // (up to 8 s after a long outage).
+            if isMediaStarted, !isEnded, isWaitingToRetryMedia { recoverMedia(after: .zero) }
+            return
+        }
         isMediaStarted = true
         videoViews?.start()
         Task { await connectMedia(snapshot, isRecovery: false) }
@@ -388,18 +396,20 @@ public final class ActiveCall {
     }
 
     /// Asks for a new endpoint and connects again, backing off, until it works or the call ends.
-    private func recoverMedia() {
+    private func recoverMedia(after firstDelay: Duration = .seconds(1)) {
         isReconnectingMedia = true
         mediaRecovery?.cancel()
         mediaRecovery = Task { [weak self] in
-            var delay: Duration = .seconds(1)
+            var delay = firstDelay
             while !Task.isCancelled {
+                self?.isWaitingToRetryMedia = true
                 try? await Task.sleep(for: delay)
                 guard let self, !Task.isCancelled, !self.isEnded, let service = self.callService else { return }
+                self.isWaitingToRetryMedia = false
                 if let snapshot = try? await service.renewMedia(in: self.id), !self.isEnded, !Task.isCancelled {
                     if await self.connectMedia(snapshot, isRecovery: true) { return }
                 }
-                delay = min(delay * 2, .seconds(8))
+                delay = min(max(delay * 2, .seconds(1)), .seconds(8))
             }
         }
     }
