@@ -216,28 +216,32 @@ final class TileGridState: SwiftLayout {
 
     var requestMode: GtkSizeRequestMode { GTK_SIZE_REQUEST_CONSTANT_SIZE }
 
-    private static func minimumSize(of widget: Widget, _ orientation: GtkOrientation) -> Int {
-        var minimum: gint = 0, natural: gint = 0
-        gtk_widget_measure(widget.widget, orientation, -1, &minimum, &natural, nil, nil)
-        return Int(minimum)
+    /// Every tile, the corner one included.
+    private var all: [Widget] { tiles + [corner].compactMap { $0 } }
+
+    /// The most any tile needs across (`GTK_ORIENTATION_HORIZONTAL`) or down: what a grid cell
+    /// must give each of them.
+    private func smallestCell(_ orientation: GtkOrientation) -> Int {
+        all.map { tile in
+            var minimum: gint = 0, natural: gint = 0
+            gtk_widget_measure(tile.widget, orientation, -1, &minimum, &natural, nil, nil)
+            return Int(minimum)
+        }.max() ?? 0
     }
 
     /// The smallest grid that holds every tile, the corner one included (where it goes when
     /// the area is small): the window can always shrink to it.
     func measure(_ orientation: GtkOrientation, forSize: Int) -> (minimum: Int, natural: Int) {
-        let all = tiles + [corner].compactMap { $0 }
-        guard !all.isEmpty else { return (0, 0) }
-        let columns = TileGridPlan.columns(for: all.count), rows = (all.count + columns - 1) / columns
+        let count = all.count
+        guard count > 0 else { return (0, 0) }
+        let columns = TileGridPlan.columns(for: count), rows = (count + columns - 1) / columns
         let lines = orientation == GTK_ORIENTATION_HORIZONTAL ? columns : rows
-        let cell = all.map { Self.minimumSize(of: $0, orientation) }.max() ?? 0
-        let size = lines * cell + (lines - 1) * spacing
+        let size = lines * smallestCell(orientation) + (lines - 1) * spacing
         return (size, size)
     }
 
     func allocate(width: Int, height: Int) {
-        let all = tiles + [corner].compactMap { $0 }
-        let smallestCell = (width: all.map { Self.minimumSize(of: $0, GTK_ORIENTATION_HORIZONTAL) }.max() ?? 0,
-                            height: all.map { Self.minimumSize(of: $0, GTK_ORIENTATION_VERTICAL) }.max() ?? 0)
+        let smallestCell = (width: smallestCell(GTK_ORIENTATION_HORIZONTAL), height: smallestCell(GTK_ORIENTATION_VERTICAL))
         let plan = TileGridPlan.make(count: tiles.count, hasCorner: corner != nil, width: width, height: height, spacing: spacing,
                                      clearance: cornerClearance, position: position, dragOffset: dragOffset ?? (0, 0), smallestCell: smallestCell)
         laidOut = (plan, width, height)
