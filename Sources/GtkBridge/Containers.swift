@@ -141,6 +141,24 @@ public final class Clamp: Widget {
     public func removeChild() { adw_clamp_set_child(c(), nil) }
 }
 
+/// GtkAspectFrame: gives its child the largest box of one shape that fits, centred.
+@MainActor
+public final class AspectFrame: Widget {
+    /// `ratio`: width ÷ height; `verticalAlignment`: where the child sits in spare height
+    /// (0 the top, 1 the bottom).
+    public init(ratio: Double, verticalAlignment: Double = 0.5) {
+        super.init(gtk_aspect_frame_new(0.5, Float(verticalAlignment), Float(ratio), 0))
+    }
+
+    private var child: Widget?
+
+    /// Puts `child` in the frame (nil lets go of the one there, so that it can be placed elsewhere).
+    public func setChild(_ child: Widget?) {
+        self.child = child
+        gtk_aspect_frame_set_child(c(), child?.widget)
+    }
+}
+
 /// GtkScrolledWindow with vertical scrolling only.
 @MainActor
 public final class ScrolledWindow: Widget {

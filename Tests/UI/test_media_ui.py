@@ -113,6 +113,41 @@ class SelfViewFromTheCornerIntoTheGrid(MediaCallTestCase):
         self.assertNotIn("without a current allocation", self.app.output())
 
 
+class TheLargeTileShowsTheWholePicture(MediaCallTestCase):
+    """Seen as a user: in the spotlight layout the large tile filled the wide area above the
+    strip (864x346 in the default window) and cropped bob's 16:9 video to fit it, a third of
+    its height gone, the top of his head with it; the full-screen layout of a narrow window
+    showed a strip from the middle of his picture. The large tile now has the video's shape,
+    centred, and the picture fills it: all of it is shown."""
+
+    def assert_whole_picture(self, tile, what):
+        wait_for(lambda: abs(box(tile)[2] / max(1, box(tile)[3]) - 16 / 9) < 0.03, what=f"{what}: bob's tile at 16:9 (it is {box(tile)})")
+        time.sleep(1)
+        path = screenshot(self.xvfb.display, f"large-tile-{what.replace(' ', '-')}.png")
+        x, y, width, height = box(tile)
+        # Just inside each edge, clear of the rounded corners and the name and pin at the bottom:
+        # bob's blue background, not the window's.
+        samples = {side: pixel(path, px, py) for side, (px, py) in {
+            "top": (x + width // 2, y + 6), "left": (x + 6, y + height // 3),
+            "right": (x + width - 7, y + height // 3), "bottom": (x + width // 2, y + height - 7)}.items()}
+        for side, (r, g, b) in samples.items():
+            self.assertTrue(b > r + 60 or (r > 200 and g > 200 and b > 200),
+                            f"{what}: bob's picture does not reach the {side} edge of his tile {box(tile)}: {samples}")
+
+    def test_spotlightAndFullScreen_bobsTileHasHisVideosShape_andHisPictureFillsIt(self):
+        bob, call_window = self.call_bob("whole-ui", ["--duration", "40", "--pattern", "ball"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=15, what="bob's video at 20 fps or more")
+        press_keys(self.xvfb.display, "whole-ui – Confab", "ctrl+l")  # grid → spotlight
+        bobs = find(call_window, name_contains="bob, ")
+        self.assert_whole_picture(bobs, "spotlight")
+        press_keys(self.xvfb.display, "whole-ui – Confab", "ctrl+l")  # spotlight → full screen
+        subprocess.run(["xdotool", "search", "--name", "^whole-ui – Confab$", "windowsize", "480", "700"],
+                       env={**os.environ, "DISPLAY": self.xvfb.display}, check=True)
+        bobs = wait_for(lambda: find(call_window, name_contains="bob, "), what="bob's tile")
+        wait_for(lambda: box(bobs)[2] <= 480, what=f"the window narrowed (bob's tile is at {box(bobs)})")
+        self.assert_whole_picture(bobs, "full screen 480 wide")
+
+
 class NetworkPulledInACall(MediaCallTestCase):
     """Seen as a user, with the network pulled (every UDP packet dropped for 5 s): bob's tile
     went to his avatar and said "camera off" (and "connection good") while his camera was on

@@ -16,12 +16,17 @@ final class ParticipantsArea {
     private(set) var tiles: [String: ParticipantTile] = [:]
     /// The self-view in the corner stays above the name and pin button of the tile under it.
     private let grid = TileGrid(spacing: 8, cornerClearance: ParticipantTile.nameBarHeight)
-    private let spotlightMain = Box(.vertical)
+    /// The spotlight's and the full-screen layout's one large tile have the shape of the video
+    /// (16:9, as every Confab camera is sent), centred in the area: filling a wide area, the
+    /// spotlight cropped a third of the picture's height, the top of the speaker's head; a
+    /// narrow window's full-screen tile showed a strip from the middle of it. In a tall window
+    /// the spotlight sits on its strip, one group, rather than halfway between it and the top.
+    private let spotlightMain = AspectFrame(ratio: 16.0 / 9.0, verticalAlignment: 1)
     private let spotlightStrip = Box(.horizontal, spacing: 8)
     /// The strip under the spotlight; hidden when nobody is in it (alone in a call, the one
     /// tile takes the whole area instead of half).
     private let spotlightStripView: ScrolledWindow
-    private let fullScreenMain = Box(.vertical)
+    private let fullScreenMain = AspectFrame(ratio: 16.0 / 9.0)
     /// The share layout's large view.
     let screenshareView = ScreenshareView()
     private let shareStrip = Box(.horizontal, spacing: 8)
@@ -78,7 +83,6 @@ final class ParticipantsArea {
         spotlightStrip.isHomogeneous = true
         // Thumbnails side by side in the middle, not stretched across the window.
         spotlightStrip.align(horizontal: .center)
-        spotlightMain.expand()
         fullScreenMain.expand()
         view.addPage(grid, name: ParticipantsLayout.grid.rawValue)
         spotlightStripView = ScrolledWindow(strip: spotlightStrip, height: Self.stripHeight)
@@ -145,6 +149,8 @@ final class ParticipantsArea {
         placed = []
         stripClamps.forEach { $0.removeChild() }
         stripClamps = []
+        spotlightMain.setChild(nil)
+        fullScreenMain.setChild(nil)
         spotlightStripTiles = [:]
         let others = order.compactMap { tiles[$0]?.view }
         placedSessions = layout == .fullScreen && !share ? Set([spotlight].compactMap { $0 }) : Set(order)
@@ -172,7 +178,7 @@ final class ParticipantsArea {
             }
         case .spotlight:
             let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
-            place(main, in: spotlightMain)
+            spotlightMain.setChild(main)
             for id in order where id != spotlight {
                 if let tile = tiles[id]?.view { spotlightStripTiles[id] = placeThumbnail(tile, in: spotlightStrip) }
             }
@@ -180,7 +186,7 @@ final class ParticipantsArea {
             spotlightStripView.isVisible = !order.filter { $0 != spotlight }.isEmpty || main !== selfTile.view
         case .fullScreen:
             let main = spotlight.flatMap { tiles[$0]?.view } ?? selfTile.view
-            place(main, in: fullScreenMain)
+            fullScreenMain.setChild(main)
             showsSelf = main === selfTile.view
         }
         view.visiblePageName = layout.rawValue
