@@ -265,6 +265,38 @@ public final class ToastOverlay: Widget {
         let toast = adw_toast_new(title)
         adw_toast_overlay_add_toast(c(), toast) // takes ownership of the toast
     }
+
+    /// Shows `title` in `previous`'s place while that toast is up or waiting its turn (its words
+    /// changed, its time on screen started again: libadwaita's way of growing a toast); else
+    /// as a new toast, returned so that it can grow in turn.
+    public func showToast(_ title: String, growing previous: GrowingToast?) -> GrowingToast {
+        if let previous, !previous.isDismissed {
+            adw_toast_set_title(previous.c(), title)
+            // A toast added again is not added twice: shown, its timeout restarts; queued, it
+            // moves up. The overlay takes a reference each time.
+            g_object_ref(previous.raw)
+            adw_toast_overlay_add_toast(c(), previous.c())
+            return previous
+        }
+        let toast = GrowingToast(title)
+        g_object_ref(toast.raw)
+        adw_toast_overlay_add_toast(c(), toast.c())
+        return toast
+    }
+}
+
+/// A toast kept after it is shown, to be said again grown (`ToastOverlay.showToast(_:growing:)`).
+@MainActor
+public final class GrowingToast: GObjectReference {
+    /// Gone from the screen (timed out, closed): it cannot be shown again.
+    public private(set) var isDismissed = false
+
+    fileprivate init(_ title: String) {
+        super.init(takingOwnershipOf: gpointer(adw_toast_new(title)))
+        // The handler holds the wrapper weakly: the toast (which the overlay may keep a moment
+        // longer) never keeps it alive.
+        onSignal("dismissed") { [weak self] in self?.isDismissed = true }
+    }
 }
 
 /// AdwHeaderBar with an AdwWindowTitle.

@@ -180,14 +180,19 @@ public struct TileGridPlan: Equatable, Sendable {
         return best.columns
     }
 
-    /// Equal cells, row by row; a last row that is not full starts at the left.
+    /// Equal cells, row by row; a last row that is not full is centred (five people: the two
+    /// of the second row under the middle of the three above, not a gap at its right end).
     static func grid(count: Int, columns: Int, width: Int, height: Int, spacing: Int) -> [Frame] {
         guard count > 0 else { return [] }
         let rows = (count + columns - 1) / columns
         let cellWidth = max(0, (width - spacing * (columns - 1)) / columns)
         let cellHeight = max(0, (height - spacing * (rows - 1)) / rows)
+        let inLastRow = count - (rows - 1) * columns
+        let lastRowIndent = (columns - inLastRow) * (cellWidth + spacing) / 2
         return (0..<count).map { index in
-            Frame(x: (index % columns) * (cellWidth + spacing), y: (index / columns) * (cellHeight + spacing), width: cellWidth, height: cellHeight)
+            let row = index / columns
+            return Frame(x: (index % columns) * (cellWidth + spacing) + (row == rows - 1 ? lastRowIndent : 0), y: row * (cellHeight + spacing),
+                  width: cellWidth, height: cellHeight)
         }
     }
 }

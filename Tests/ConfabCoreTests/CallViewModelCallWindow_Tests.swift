@@ -54,6 +54,40 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "bob left")
     } }
 
+    func test_peopleJoiningMomentsApart_areOneMessageThatGrows_inThePlaceOfTheLast() { onMain {
+        let (subject, service) = inCall()
+        service.send(.participantJoined(standup, participant("bob", 1)))
+        let first = subject.toast
+        XCTAssertEqual(first?.message, "bob joined")
+        XCTAssertNil(first?.replaces)
+        service.send(.participantJoined(standup, participant("cy", 2)))
+        XCTAssertEqual(subject.toast?.message, "bob and cy joined")
+        XCTAssertEqual(subject.toast?.replaces, first?.id, "shown in the place of \"bob joined\", not queued after it")
+        let second = subject.toast
+        service.send(.participantJoined(standup, participant("dee", 3)))
+        XCTAssertEqual(subject.toast?.message, "bob, cy and dee joined")
+        XCTAssertEqual(subject.toast?.replaces, second?.id)
+        service.send(.participantLeft(standup, participant("cy", 2)))
+        XCTAssertEqual(subject.toast?.message, "cy left", "leaving is news of its own")
+        XCTAssertNil(subject.toast?.replaces)
+        service.send(.participantLeft(standup, participant("bob", 1)))
+        XCTAssertEqual(subject.toast?.message, "cy and bob left")
+    } }
+
+    func test_peopleNews_growsWithinAToastsTime_thenStartsAgain() {
+        var news = PeopleNews(.joined)
+        let start = Date()
+        XCTAssertEqual(news.add("ann", at: start).message, "ann joined")
+        for (offset, name) in ["bob", "cy", "dee", "eve"].enumerated() {
+            XCTAssertTrue(news.add(name, at: start.addingTimeInterval(Double(offset + 1) * 4)).grows, "each within 5 s of the last")
+        }
+        XCTAssertEqual(news.add("fay", at: start.addingTimeInterval(20)).message, "ann, bob and 4 others joined")
+        let later = news.add("gus", at: start.addingTimeInterval(26))
+        XCTAssertEqual(later.message, "gus joined")
+        XCTAssertFalse(later.grows, "6 s after the last: the toast is gone, this is news of its own")
+        XCTAssertEqual(PeopleNews.message(["ann", "bob", "cy"], .left), "ann, bob and cy left")
+    }
+
     func test_pushToTalk_opensMicWhileHeld_onlyWhenMuted() { onMain {
         let (subject, _) = inCall()
         subject.localMedia.startPushToTalk()

@@ -57,12 +57,12 @@ final class TileGridPlan_Tests: XCTestCase {
         XCTAssertEqual(alone.tiles, [Frame(x: 0, y: 0, width: 876, height: 505)])
     }
 
-    func test_noCorner_equalCellsRowByRow_theLastRowFromTheLeft() {
+    func test_noCorner_equalCellsRowByRow_theLastRowCentred() {
         let plan = TileGridPlan.make(count: 5, hasCorner: false, width: 808, height: 408, spacing: 8, clearance: 44)
         XCTAssertNil(plan.corner)
         XCTAssertEqual(plan.tiles, [
             Frame(x: 0, y: 0, width: 264, height: 200), Frame(x: 272, y: 0, width: 264, height: 200), Frame(x: 544, y: 0, width: 264, height: 200),
-            Frame(x: 0, y: 208, width: 264, height: 200), Frame(x: 272, y: 208, width: 264, height: 200),
+            Frame(x: 136, y: 208, width: 264, height: 200), Frame(x: 408, y: 208, width: 264, height: 200),
         ])
         XCTAssertEqual((1...10).map(TileGridPlan.columns(for:)), [1, 2, 2, 2, 3, 3, 3, 3, 3, 4])
     }

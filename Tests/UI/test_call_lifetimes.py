@@ -201,6 +201,36 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
         bob.stop()
 
 
+class PeopleJoiningTogether(MediaCallTestCase):
+    """Seen as a user: three people joining a call at once queued three toasts, "carol joined",
+    "dave joined", "erin joined", shown one after the other for 15 s after all three were in.
+    People coming within a toast's time are one message that grows in its place."""
+    server_args = ("--open-calls",)
+
+    def test_threeJoinAtOnce_oneToastNamesThemAll_andNoneIsLeftQueued(self):
+        bob, call_window = self.call_bob("arrivals-ui", ["--duration", "60"], tile="bob, ")
+        # "bob joined" has gone (5 s on screen) before the others come: they are news of their own.
+        wait_for(lambda: not [label for label in find_all(call_window, role="label") if (label.name or "").endswith(" joined")],
+                 timeout=10, what="“bob joined” gone")
+        names = ("carol", "dave", "erin")
+        for user in names:
+            peer = Peer(self.server, user, ["join", "default:arrivals-ui", "--duration", "50"])
+            self.addCleanup(peer.stop)
+        for user in names:
+            wait_for(lambda: find(call_window, name_contains=f"{user}, "), timeout=30, what=f"{user}'s tile")
+        everyone = re.compile(r"^(carol|dave|erin), (carol|dave|erin) and (carol|dave|erin) joined$")
+        shown = wait_for(lambda: [label.name for label in find_all(call_window, role="label") if (label.name or "").endswith(" joined")],
+                         timeout=3, what="a toast saying who joined")
+        screenshot(self.xvfb.display, "people-joining-together.png")
+        self.assertTrue(any(everyone.match(name) for name in shown), f"no one toast names all three who joined: {shown}")
+        # It goes after its 5 s like any toast, and nothing was left waiting behind it.
+        wait_for(lambda: not [label for label in find_all(call_window, role="label") if (label.name or "").endswith(" joined")],
+                 timeout=9, what="the toast gone, with no other joining toast after it")
+        time.sleep(1)
+        stale = [label.name for label in find_all(call_window, role="label") if (label.name or "").endswith(" joined")]
+        self.assertEqual(stale, [], "a toast about someone joining was still queued")
+
+
 class PausedFeeds(MediaCallTestCase):
     """Receivers take only what they show (issue 14): with the minimized window showing one
     person, the other's video is paused at Janus — what the app receives of it falls to

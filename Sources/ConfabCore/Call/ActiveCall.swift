@@ -65,8 +65,12 @@ public final class ActiveCall {
     @ObservationIgnored private let mediaEngine: CallMediaEngine?
     /// The user's microphone, camera and speaker (the call view model owns them; they outlive the call).
     @ObservationIgnored private let localMedia: LocalMedia
-    /// A sentence for the user (a toast scoped to this call).
-    @ObservationIgnored private let report: @MainActor (String) -> Void
+    /// A sentence for the user (a toast scoped to this call); one with a topic may grow the
+    /// last one of that topic (`PeopleNews`).
+    @ObservationIgnored private let tell: @MainActor (_ message: String, _ topic: ToastTopic?, _ grows: Bool) -> Void
+    /// Who came and went in the last moments, told as one message each.
+    @ObservationIgnored private var arrivals = PeopleNews(.joined)
+    @ObservationIgnored private var departures = PeopleNews(.left)
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
@@ -123,15 +127,17 @@ public final class ActiveCall {
     /// Set by `end()`: late answers and callbacks for this call are ignored from then on.
     @ObservationIgnored public private(set) var isEnded = false
 
+    private func report(_ message: String) { tell(message, nil, false) }
+
     init(id: CallID, currentUserID: String, isRingCall: Bool, callService: CallService?, mediaEngine: CallMediaEngine?,
-         localMedia: LocalMedia, report: @escaping @MainActor (String) -> Void) {
+         localMedia: LocalMedia, report: @escaping @MainActor (_ message: String, _ topic: ToastTopic?, _ grows: Bool) -> Void) {
         self.id = id
         self.currentUserID = currentUserID
         self.isRingCall = isRingCall
         self.callService = callService
         self.mediaEngine = mediaEngine
         self.localMedia = localMedia
-        self.report = report
+        self.tell = report
         ownMediaState = OwnMediaState(localMedia.effectiveSettings)
         videoViews = mediaEngine.map { VideoViewsExchange(call: id, service: callService, engine: $0) }
     }
@@ -235,7 +241,8 @@ public final class ActiveCall {
             updateCameraLimit()
         }
         if isNew, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
-            report(tr("%@ joined", participant.name))
+            let news = arrivals.add(participant.name)
+            tell(news.message, .arrivals, news.grows)
         }
     }
 
@@ -257,7 +264,8 @@ public final class ActiveCall {
         if let done {
             report(done)
         } else if participants.count < 25 {
-            report(tr("%@ left", participant.name))
+            let news = departures.add(participant.name)
+            tell(news.message, .departures, news.grows)
         }
         return nil
     }

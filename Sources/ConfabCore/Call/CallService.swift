@@ -371,6 +371,11 @@ public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// What a run of messages is about, when a new one may grow the last (`PeopleNews`).
+public enum ToastTopic: Hashable, Sendable {
+    case arrivals, departures
+}
+
 /// A short message for the user (a toast).
 public struct Toast: Equatable, Sendable, Identifiable {
     public let id: Int
@@ -378,12 +383,16 @@ public struct Toast: Equatable, Sendable, Identifiable {
     public let createdAt: Date
     /// The call the message is about ("dave left"); nil for the app as a whole.
     public let call: CallID?
+    /// The toast this one says again, grown ("bob joined" → "bob and carol joined"): shown in
+    /// its place, not after it.
+    public let replaces: Int?
 
-    public init(id: Int, message: String, createdAt: Date = Date(), call: CallID? = nil) {
+    public init(id: Int, message: String, createdAt: Date = Date(), call: CallID? = nil, replaces: Int? = nil) {
         self.id = id
         self.message = message
         self.createdAt = createdAt
         self.call = call
+        self.replaces = replaces
     }
 
     /// Whether a window showing `call` (nil: no call) should show this message: a message

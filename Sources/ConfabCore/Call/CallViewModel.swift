@@ -42,6 +42,8 @@ public final class CallViewModel {
     @ObservationIgnored let callService: CallService?
     @ObservationIgnored let mediaEngine: CallMediaEngine?
     @ObservationIgnored private var toastCounter = 0
+    /// The last message of each topic: one that grows it replaces it.
+    @ObservationIgnored private var lastToastByTopic: [ToastTopic: Int] = [:]
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
 
     public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil,
@@ -219,10 +221,12 @@ public final class CallViewModel {
 
     // MARK: Messages
 
-    /// Shows a message; one about a call (`in:`) is shown only in that call's windows.
-    public func show(_ message: String, in call: CallID? = nil) {
+    /// Shows a message; one about a call (`in:`) is shown only in that call's windows. One
+    /// that `grows` the last message of its `topic` is shown in that one's place.
+    public func show(_ message: String, in call: CallID? = nil, topic: ToastTopic? = nil, grows: Bool = false) {
         toastCounter += 1
-        toast = Toast(id: toastCounter, message: message, call: call)
+        toast = Toast(id: toastCounter, message: message, call: call, replaces: grows ? topic.flatMap { lastToastByTopic[$0] } : nil)
+        if let topic { lastToastByTopic[topic] = toastCounter }
     }
 
     // MARK: Coordinator events
@@ -341,7 +345,7 @@ public final class CallViewModel {
         activeCall?.end()
         let call = ActiveCall(id: id, currentUserID: currentUser.id, isRingCall: isRingCall, callService: callService,
                               mediaEngine: mediaEngine, localMedia: localMedia,
-                              report: { [weak self] message in self?.show(message, in: id) })
+                              report: { [weak self] message, topic, grows in self?.show(message, in: id, topic: topic, grows: grows) })
         activeCall = call
         localMedia.call = call
         return call

@@ -11,6 +11,9 @@ final class ToastForwarder {
     private let overlay: ToastOverlay
     private let call: CallID?
     private var lastToastID: Int?
+    /// The toasts shown or waiting here, by their message's id: a later message may grow one
+    /// of them (`Toast.replaces`). Those gone from the screen are let go.
+    private var shown: [Int: GrowingToast] = [:]
     private var binding: ObservationBinding?
 
     /// - Parameter call: the call this window is about; nil for windows outside a call.
@@ -28,6 +31,8 @@ final class ToastForwarder {
         guard let toast = callViewModel?.toast, toast.id != lastToastID else { return }
         lastToastID = toast.id
         guard toast.belongs(to: call) else { return }
-        overlay.showToast(toast.message)
+        shown = shown.filter { !$0.value.isDismissed }
+        let previous = toast.replaces.flatMap { shown.removeValue(forKey: $0) }
+        shown[toast.id] = overlay.showToast(toast.message, growing: previous)
     }
 }
