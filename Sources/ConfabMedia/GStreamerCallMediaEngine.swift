@@ -122,6 +122,23 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
     }
 
+    // MARK: The network
+
+    /// Who is told when the system's network changes (`watchNetwork`).
+    private let networkWatchers = Listeners<Void>()
+    /// GIO's monitor, made for the first watcher (a session watches its own as well: it decides
+    /// when its connection is lost; this tells whoever waits to connect again).
+    private var networkMonitor: NetworkMonitor?
+
+    public func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription {
+        if networkMonitor == nil {
+            let monitor = NetworkMonitor()
+            monitor.onChange { [weak self] _ in self?.networkWatchers.send(()) }
+            networkMonitor = monitor
+        }
+        return networkWatchers.subscribe { _ in handler() }
+    }
+
     // MARK: The size that is shown (issue 15)
 
     /// Who is told when `shownVideo` changes.

@@ -289,6 +289,54 @@ final class CoordinatorClient_Tests: XCTestCase {
         }
     }
 
+    // MARK: The network changing under the connection
+
+    func test_networkChanged_serverNoLongerAnswers_connectionMadeAnew_withoutWaitingForTheHeartbeat() async throws {
+        // Health checks every 30 s: the heartbeat would tell after 90 s.
+        let server = try await startServer(["--health-interval", "30"])
+        try await onMain { [self] in
+            let (alice, events) = try await client("alice", on: server) { $0.networkCheckTimeout = .milliseconds(500) }
+            // The socket was made on a network that is gone: nothing it sends gets an answer.
+            server.freeze()
+            alice.networkChanged()
+            try await events.next("connection lost", timeout: .seconds(3)) { $0 == .connectionLost }
+            server.thaw()
+            try await events.next("connection restored", timeout: .seconds(10)) { $0 == .connectionRestored }
+            XCTAssertTrue(alice.isConnected)
+            await alice.disconnect()
+        }
+    }
+
+    func test_networkChanged_serverAnswers_connectionKept() async throws {
+        let server = try await startServer(["--health-interval", "30"])
+        try await onMain { [self, call] in
+            let (alice, events) = try await client("alice", on: server) { $0.networkCheckTimeout = .milliseconds(500) }
+            alice.networkChanged()
+            try await Task.sleep(for: .seconds(1.5))
+            XCTAssertEqual(events.events, [], "a connection that answered was given up")
+            XCTAssertTrue(alice.isConnected)
+            _ = try await alice.getOrCreateCall(call, memberIDs: [], ring: false, video: false)
+            await alice.disconnect()
+        }
+    }
+
+    func test_networkChanged_whileAReconnectionWaitsOutItsBackoff_triesAtOnce() async throws {
+        let server = try await startServer()
+        try await onMain { [self] in
+            let (alice, events) = try await client("alice", on: server) {
+                $0.reconnectBackoff = ReconnectBackoff(initial: .seconds(8), maximum: .seconds(8), jitter: 0)
+            }
+            server.kill()
+            try await events.next("connection lost") { $0 == .connectionLost }
+            try await server.restart()
+            // The network is back (an address came): not another 8 s of waiting.
+            alice.networkChanged()
+            try await events.next("connection restored", timeout: .seconds(3)) { $0 == .connectionRestored }
+            XCTAssertTrue(alice.isConnected)
+            await alice.disconnect()
+        }
+    }
+
     func test_serverStopsAnswering_request_failsWithATimeoutSentence() async throws {
         let server = try await startServer(["--health-interval", "30"])
         try await onMain { [self, call] in

@@ -198,6 +198,28 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(engine.started.count, 2)
     } }
 
+    func test_mediaLost_waitingOutItsBackOff_triesAtOnce_whenTheNetworkChanges() { onMain {
+        let (subject, service, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        service.renewedMedia = endpoint
+        service.renewalsFailing = 2
+        engine.fail("The network connection dropped")
+        // The tries after 1 s and 2 s more fail (the network still away); the next would come 4 s later.
+        @MainActor func renewals() -> Int { service.requests.filter { $0.hasPrefix("renew media") }.count }
+        waitUntil(timeout: 5) { renewals() == 2 }
+        settle(seconds: 0.2)
+        // The laptop is back on its Wi-Fi (an address and routes added), the coordinator's
+        // connection never having noticed: media is tried at once, not 4 s later.
+        engine.changeNetwork()
+        waitUntil(timeout: 1.5) { renewals() == 3 && subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(engine.started.count, 2)
+        XCTAssertEqual(service.networkChanges, 1, "the coordinator's connection was not asked to prove itself")
+        // A change with media connected tries nothing.
+        engine.changeNetwork()
+        settle(seconds: 0.5)
+        XCTAssertEqual(renewals(), 3)
+    } }
+
     func test_mediaLostAgain_beforeItWasBack_isSaidOnce_andBackOnceItFlows() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }
@@ -228,6 +250,9 @@ final class CallViewModelMedia_Tests: XCTestCase {
         settle(seconds: 2.5)
         XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, renewals, "still renewing after hanging up")
         XCTAssertNotEqual(subject.activeCall?.isReconnectingMedia, true)
+        engine.changeNetwork()
+        settle(seconds: 0.5)
+        XCTAssertEqual(service.requests.filter { $0.hasPrefix("renew media") }.count, renewals, "a network change after hanging up renewed media")
     } }
 
     func test_mediaUpdate_showsOnParticipant_evenIfItArrivedBeforeTheJoinEvent() { onMain {

@@ -87,6 +87,9 @@ final class FakeCallService: CallService {
     private(set) var joined: [(CallID, CallSettings)] = []
     private(set) var requests: [String] = []
     private var handler: (@MainActor (CallServiceEvent) -> Void)?
+    /// How often it was told the network changed.
+    private(set) var networkChanges = 0
+    func networkChanged() { networkChanges += 1 }
 
     init(currentUserID: String = "ada") { self.currentUserID = currentUserID }
 
@@ -326,4 +329,11 @@ final class FakeMediaEngine: CallMediaEngine {
     /// Each limit the call put on our camera, in order.
     private(set) var cameraLimits: [ShownSize] = []
     func limitCamera(to shown: ShownSize) { cameraLimits.append(shown) }
+
+    private let networkWatchers = Listeners<Void>()
+    /// Who watches the network now (the view model, for as long as it lives).
+    var networkWatcherCount: Int { networkWatchers.count }
+    func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription { networkWatchers.subscribe { _ in handler() } }
+    /// The system's network changed (an address or a route came or went).
+    func changeNetwork() { networkWatchers.send(()) }
 }

@@ -191,6 +191,44 @@ class NetworkPulledInACall(MediaCallTestCase):
                  timeout=30, what="bob's video back once the network is")
 
 
+class NetworkChangedUnderTheCoordinator(MediaCallTestCase):
+    """A laptop moved to another network mid-call: its connection to the call server was made
+    on an address that is gone, and nothing ever answers it again — TCP does not notice, and the
+    coordinator's heartbeat tells only after three missed health checks (30 s). The system's
+    network monitor says the network changed: the app asks the server for a health check, and
+    without an answer within 2 s makes a new connection at once and goes on with the call.
+    Here the app's socket to the server is cut by a firewall rule (its packets dropped both
+    ways, for good) and a route is added (what a new network's arrival looks like)."""
+
+    def test_networkChanges_oldConnectionDead_appConnectsAgain_withoutWaitingForTheHeartbeat(self):
+        bob, call_window = self.call_bob("moved-ui", ["--duration", "60", "--pattern", "ball"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=15, what="bob's video at 20 fps or more")
+        port = self.server.url.rsplit(":", 1)[1].split("/")[0]
+        sockets = subprocess.run(["ss", "-tnpH", "state", "established", f"( dport = :{port} )"], capture_output=True, text=True, check=True).stdout
+        mine = [line for line in sockets.splitlines() if f"pid={self.app.process.pid}," in line]
+        self.assertEqual(len(mine), 1, f"the app's connection to the server among: {sockets}")
+        app_port = mine[0].split()[2].rsplit(":", 1)[1]
+        cut = (f"table inet moved {{ chain output {{ type filter hook output priority 0; tcp sport {app_port} tcp dport {port} drop; "
+               f"tcp sport {port} tcp dport {app_port} drop; }}; }}")
+        subprocess.run(["nft", "-f", "-"], input=cut, text=True, check=True)
+        self.addCleanup(subprocess.run, ["nft", "delete", "table", "inet", "moved"])
+        signed_in = self.app.output().count("signed in to the coordinator")
+        subprocess.run(["ip", "route", "add", "10.123.0.0/24", "dev", "lo"], check=True)
+        self.addCleanup(subprocess.run, ["ip", "route", "del", "10.123.0.0/24", "dev", "lo"])
+        changed = time.monotonic()
+        # Told of the change, the app finds its connection dead and signs in on a new one.
+        wait_for(lambda: self.app.output().count("signed in to the coordinator") > signed_in, timeout=8,
+                 what="the app signed in again on a new connection (the heartbeat would take 30 s)")
+        print(f"network changed: signed in again after {time.monotonic() - changed:.1f} s")
+        self.assertIn("after the network changed", self.app.output())
+        # The call goes on: bob's video still arrives, and ada is still in the call for bob.
+        wait_for(lambda: self.server.health().get("connections") == 2, what="both signed in")
+        after = len(self.app.output().splitlines())
+        wait_for(lambda: float((self.reception("bob", after)[0] or {}).get("fps", 0)) >= 20, timeout=15,
+                 what="bob's video after the app connected again")
+        self.assertIsNotNone(find(call_window, name_contains="bob, "), "bob's tile left the call window")
+
+
 class SendingTheSizeShown(MediaCallTestCase):
     """Issue 15: the app tells the call how large it shows each camera, and each sender sends
     no larger. Minimized, the app shows bob in a small tile: bob's camera comes at a small

@@ -33,6 +33,9 @@ public final class CoordinatorClient: CallService {
         public var reconnectBackoff = ReconnectBackoff()
         /// Health checks that may go missing before the connection counts as lost.
         public var missedHeartbeatsBeforeLost = 3
+        /// How soon the coordinator must answer a health check after the network changed
+        /// (`networkChanged()`) for the connection to be kept.
+        public var networkCheckTimeout: Duration = .seconds(2)
         /// Shown in the server's logs ("confab (GTK)", "confab-peer").
         public var clientName = "confab"
         /// Whose certificates a `wss://` server may present (`--ca-file`).
@@ -83,6 +86,10 @@ public final class CoordinatorClient: CallService {
     /// `.connectionLost` was reported and `.connectionRestored` is owed.
     private var owesRestoredEvent = false
     private var reconnecting: Task<Void, Never>?
+    /// The reconnection is waiting out its backoff (not in the middle of an attempt).
+    private var isWaitingToReconnect = false
+    /// The health check asked after a network change, while it waits for its answer.
+    private var networkCheck: Task<Void, Never>?
     private var heartbeatWatch: Task<Void, Never>?
     private var lastFrameAt = ContinuousClock.now
     private var openWaiter: (id: Int, continuation: CheckedContinuation<Void, any Error>)?
@@ -277,15 +284,19 @@ public final class CoordinatorClient: CallService {
         }
     }
 
-    /// Tries again with backoff until signed in or `disconnect()`.
-    private func reconnect() {
+    /// Tries again with backoff until signed in or `disconnect()`; `atOnce`, the first try is
+    /// made without waiting.
+    private func reconnect(atOnce: Bool = false) {
         guard reconnecting == nil else { return }
         reconnecting = Task { [weak self] in
             var failures = 0
             while true {
-                guard let delay = self?.options.reconnectBackoff.delay(afterFailures: failures) else { return }
+                guard let backoff = self?.options.reconnectBackoff else { return }
+                let delay = atOnce && failures == 0 ? .zero : backoff.delay(afterFailures: failures)
+                self?.isWaitingToReconnect = true
                 try? await Task.sleep(for: delay)
                 guard let self, self.staysConnected, !Task.isCancelled else { return }
+                self.isWaitingToReconnect = false
                 do {
                     try await self.openConnection()
                     self.reconnecting = nil
@@ -303,6 +314,40 @@ public final class CoordinatorClient: CallService {
                         self.logger.notice("trying the next call server", metadata: ["server": "\(self.serverURL)"])
                     }
                 }
+            }
+        }
+    }
+
+    // MARK: The network under the connection
+
+    /// The system's network changed (an address or a route came or went: another Wi-Fi, the
+    /// cable back in). A socket made on the old network may be dead without TCP noticing (its
+    /// address gone: the heartbeat tells only after three missed intervals, 30 s), or its
+    /// frames stuck behind retransmissions backed off to seconds; a reconnection waiting out
+    /// its backoff may find the network back already. So the socket proves itself with a health
+    /// check answered within `Options.networkCheckTimeout`, or is given up and made anew at once;
+    /// a reconnection waiting is tried at once.
+    public func networkChanged() {
+        guard staysConnected else { return }
+        if reconnecting != nil, isWaitingToReconnect {
+            reconnecting?.cancel()
+            reconnecting = nil
+            isWaitingToReconnect = false
+            reconnect(atOnce: true)
+            return
+        }
+        guard phase == .signedIn, let id = connection?.id, networkCheck == nil else { return }
+        let timeout = options.networkCheckTimeout
+        networkCheck = Task { [weak self] in
+            do {
+                _ = try await self?.send(HealthCheckRequest(), timeout: timeout)
+                self?.networkCheck = nil
+            } catch {
+                guard let self else { return }
+                self.networkCheck = nil
+                guard self.connection?.id == id, self.phase == .signedIn else { return }
+                self.logger.warning("the coordinator did not answer after the network changed", metadata: ["error": "\(error)"])
+                self.connectionEnded(id, error: CallError("no answer within \(timeout.secondsText) after the network changed"))
             }
         }
     }
@@ -369,7 +414,7 @@ public final class CoordinatorClient: CallService {
     /// With `refusalAsProtocolError`, an error answer is thrown as the server's `ProtocolError`
     /// (for callers that act on its code) instead of a `CallError` for the user.
     func send<Request: ConfabRequest>(
-        _ request: Request, duringSignIn: Bool = false, refusalAsProtocolError: Bool = false
+        _ request: Request, duringSignIn: Bool = false, refusalAsProtocolError: Bool = false, timeout: Duration? = nil
     ) async throws -> Request.Response {
         guard let connection, phase == .signedIn || (duringSignIn && phase == .signingIn) else { throw CallError.notConnected }
         nextRequestNumber += 1
@@ -380,7 +425,7 @@ public final class CoordinatorClient: CallService {
         } catch {
             throw CallError(tr("Couldn’t prepare the request “%@”: %@.", Request.type.rawValue, "\(error)"), saysWhatFailed: true)
         }
-        let timeout = options.requestTimeout
+        let timeout = timeout ?? options.requestTimeout
         let socket = connection.socket
         // The socket reads the answer as `Response` in its one decode of the frame.
         socket.answers.expect(Request.Response.self, for: id)

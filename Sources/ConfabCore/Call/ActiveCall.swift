@@ -422,6 +422,18 @@ public final class ActiveCall {
         }
     }
 
+    /// The system's network changed. A try waiting out its back-off (up to 8 s) is made now,
+    /// the back-off starting anew: the change is often the network coming back (an address or
+    /// a route added), and a network that keeps changing is tried no more often than right
+    /// after a loss.
+    func networkChanged() {
+        guard !isEnded, isWaitingToRetryMedia else { return }
+        recoverMedia(after: Self.retryAfterNetworkChange)
+    }
+
+    /// How soon a network change tries media again: a moment for the new address's routes.
+    static let retryAfterNetworkChange: Duration = .milliseconds(300)
+
     /// Whether a media recovery loop is running (tests check it ends with the call).
     var isRecoveringMedia: Bool { mediaRecovery != nil && !(mediaRecovery?.isCancelled ?? true) }
 

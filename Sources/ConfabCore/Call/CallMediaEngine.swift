@@ -106,6 +106,10 @@ public protocol CallMediaEngine: AnyObject {
     func watchShownVideo(_ handler: @escaping @MainActor () -> Void) -> Subscription
     /// How large the call shows our camera: what we send is never larger (issue 15).
     func limitCamera(to shown: ShownSize)
+    /// Calls `handler` whenever the system's network changes (an address or a route came or
+    /// went: a laptop back on its Wi-Fi), until the subscription goes, connected or not: a
+    /// media connection lost meanwhile is worth trying again now.
+    func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription
 }
 
 extension CallMediaEngine {
@@ -115,6 +119,8 @@ extension CallMediaEngine {
     public var shownVideo: [String: VideoSize]? { nil }
     public func watchShownVideo(_ handler: @escaping @MainActor () -> Void) -> Subscription { Subscription {} }
     public func limitCamera(to shown: ShownSize) {}
+    /// Engines that watch no network (test fakes) never say it changed.
+    public func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription { Subscription {} }
 }
 
 /// The user cancelled the desktop's "choose what to share" dialog: nothing to report.

@@ -13,6 +13,9 @@ public protocol CallService: AnyObject {
 
     /// Receives ring, answer, participant and connection events.
     func setEventHandler(_ handler: @escaping @MainActor (CallServiceEvent) -> Void)
+    /// The system's network changed: a connection made on the old one is checked, and one
+    /// being made again is tried at once.
+    func networkChanged()
 
     /// Creates the call if needed (with `memberIDs` as members) and optionally rings them.
     func getOrCreateCall(_ call: CallID, memberIDs: [String], ring: Bool, video: Bool) async throws -> CallSnapshot
@@ -78,6 +81,8 @@ public protocol CallService: AnyObject {
 }
 
 extension CallService {
+    /// Services without a connection of their own to keep (test fakes) have nothing to check.
+    public func networkChanged() {}
     // Services that cannot record or broadcast (test fakes, older peers) say so.
     public func startRecording(in call: CallID) async throws { throw CallError(tr("This call service cannot record.")) }
     public func stopRecording(in call: CallID) async throws { throw CallError(tr("This call service cannot record.")) }

@@ -42,6 +42,8 @@ public final class CallViewModel {
     @ObservationIgnored let callService: CallService?
     @ObservationIgnored let mediaEngine: CallMediaEngine?
     @ObservationIgnored private var toastCounter = 0
+    /// The system's network, watched for the app's life (`networkChanged()`).
+    @ObservationIgnored private var networkWatch: Subscription?
     /// The last message of each topic: one that grows it replaces it.
     @ObservationIgnored private var lastToastByTopic: [ToastTopic: Int] = [:]
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
@@ -54,6 +56,16 @@ public final class CallViewModel {
         self.mediaEngine = mediaEngine
         localMedia.report = { [weak self] message in self?.show(message, in: self?.activeCall?.id) }
         callService?.setEventHandler { [weak self] event in self?.handle(event) }
+        networkWatch = mediaEngine?.watchNetwork { [weak self] in self?.networkChanged() }
+    }
+
+    /// The system's network changed (an address or a route came or went: another Wi-Fi, the
+    /// cable back in): the coordinator's connection proves itself or is made anew, and media
+    /// lost meanwhile is tried again now — a call comes back seconds after the network does,
+    /// not after the heartbeat's 30 s or the media's back-off.
+    public func networkChanged() {
+        callService?.networkChanged()
+        activeCall?.networkChanged()
     }
 
     // MARK: Lobby
