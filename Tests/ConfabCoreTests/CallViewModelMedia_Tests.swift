@@ -180,16 +180,22 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "Audio and video are back.")
     } }
 
-    func test_mediaLost_waitingOutItsBackOff_triesAtOnce_whenTheCoordinatorsConnectionComesBack() { onMain {
+    /// A joined call whose media was lost and tried twice in vain (the network still away):
+    /// the next try would come 4 s later. `renewals` counts the tries made.
+    @MainActor private func mediaLostWaitingOutItsBackOff() -> (CallViewModel, FakeCallService, FakeMediaEngine, renewals: @MainActor () -> Int) {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }
         service.renewedMedia = endpoint
         service.renewalsFailing = 2
         engine.fail("The network connection dropped")
-        // The tries after 1 s and 2 s more fail (the network still away); the next would come 4 s later.
-        @MainActor func renewals() -> Int { service.requests.filter { $0.hasPrefix("renew media") }.count }
+        let renewals: @MainActor () -> Int = { service.requests.filter { $0.hasPrefix("renew media") }.count }
         waitUntil(timeout: 5) { renewals() == 2 }
         settle(seconds: 0.2)
+        return (subject, service, engine, renewals)
+    }
+
+    func test_mediaLost_waitingOutItsBackOff_triesAtOnce_whenTheCoordinatorsConnectionComesBack() { onMain {
+        let (subject, service, engine, renewals) = mediaLostWaitingOutItsBackOff()
         // The network was gone for the coordinator too, and is back: the call is joined again,
         // and media is tried at once, not 4 s later.
         service.send(.connectionLost)
@@ -199,15 +205,7 @@ final class CallViewModelMedia_Tests: XCTestCase {
     } }
 
     func test_mediaLost_waitingOutItsBackOff_triesAtOnce_whenTheNetworkChanges() { onMain {
-        let (subject, service, engine) = joined(media: endpoint)
-        waitUntil { subject.activeCall?.isMediaConnected == true }
-        service.renewedMedia = endpoint
-        service.renewalsFailing = 2
-        engine.fail("The network connection dropped")
-        // The tries after 1 s and 2 s more fail (the network still away); the next would come 4 s later.
-        @MainActor func renewals() -> Int { service.requests.filter { $0.hasPrefix("renew media") }.count }
-        waitUntil(timeout: 5) { renewals() == 2 }
-        settle(seconds: 0.2)
+        let (subject, service, engine, renewals) = mediaLostWaitingOutItsBackOff()
         // The laptop is back on its Wi-Fi (an address and routes added), the coordinator's
         // connection never having noticed: media is tried at once, not 4 s later.
         engine.changeNetwork()
