@@ -31,6 +31,8 @@ final class Subscriber {
     private var videoMid: String?
     /// The last request about forwarding the video (see `configureVideo`).
     private var configuring: Task<Void, Never>?
+    /// What that request asks (forward or not), until Janus has answered it.
+    private var configuringSend: Bool?
     private var framesReceived = 0
     private var decoderName: String?
     /// The audio's depayloader, whose input counts the packets that came (see `audioPacketsReceived`).
@@ -172,11 +174,17 @@ final class Subscriber {
     /// Asking for the video again (`send: true` while it is already forwarded) makes Janus ask
     /// the publisher for a keyframe: the stall watch's requests go through here too, so none
     /// can overtake a pause.
+    ///
+    /// The same request as the last one, while that one still waits for Janus, is not queued
+    /// behind it: it would add nothing. Janus unreachable for a while (the network gone), the
+    /// watch's asks every 0.3 s piled up behind the first — about fifteen in 5 s, sent one
+    /// after the other when Janus came back, or failed together when its socket closed.
     private func configureVideo(send: Bool) {
-        guard let handle, let mid = videoMid else { return }
+        guard let handle, let mid = videoMid, configuringSend != send else { return }
         let previous = configuring
         let feed = feed, logger = logger
-        configuring = Task {
+        configuringSend = send
+        let task = Task {
             await previous?.value
             do {
                 _ = try await handle.request(.configureSubscription([.init(mid: mid, send: send)]))
@@ -184,6 +192,13 @@ final class Subscriber {
                 // The watch asks again while a wanted video does not come.
                 logger.warning("Janus did not take a request about a video", metadata: ["feed": "\(feed)", "send": "\(send)", "error": "\(error)"])
             }
+        }
+        configuring = task
+        Task { [weak self] in
+            await task.value
+            // Answered (or failed): the same request may be made again — unless a later one
+            // has been queued since, which then is the one waiting.
+            if let self, self.configuring == task { self.configuringSend = nil }
         }
     }
 

@@ -167,14 +167,19 @@ class ResumeIgnoringRelay:
                 client = _Prefixed(client, pending)
             while True:
                 raw, fin, opcode, payload = _read_frame(client)
-                if fin and opcode == 1:
-                    turned = self._turn(payload.decode())
+                text = payload.decode() if fin and opcode == 1 else None
+                if text is not None:
+                    turned = self._turn(text)
                     if turned is not None:
                         raw = _client_text_frame(turned)
-                janus.sendall(raw)
+                self._forward(janus, raw, text)
         except (OSError, ConnectionError):
             pass
         _shut(client, janus)
+
+    def _forward(self, janus, raw, text):
+        """Sends one frame from the client on to Janus (`text`: its text, if it is a text frame)."""
+        janus.sendall(raw)
 
     def _turn(self, text):
         """The request to send instead of `text`, or None to send it as it is."""
@@ -223,3 +228,39 @@ class _Prefixed:
 
     def shutdown(self, how):
         self.connection.shutdown(how)
+
+
+class HoldingRelay(ResumeIgnoringRelay):
+    """Passes everything through unchanged, except that `hold()` keeps what the clients send
+    from reaching Janus (a socket that no longer gets through: the network gone) until
+    `release()`, which sends it all on, in order. Records when each request to forward a
+    video (`configure` with `send: true`) reached Janus."""
+
+    def __init__(self, janus_port):
+        self.released = threading.Event()
+        self.released.set()
+        # (monotonic time it was sent on, handle) of each request to forward a video.
+        self.forward_requests = []
+        super().__init__(janus_port)
+
+    def hold(self):
+        self.released.clear()
+
+    def release(self):
+        self.released.set()
+
+    def _turn(self, text):
+        return None
+
+    def _forward(self, janus, raw, text):
+        self.released.wait()
+        janus.sendall(raw)
+        try:
+            message = json.loads(text) if text else None
+        except ValueError:
+            return
+        body = message.get("body") if isinstance(message, dict) else None
+        if isinstance(body, dict) and body.get("request") == "configure" and any(
+                isinstance(stream, dict) and stream.get("send") is True for stream in body.get("streams") or []):
+            with self.lock:
+                self.forward_requests.append((time.monotonic(), message.get("handle_id")))

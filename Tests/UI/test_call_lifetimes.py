@@ -13,7 +13,7 @@ import pyatspi
 
 from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, on_screen, press_keys, screenshot, top_level_window,
                        type_text, wait_for, MEDIA_ADDRESS)
-from janus_relay import PlainJanus, ResumeIgnoringRelay
+from janus_relay import HoldingRelay, PlainJanus, ResumeIgnoringRelay
 
 
 def join_with_tile(test, call_window, user, call_id, arguments):
@@ -461,6 +461,53 @@ class ResumeJanusDidNotActOn(MediaCallTestCase):
         self.assertGreater(len(self.relay.turned), 0, "no resume reached the relay: the window's widening resumed nothing")
         screenshot(self.xvfb.display, "resume-not-acted-on.png")
         bob.stop()
+
+
+class AskingForAStalledVideoWhileJanusIsAway(MediaCallTestCase):
+    """bob's video stops (every UDP packet dropped) while nothing the app sends reaches Janus
+    (a relay holds it: the network gone). The app asks Janus for the stalled video every 0.3 s;
+    the same request while the first still waits for its answer adds nothing, and is not
+    queued: about ten of them piled up behind the first in 3 s, and went to Janus one after the
+    other once it was reachable again (or failed together, fifteen warnings at once, when its
+    socket closed)."""
+
+    def setUp(self):
+        self.janus = PlainJanus()
+        self.addCleanup(self.janus.stop)
+        self.relay = HoldingRelay(self.janus.port)
+        self.addCleanup(self.relay.stop)
+        self.addCleanup(self.relay.release)
+        self.server_args = ("--janus", self.relay.url)
+        super().setUp()
+
+    def test_videoStalls_whileJanusIsAway_theAsksAreNotQueued_andTheVideoComesBack(self):
+        bob, call_window = self.call_bob("held", ["--duration", "60", "--pattern", "ball"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=20, what="bob's video at 20 fps or more")
+        self.relay.hold()
+        subprocess.run(["nft", "-f", "-"], input="table inet stalled { chain input { type filter hook input priority 0; meta l4proto udp drop; }; }",
+                       text=True, check=True)
+        restored = []
+        self.addCleanup(lambda: restored or subprocess.run(["nft", "delete", "table", "inet", "stalled"]))
+        time.sleep(3)
+        before = len(self.relay.forward_requests)
+        self.relay.release()
+        released = time.monotonic()
+        time.sleep(1)
+        subprocess.run(["nft", "delete", "table", "inet", "stalled"], check=True)
+        restored.append(True)
+        # Per subscription (Janus handle): what reached Janus within 0.25 s of its return.
+        burst = {}
+        for at, handle in self.relay.forward_requests[before:]:
+            if at - released < 0.25:
+                burst[handle] = burst.get(handle, 0) + 1
+        print(f"stalled video while Janus was away: requests to forward it that reached Janus within 0.25 s of its return, "
+              f"by subscription: {sorted(burst.values())}; {len(self.relay.forward_requests) - before} within 1 s")
+        self.assertTrue(burst, "the app did not ask Janus for the stalled video")
+        # The one waiting when Janus went away, and at most the watch's next ask after its answer.
+        self.assertLessEqual(max(burst.values()), 2, f"asks queued while Janus was away reached it all at once: {burst}")
+        _, seen = self.reception("bob")
+        wait_for(lambda: float((self.reception("bob", seen)[0] or {}).get("fps", 0)) >= 20, timeout=20,
+                 what="bob's video back once the network is")
 
 
 class MediaPathLost(MediaCallTestCase):
