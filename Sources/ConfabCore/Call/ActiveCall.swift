@@ -299,7 +299,7 @@ public final class ActiveCall {
             // Joined again after the coordinator's connection came back: the network is back,
             // so media lost meanwhile is tried again now, not after the rest of its back-off
             // (up to 8 s after a long outage).
-            if isMediaStarted, !isEnded, isWaitingToRetryMedia { recoverMedia(after: .zero) }
+            if isMediaStarted { retryWaitingMedia(after: .zero) }
             return
         }
         isMediaStarted = true
@@ -426,9 +426,13 @@ public final class ActiveCall {
     /// the back-off starting anew: the change is often the network coming back (an address or
     /// a route added), and a network that keeps changing is tried no more often than right
     /// after a loss.
-    func networkChanged() {
+    func networkChanged() { retryWaitingMedia(after: Self.retryAfterNetworkChange) }
+
+    /// A media retry waiting out its back-off is made after `delay` instead, the back-off
+    /// starting anew; nothing happens while a try is under way or media is connected.
+    private func retryWaitingMedia(after delay: Duration) {
         guard !isEnded, isWaitingToRetryMedia else { return }
-        recoverMedia(after: Self.retryAfterNetworkChange)
+        recoverMedia(after: delay)
     }
 
     /// How soon a network change tries media again: a moment for the new address's routes.

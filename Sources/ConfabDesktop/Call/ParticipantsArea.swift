@@ -21,12 +21,13 @@ final class ParticipantsArea {
     /// spotlight cropped a third of the picture's height, the top of the speaker's head; a
     /// narrow window's full-screen tile showed a strip from the middle of it. In a tall window
     /// the spotlight sits on its strip, one group, rather than halfway between it and the top.
-    private let spotlightMain = AspectFrame(ratio: 16.0 / 9.0, verticalAlignment: 1)
+    private let spotlightMain = AspectFrame(ratio: ParticipantsArea.largeTileShape, verticalAlignment: 1)
+    private static let largeTileShape = 16.0 / 9.0
     private let spotlightStrip = Box(.horizontal, spacing: 8)
     /// The strip under the spotlight; hidden when nobody is in it (alone in a call, the one
     /// tile takes the whole area instead of half).
     private let spotlightStripView: ScrolledWindow
-    private let fullScreenMain = AspectFrame(ratio: 16.0 / 9.0)
+    private let fullScreenMain = AspectFrame(ratio: ParticipantsArea.largeTileShape)
     /// The share layout's large view.
     let screenshareView = ScreenshareView()
     private let shareStrip = Box(.horizontal, spacing: 8)
