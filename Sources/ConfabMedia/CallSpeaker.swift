@@ -57,17 +57,24 @@ final class CallSpeaker {
     }
 
     /// The description a receiver ends its audio with to be played here, mixed with the others.
+    ///
+    /// Sound that reaches the hand-over after its time (the receiver's thread held up: a busy
+    /// machine) is dropped (`max-lateness=0`, beyond the pipeline's own latency). Kept, it would
+    /// be queued behind the silence the speaker's side filled in meanwhile, and everything that
+    /// participant says would be that much later for the rest of the call: one 150 ms stall made
+    /// every later word ~130 ms late, and each longer stall added to it, up to the hand-over's
+    /// 200 ms (CallSpeaker_Tests).
     static func receiverSink(feed: UInt64, probeName: String) -> String {
-        "interaudiosink channel=\(channel(feed: feed, probeName: probeName))"
+        "interaudiosink channel=\(channel(feed: feed, probeName: probeName)) max-lateness=0"
     }
 
     /// Starts playing `feed`'s audio (its receiver ends in `receiverSink(feed:probeName:)`).
     func add(feed: UInt64) {
         do {
             // A short hand-over (10 ms periods) keeps the added delay small. When the receiver is
-            // late (a busy machine) the source fills in silence and the late sound queues up
-            // behind it: at most 200 ms (buffer-time, the oldest goes first), so a hiccup cannot
-            // leave a lasting delay (which the echo canceller would also have to find again).
+            // late (a busy machine) the source fills in silence, and the receiver's side drops
+            // the sound that comes too late for it (`receiverSink`); what is queued is bounded
+            // anyway (200 ms, buffer-time: the oldest goes first).
             try pipeline.attachInput(named: inputName(feed),
                                      description: "interaudiosrc channel=\(Self.channel(feed: feed, probeName: echoProbeName)) "
                                          + "period-time=10000000 latency-time=20000000 buffer-time=200000000 ! audioconvert ! audioresample ! "

@@ -10,8 +10,10 @@ import GLibBridge
 @MainActor
 final class PeerEar {
     private nonisolated static let channel = "confab-peer-ear"
-    /// Ends the test speaker: the played sound goes to the ear.
-    nonisolated static let speakerBranch = "interaudiosink channel=\(channel)"
+    /// Ends the test speaker: the played sound goes to the ear. Sound that reaches it late is
+    /// dropped, as a sound card would (`CallSpeaker.receiverSink`): kept, it stayed queued, and
+    /// a peer frozen for 0.3 s (SIGSTOP) heard everything after it 0.3 s later than before.
+    nonisolated static let speakerBranch = "interaudiosink channel=\(channel) max-lateness=0"
     static let interval = 0.05
 
     private let pipeline: MediaPipeline
