@@ -86,7 +86,7 @@ class InstalledFiles(unittest.TestCase):
         self.assertTrue(os.path.exists(installed("share", "glib-2.0", "schemas", "gschemas.compiled")))
         keys = run(["gsettings", "--schemadir", installed("share", "glib-2.0", "schemas"), "list-keys", APP_ID]).split()
         for key in ("server-url", "user", "camera", "microphone", "speaker", "layout", "show-permissions-banner",
-                    "window-width", "window-height", "ring-volume"):
+                    "window-width", "window-height", "window-maximized", "ring-volume"):
             self.assertIn(key, keys)
         self.assertTrue(os.path.exists(installed("share", "icons", "hicolor", "scalable", "apps", f"{APP_ID}.svg")))
         self.assertTrue(os.path.exists(installed("share", "icons", "hicolor", "symbolic", "apps", f"{APP_ID}-symbolic.svg")))
@@ -198,6 +198,51 @@ class SingleInstance(DesktopTestCase):
         app = self.launch("https://example.org/not-a-call")
         self.assertNotEqual(app.process.wait(30), 0)
         self.assertIn("not a Confab link", app.output())
+
+
+class WindowStateKept(DesktopTestCase):
+    """The main window opens as it was left, as GNOME's guidelines ask: at its size, and
+    maximized if it was."""
+
+    def x(self, *command):
+        return subprocess.run(command, env=dict(os.environ, DISPLAY=self.xvfb.display), check=True,
+                              capture_output=True, text=True, timeout=15).stdout
+
+    def main_window(self):
+        # GTK's own leader window carries the title too; the toplevel is the last one made.
+        return self.x("xdotool", "search", "--sync", "--name", "^Confab$").split()[-1]
+
+    def test_resizedWindow_quit_opensAtThatSizeAgain(self):
+        app = self.launch()
+        self.window(app, "Confab")
+        # Resized as a window manager would for a user dragging its edge (Xvfb has none).
+        self.x("xdotool", "windowsize", "--sync", self.main_window(), "1000", "640")
+        time.sleep(0.5)
+        app.activate_action("quit")
+        self.assertEqual(app.process.wait(15), 0, app.output())
+        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
+            saved = file.read()
+        # Quit, not a close: the size was kept all the same.
+        self.assertIn("window-width=1000", saved)
+        self.assertIn("window-height=640", saved)
+        self.assertIn("window-maximized=false", saved)
+
+        again = self.launch()
+        self.window(again, "Confab")
+        self.assertIn("Geometry: 1000x640", self.x("xdotool", "getwindowgeometry", self.main_window()))
+
+    def test_windowLeftMaximized_asksToBeMaximizedWhenItOpens(self):
+        self.write_settings({"server-url": f"'{self.server.url}'", "user": "'ada'", "window-maximized": "true",
+                             "window-width": "1000", "window-height": "640"})
+        app = self.launch()
+        self.window(app, "Confab")
+        window = self.main_window()
+        # What a window manager reads as the window is mapped (EWMH): maximize it.
+        state = self.x("xprop", "-id", window, "_NET_WM_STATE")
+        self.assertIn("_NET_WM_STATE_MAXIMIZED_HORZ", state)
+        self.assertIn("_NET_WM_STATE_MAXIMIZED_VERT", state)
+        # Its own size stays the one it had, for when the user restores it (nothing maximizes it here).
+        self.assertIn("Geometry: 1000x640", self.x("xdotool", "getwindowgeometry", window))
 
 
 class PreferencesKept(DesktopTestCase):

@@ -128,10 +128,12 @@ public final class ConfabApplication {
         let application = application, callViewModel = callViewModel, preferences = preferences
         let router = AppRouter(callViewModel: callViewModel, factory: AppRouter.Factory(
             mainWindow: {
-                // The window opens at the size it had last time, whatever the page.
+                // The window opens at the size it had last time, whatever the page, and maximized
+                // if it was (as GNOME's guidelines ask of an app's main window).
                 let saved = preferences.windowSize.flatMap { $0.width >= 360 && $0.height >= 480 ? $0 : nil }
-                return MainWindow(application: application, size: saved ?? AppPreferences.firstWindowSize) { width, height in
-                    preferences.rememberWindowSize(width: width, height: height)
+                return MainWindow(application: application, size: saved ?? AppPreferences.firstWindowSize,
+                                  maximized: preferences.windowMaximized) { width, height, maximized in
+                    preferences.rememberWindowSize(width: width, height: height, maximized: maximized)
                 }
             },
             home: { HomePage(callViewModel: callViewModel) { [unowned self] link in self.open(link) } },
@@ -294,6 +296,9 @@ public final class ConfabApplication {
         case .preferences:
             showPreferences()
         case .quit:
+            // Quitting takes the windows down without asking them to close: the main window's
+            // size and maximized state are kept here, as a close would keep them.
+            if router?.mainWindow?.isVisible == true { router?.mainWindow?.rememberCurrentSize() }
             application.quit()
         }
     }

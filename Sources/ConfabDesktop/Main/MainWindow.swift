@@ -4,7 +4,7 @@ import GtkBridge
 /// The app's one main window. Home, lobby, outgoing ring, call and call-ended are its pages,
 /// so it keeps its size and place from step to step (GNOME apps don't open a new window per
 /// state); only the incoming ring and the minimized call are small windows of their own.
-/// Its size is remembered for the next start.
+/// Its size, and whether it is maximized, are remembered for the next start.
 @MainActor
 final class MainWindow {
     let window: Window
@@ -14,12 +14,14 @@ final class MainWindow {
     /// Told when the user closed the window (it is destroyed; the router builds a new one when
     /// the app is shown again).
     var onClosed: (@MainActor () -> Void)?
-    private let rememberSize: @MainActor (_ width: Int, _ height: Int) -> Void
+    private let rememberSize: @MainActor (_ width: Int, _ height: Int, _ maximized: Bool) -> Void
 
-    init(application: Application, size: (width: Int, height: Int),
-         rememberSize: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
+    init(application: Application, size: (width: Int, height: Int), maximized: Bool,
+         rememberSize: @escaping @MainActor (_ width: Int, _ height: Int, _ maximized: Bool) -> Void) {
         self.rememberSize = rememberSize
         window = Window(application: application, title: "Confab", width: size.width, height: size.height)
+        // Asked before the window is first shown, so it opens maximized rather than growing.
+        if maximized { window.maximize() }
         // Narrow enough for a phone-sized window; each page scrolls or reflows below its width.
         window.setSizeRequest(width: 360, height: 480)
         window.setContent(stack)
@@ -69,9 +71,10 @@ final class MainWindow {
 
     var isVisible: Bool { window.isVisible }
 
-    /// Remembers the size for the next start (called when hidden or closed, and at quit).
+    /// Remembers the size, and whether the window is maximized, for the next start (called
+    /// when hidden or closed, and at quit).
     func rememberCurrentSize() {
         let size = window.defaultSize
-        rememberSize(size.width, size.height)
+        rememberSize(size.width, size.height, window.isMaximized)
     }
 }

@@ -14,7 +14,7 @@ import GtkBridge
 public final class AppPreferences {
     static let schemaID = "org.confab.Confab"
     static let keys = ["server-url", "user", "token", "camera", "microphone", "speaker", "microphone-on-join",
-                       "camera-on-join", "echo-cancellation", "noise-suppression", "automatic-gain-control", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height", "self-view-corner"]
+                       "camera-on-join", "echo-cancellation", "noise-suppression", "automatic-gain-control", "layout", "show-permissions-banner", "ring-volume", "window-width", "window-height", "window-maximized", "self-view-corner"]
 
     private let settings: Settings?
     private let legacyFile: JSONFileDevicePreferences
@@ -110,11 +110,16 @@ public final class AppPreferences {
         return (settings.integer("window-width"), settings.integer("window-height"))
     }
 
-    public func rememberWindowSize(width: Int, height: Int) {
+    /// The size is the window's own (GTK keeps it while the window is maximized or full
+    /// screen), so a maximized window opens maximized and, once restored, at that size again.
+    public func rememberWindowSize(width: Int, height: Int, maximized: Bool) {
+        settings?.setBool("window-maximized", maximized)
         guard width >= 200, height >= 200 else { return }
         settings?.setInteger("window-width", width)
         settings?.setInteger("window-height", height)
     }
+
+    public var windowMaximized: Bool { settings?.bool("window-maximized") ?? false }
 
     /// Flushes GSettings before the process ends.
     public func save() { if settings != nil { Settings.sync() } }
