@@ -4,7 +4,7 @@ import GLibBridge
 
 /// What a desktop app needs from GtkApplication beyond windows: start-up before any window,
 /// links handed over by a second launch, background (service) mode, keyboard accelerators for
-/// application actions, and inhibiting suspend and idle.
+/// application actions, and inhibiting log-out, suspend and idle.
 extension Application {
     /// Runs `body` once in the primary instance, before "activate" or "open" (never in a second
     /// launch that only forwards to the first).
@@ -35,10 +35,13 @@ extension Application {
         }
     }
 
-    /// Asks the session not to suspend or blank the screen (gtk_application_inhibit); returns a
-    /// cookie for `uninhibit`, or nil when the session refuses or has no such service.
-    public func inhibitSuspendAndIdle(reason: String) -> UInt32? {
-        let flags = GtkApplicationInhibitFlags(rawValue: GTK_APPLICATION_INHIBIT_SUSPEND.rawValue | GTK_APPLICATION_INHIBIT_IDLE.rawValue)
+    /// Asks the session not to suspend or blank the screen, and to ask the user before logging
+    /// out or shutting down, giving `reason` (gtk_application_inhibit: GNOME lists it in its
+    /// log-out dialog); returns a cookie for `uninhibit`, or nil when the session refuses or has
+    /// no such service.
+    public func inhibitLogoutSuspendAndIdle(reason: String) -> UInt32? {
+        let flags = GtkApplicationInhibitFlags(rawValue: GTK_APPLICATION_INHIBIT_LOGOUT.rawValue | GTK_APPLICATION_INHIBIT_SUSPEND.rawValue
+            | GTK_APPLICATION_INHIBIT_IDLE.rawValue)
         let cookie = gtk_application_inhibit(c(), gtk_application_get_active_window(c()), flags, reason)
         return cookie == 0 ? nil : cookie
     }

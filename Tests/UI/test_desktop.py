@@ -177,9 +177,12 @@ class BackgroundMode(DesktopTestCase):
 
         self.stand_in.invoke(notification["id"], notification["actions"]["Accept"])
         call_window = self.window(app, "desk-ring – Confab")  # the call window opens on Accept
-        # Suspend and idle are inhibited during the call, and released when it ends.
+        # Suspend and idle are inhibited during the call, a log-out asks first (GNOME's session
+        # flags: 1 log-out, 4 suspend, 8 idle), and all is released when the call ends.
         inhibit = wait_for(lambda: next(iter(self.stand_in.calls("Inhibit")), None), what="the session inhibited")
         self.assertEqual(inhibit["app_id"], APP_ID)
+        self.assertEqual(inhibit["flags"], 1 | 4 | 8)
+        self.assertEqual(inhibit["reason"], "In a call")
         click(wait_for(lambda: find(call_window, role="push button", name="Hang up"), what="the Hang up button"))
         wait_for(lambda: self.stand_in.calls("Uninhibit"), timeout=30, what="the inhibitor released after the call")
         self.assertIsNone(app.process.poll(), "the background app keeps running")

@@ -313,7 +313,9 @@ public final class ConfabApplication {
         preferences.layout = callViewModel.participantsLayout
     }
 
-    /// No suspend and no screen blanking while a call is joining or running (as GNOME Calls and Dino do).
+    /// No suspend and no screen blanking while a call is joining or running (as GNOME Calls and
+    /// Dino do), and a log-out or shutdown asks first: it would end the call. The reason is
+    /// what GNOME shows beside the app in its log-out dialog, so it is in the user's language.
     private func updateSessionInhibitor() {
         let inCall: Bool
         switch callViewModel.callingState {
@@ -321,7 +323,9 @@ public final class ConfabApplication {
         default: inCall = false
         }
         if inCall, inhibitCookie == nil {
-            inhibitCookie = application.inhibitSuspendAndIdle(reason: "In a call")
+            // Translators: why Confab holds off log-out, suspend and the screen blanking; GNOME shows it
+            // beside the app in its log-out dialog.
+            inhibitCookie = application.inhibitLogoutSuspendAndIdle(reason: tr("In a call"))
         } else if !inCall, let cookie = inhibitCookie {
             application.uninhibit(cookie)
             inhibitCookie = nil
