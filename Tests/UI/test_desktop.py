@@ -145,6 +145,13 @@ class DesktopTestCase(XvfbTestCase):
         with open(os.path.join(directory, "keyfile"), "w") as file:
             file.write("[org/confab/Confab]\n" + "".join(f"{key}={value}\n" for key, value in values.items()))
 
+    def quit_and_read_settings(self, app):
+        """Quits the app as its menu does and gives back what it saved (the keyfile's text)."""
+        app.activate_action("quit")
+        self.assertEqual(app.process.wait(15), 0, app.output())
+        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
+            return file.read()
+
     def launch(self, *args):
         app = InstalledApp(self.xvfb, self.config_home, ["--test-devices", *args])
         self.apps.append(app)
@@ -221,10 +228,7 @@ class WindowStateKept(DesktopTestCase):
         # Resized as a window manager would for a user dragging its edge (Xvfb has none).
         self.x("xdotool", "windowsize", "--sync", self.main_window(), "1000", "640")
         time.sleep(0.5)
-        app.activate_action("quit")
-        self.assertEqual(app.process.wait(15), 0, app.output())
-        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
-            saved = file.read()
+        saved = self.quit_and_read_settings(app)
         # Quit, not a close: the size was kept all the same.
         self.assertIn("window-width=1000", saved)
         self.assertIn("window-height=640", saved)
@@ -268,11 +272,7 @@ class PreferencesKept(DesktopTestCase):
         self.assertTrue(camera_on is not None, "the camera-on-joining switch")
         click(camera_on)
         wait_for(lambda: not is_checked(camera_on), what="the camera-on-joining switch off")
-        app.activate_action("quit")
-        self.assertEqual(app.process.wait(15), 0, app.output())
-
-        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
-            saved = file.read()
+        saved = self.quit_and_read_settings(app)
         self.assertIn("user='grace'", saved)
         self.assertIn("token='secret-token'", saved)
         self.assertIn("camera-on-join=false", saved)
@@ -292,11 +292,7 @@ class PreferencesKept(DesktopTestCase):
             self.assertTrue(is_checked(switch), f"{name} is off by default")
         click(switches["Echo cancellation"])
         wait_for(lambda: not is_checked(switches["Echo cancellation"]), what="echo cancellation off")
-        app.activate_action("quit")
-        self.assertEqual(app.process.wait(15), 0, app.output())
-
-        with open(os.path.join(self.config_home, "glib-2.0", "settings", "keyfile")) as file:
-            saved = file.read()
+        saved = self.quit_and_read_settings(app)
         self.assertIn("echo-cancellation=false", saved)
         self.assertNotIn("noise-suppression=false", saved)
         self.assertNotIn("automatic-gain-control=false", saved)
