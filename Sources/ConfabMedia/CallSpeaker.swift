@@ -58,8 +58,8 @@ final class CallSpeaker {
 
     /// The description a receiver ends its audio with to be played here, mixed with the others.
     ///
-    /// Sound that reaches the hand-over after its time (the receiver's thread held up: a busy
-    /// machine) is dropped (`max-lateness=0`, beyond the pipeline's own latency). Kept, it would
+    /// Sound that reaches the hand-over after the moment it was due there (the receiver's thread
+    /// held up: a busy machine) is dropped (`max-lateness=0`). Kept, it would
     /// be queued behind the silence the speaker's side filled in meanwhile, and everything that
     /// participant says would be that much later for the rest of the call: one 150 ms stall made
     /// every later word ~130 ms late, and each longer stall added to it, up to the hand-over's

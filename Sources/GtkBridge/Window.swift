@@ -48,11 +48,11 @@ public final class Window: Widget {
     public var isActive: Bool { gtk_window_is_active(c()) != 0 }
 
     public var isFullscreen: Bool { gtk_window_is_fullscreen(c()) != 0 }
+    public func toggleFullscreen() { isFullscreen ? gtk_window_unfullscreen(c()) : gtk_window_fullscreen(c()) }
 
     /// Maximized by the user (through the window manager), or asked to be before it is shown.
     public var isMaximized: Bool { gtk_window_is_maximized(c()) != 0 }
     public func maximize() { gtk_window_maximize(c()) }
-    public func toggleFullscreen() { isFullscreen ? gtk_window_unfullscreen(c()) : gtk_window_fullscreen(c()) }
 
     /// Handles the window manager's close request. Return true to keep the window open.
     public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) {
