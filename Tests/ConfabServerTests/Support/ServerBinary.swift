@@ -1,3 +1,4 @@
+import ConfabTestSupport
 import Foundation
 import XCTest
 
@@ -36,8 +37,17 @@ final class ServerBinary: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
-        let line = try await firstLine(of: output.fileHandleForReading, timeout: timeout)
-        return ServerBinary(process: process, listeningLine: line, stderrPath: stderr)
+        do {
+            let line = try await firstLine(of: output.fileHandleForReading, timeout: timeout)
+            return ServerBinary(process: process, listeningLine: line, stderrPath: stderr)
+        } catch {
+            // Why it never listened is in its log, which the test's folder takes with it.
+            let log = stderr.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "(not captured)"
+            for _ in 0..<50 where process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+            let status = process.isRunning ? "still running: stopped now" : "exit status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"
+            if process.isRunning { process.terminate() }
+            throw TestFailure("\(error) (\(status)); its stderr, last 3000 characters:\n\(log.suffix(3000))")
+        }
     }
 
     /// Runs the server until it exits on its own (a start-up failure); returns status and output.
