@@ -214,6 +214,12 @@ class WindowStateKept(DesktopTestCase):
     """The main window opens as it was left, as GNOME's guidelines ask: at its size, and
     maximized if it was."""
 
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        if shutil.which("openbox") is None:
+            raise RuntimeError("openbox is missing (meson-helpers/install-deps --with-test-tools installs it)")
+
     def x(self, *command):
         return subprocess.run(command, env=dict(os.environ, DISPLAY=self.xvfb.display), check=True,
                               capture_output=True, text=True, timeout=15).stdout
@@ -238,18 +244,32 @@ class WindowStateKept(DesktopTestCase):
         self.window(again, "Confab")
         self.assertIn("Geometry: 1000x640", self.x("xdotool", "getwindowgeometry", self.main_window()))
 
-    def test_windowLeftMaximized_asksToBeMaximizedWhenItOpens(self):
-        self.write_settings({"server-url": f"'{self.server.url}'", "user": "'ada'", "window-maximized": "true",
-                             "window-width": "1000", "window-height": "640"})
+    def test_maximizedByTheUser_opensMaximizedAgain_andRestoresToItsOwnSize(self):
+        # A window manager for this test (Xvfb has none; maximizing is its job): openbox, which
+        # follows GTK's request and sets the window's state as GNOME Shell's would.
+        wm = subprocess.Popen(["openbox", "--sm-disable"], env=dict(os.environ, DISPLAY=self.xvfb.display),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: (wm.terminate(), wm.wait(10)))
+        wait_for(lambda: "_NET_SUPPORTING_WM_CHECK(WINDOW)" in self.x("xprop", "-root", "_NET_SUPPORTING_WM_CHECK"),
+                 what="openbox managing the screen")
         app = self.launch()
-        self.window(app, "Confab")
-        window = self.main_window()
-        # What a window manager reads as the window is mapped (EWMH): maximize it.
-        state = self.x("xprop", "-id", window, "_NET_WM_STATE")
-        self.assertIn("_NET_WM_STATE_MAXIMIZED_HORZ", state)
-        self.assertIn("_NET_WM_STATE_MAXIMIZED_VERT", state)
-        # Its own size stays the one it had, for when the user restores it (nothing maximizes it here).
-        self.assertIn("Geometry: 1000x640", self.x("xdotool", "getwindowgeometry", window))
+        home = self.window(app, "Confab")
+        click(wait_for(lambda: find(home, role="push button", name="Maximize"), what="the window's Maximize button"))
+        wait_for(lambda: "MAXIMIZED_HORZ" in self.x("xprop", "-id", self.main_window(), "_NET_WM_STATE"), what="the window maximized")
+        saved = self.quit_and_read_settings(app)
+        self.assertIn("window-maximized=true", saved)
+        # The size kept is the window's own, not the screen's.
+        self.assertIn("window-width=900", saved)
+
+        again = self.launch()
+        home = self.window(again, "Confab")
+        wait_for(lambda: "MAXIMIZED_HORZ" in self.x("xprop", "-id", self.main_window(), "_NET_WM_STATE"),
+                 what="the window opened maximized")
+        self.assertIn("Geometry: 1280x900", self.x("xdotool", "getwindowgeometry", self.main_window()))
+        # Restored (the same button, still named Maximize in GTK 4.8), it has that size again.
+        click(wait_for(lambda: find(home, role="push button", name="Maximize"), what="the window's Maximize button"))
+        wait_for(lambda: "Geometry: 900x700" in self.x("xdotool", "getwindowgeometry", self.main_window()),
+                 what="the window back at 900x700")
 
 
 class PreferencesKept(DesktopTestCase):
