@@ -41,11 +41,12 @@ final class ServerBinary: @unchecked Sendable {
             let line = try await firstLine(of: output.fileHandleForReading, timeout: timeout)
             return ServerBinary(process: process, listeningLine: line, stderrPath: stderr)
         } catch {
-            // Why it never listened is in its log, which the test's folder takes with it.
-            let log = stderr.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "(not captured)"
+            // Why it never listened is in its log, which the test's folder takes with it; read
+            // once it has exited (its stdout closing comes just before), so its last words are in.
             for _ in 0..<50 where process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
             let status = process.isRunning ? "still running: stopped now" : "exit status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"
             if process.isRunning { process.terminate() }
+            let log = stderr.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "(not captured)"
             throw TestFailure("\(error) (\(status)); its stderr, last 3000 characters:\n\(log.suffix(3000))")
         }
     }
