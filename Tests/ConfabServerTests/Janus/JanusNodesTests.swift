@@ -24,8 +24,18 @@ final class JanusNodesTests: XCTestCase {
     override func tearDown() async throws {
         for probe in probes { await probe.close() }
         for client in clients { await client.close() }
+        let serverWasRunning = server?.isRunning
         server?.stop()
         for node in janus.values { await node.stop() }
+        // The logs go with the folder; a failed test keeps their last words in its output.
+        if (testRun?.failureCount ?? 0) > 0, let directory {
+            print("JanusNodesTests: the server was \(serverWasRunning == true ? "running" : "not running") at the end"
+                  + (server.map { $0.isRunning ? "" : " (exit status \($0.process.terminationStatus), reason \($0.process.terminationReason.rawValue))" } ?? ""))
+            for name in ["server.log", "janus-a.log", "janus-b.log"] {
+                let log = (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "(none)"
+                print("--- \(name), last 3000 characters:\n\(log.suffix(3000))")
+            }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
