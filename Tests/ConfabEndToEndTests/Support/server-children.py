@@ -8,8 +8,9 @@ As the call's host it records and broadcasts, then:
     records and broadcasts; notes which of its children outlive it (after 3 s) and which of its
     temporary files are left;
  3. starts confab-server again on the same port and database (the peers reconnect, and a server
-    that finds a killed one's leftovers must clean them), notes the files again, and keeps that
-    server up until the peers are done.
+    that finds a killed one's leftovers must clean them), notes the files again, keeps that
+    server up for a few seconds, then tells the peers to leave (their 45 s are for a slow
+    machine's sake: waiting them out took half of each call) and keeps it up until they have.
 Writes OUT/children.json."""
 import json, os, signal, subprocess, sys, time, urllib.error, urllib.request
 
@@ -20,6 +21,19 @@ cid, mode, url, out = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 server_pid = int(os.environ["MEDIA_CALL_SERVER_PID"])
 server_binary = os.readlink(f"/proc/{server_pid}/exe")
 summary = {"mode": mode}
+
+
+def peer_pids():
+    """This call's confab-peers: those writing their reports into OUT."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        try:
+            arguments = open(f"/proc/{entry}/cmdline").read().split("\0") if entry.isdigit() else []
+        except OSError:
+            continue
+        if arguments and os.path.basename(arguments[0]) == "confab-peer" and any(a.startswith(f"{out}/") for a in arguments):
+            pids.append(int(entry))
+    return pids
 
 
 def write_summary():
@@ -161,8 +175,14 @@ try:
     summary["janusFoldersAfterRestart"] = [folder for folder in janus_folders if os.path.exists(folder)]
     summary["liveFilesAfterRestart"] = files_under(live_folder)
     write_summary()
-    # The peers reconnect to it and finish their call.
+    # The peers reconnect to it, then leave (SIGTERM: a peer leaves its call and writes its report).
     time.sleep(float(os.environ.get("CHILDREN_KEEP_SERVER_SECONDS", "8")))
+    peers = peer_pids()
+    for pid in peers:
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.time() + 15
+    while any(stat(pid) for pid in peers) and time.time() < deadline:
+        time.sleep(0.05)
 finally:
     second.terminate()
     second.wait(timeout=15)
