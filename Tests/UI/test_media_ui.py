@@ -269,7 +269,11 @@ class SendingTheSizeShown(MediaCallTestCase):
             wait_for(lambda: sending().get("size") == "480x270" and sending().get("camera") == "480x270", timeout=15,
                      what="ada sending and her camera giving 480x270")
         except AssertionError as error:
-            raise AssertionError(f"{error} (last: {sending()})") from None
+            # Seen once in CI (ada sending nothing, her camera gone: "camera=-"): say why next time.
+            said = [line for line in self.app.output().splitlines()
+                    if "confab-stats" not in line and any(word in line.lower() for word in ("warning", "error", "critical", "camera"))]
+            raise AssertionError(f"{error} (last: {sending()}); what ada's app said:\n" + "\n".join(said[-20:])
+                                 + f"\nbob's last lines:\n{bob.output()[-1500:]}") from None
         frames_before = int((self.last_stats("self-view")[0] or {}).get("frames", 0))
         wait_for(lambda: int((self.last_stats("self-view")[0] or {}).get("frames", 0)) >= frames_before + 20, timeout=10,
                  what="ada's self-view still getting frames")
