@@ -131,16 +131,18 @@ class TheLargeTileShowsTheWholePicture(MediaCallTestCase):
         points = {"top": (x + width // 2, y + 6), "left": (x + 6, y + height // 3),
                   "right": (x + width - 7, y + height // 3), "bottom": (x + width // 2, y + height - 7)}
         looks = []
+
+        def seen(side):
+            """bob's blue or his white ball at `side` in one of the looks so far."""
+            return any(b > r + 60 or (r > 200 and g > 200 and b > 200) for (r, g, b) in (samples[side] for samples in looks))
         for look in range(3):
             path = screenshot(self.xvfb.display, f"large-tile-{what.replace(' ', '-')}{'' if look == 0 else f'-{look}'}.png")
             looks.append({side: pixel(path, px, py) for side, (px, py) in points.items()})
-            if all(any(b > r + 60 or (r > 200 and g > 200 and b > 200) for (r, g, b) in (samples[side] for samples in looks))
-                   for side in points):
+            if all(seen(side) for side in points):
                 return
             time.sleep(0.3)
         for side in points:
-            self.assertTrue(any(b > r + 60 or (r > 200 and g > 200 and b > 200) for (r, g, b) in (samples[side] for samples in looks)),
-                            f"{what}: bob's picture does not reach the {side} edge of his tile {box(tile)}: {looks}")
+            self.assertTrue(seen(side), f"{what}: bob's picture does not reach the {side} edge of his tile {box(tile)}: {looks}")
 
     def test_spotlightAndFullScreen_bobsTileHasHisVideosShape_andHisPictureFillsIt(self):
         bob, call_window = self.call_bob("whole-ui", ["--duration", "40", "--pattern", "ball"])
