@@ -132,8 +132,7 @@ final class Publisher {
             logger.warning("the transport-wide congestion control extension is not available; the send rate follows receiver reports only")
         }
         for address in configuration.iceAddresses { webrtc.restrictICE(to: address) }
-        // The inputs' threads never wait on the connection, not even with a query.
-        for queue in ["send-video-queue", "microphone-queue"] { pipeline.answerSerializedQueries(atInputOf: queue) }
+        Self.separateInputs(fromTheirBranchesIn: pipeline)
         // Transceivers exist once the payloaders are linked: video, then audio.
         for index in 0..<2 { webrtc.setTransceiverProperty(index: index, "direction", "sendonly") }
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
@@ -173,6 +172,20 @@ final class Publisher {
         return "audioconvert ! audio/x-raw,format=S16LE,rate=48000,channels=1 ! webrtcdsp name=voice-processing "
             + "probe=\(echoProbe) echo-cancel=\(processing.echoCancellation) noise-suppression=\(processing.noiseSuppression) "
             + "noise-suppression-level=high gain-control=\(processing.automaticGainControl) ! audioconvert ! "
+    }
+
+    /// What the inputs' threads must not depend on in the branches behind their queues: the
+    /// connection (webrtcbin holds data back until DTLS is up), which a serialized query would
+    /// wait for; and the send chain's filters, which the path changes (`useStep`) while the
+    /// camera's size follows the views (`followCameraSize`). The tee asks every branch when the
+    /// camera renegotiates, and a send chain caught between two steps answered with caps
+    /// nothing could meet (a new frame rate against the encoder's old one): the camera stopped
+    /// with not-negotiated and was taken out for the call (seen under load, CI's
+    /// SendingTheSizeShown; `PublisherVideoChain_Tests`). The send chain scales and thins
+    /// whatever I420 comes, so its queue says so itself.
+    static func separateInputs(fromTheirBranchesIn pipeline: MediaPipeline) {
+        for queue in ["send-video-queue", "microphone-queue"] { pipeline.answerSerializedQueries(atInputOf: queue) }
+        pipeline.answerCapsQueries(atInputOf: "send-video-queue", with: "video/x-raw,format=I420")
     }
 
     /// The camera's frames at `cameraSize`: every camera gives the same format, so one can

@@ -79,6 +79,57 @@ final class PublisherVideoChain_Tests: XCTestCase {
         pipeline.stop()
     } }
 
+    /// The camera's size follows the views while the send step follows the path, each changed
+    /// when its cause says. Whenever the camera renegotiates, its tee asks every branch what it
+    /// takes; the send chain's rate filter, changed meanwhile, once answered with caps no camera
+    /// could meet, and the camera stopped with not-negotiated — under load in CI, where the app
+    /// then took it out ("camera=-", SendingTheSizeShown). Its queue now answers for the chain
+    /// (`Publisher.separateInputs`). Here the send step flips every few milliseconds while the
+    /// camera changes size ten times a second; the send chain gets no frames (a closed valve),
+    /// so only its answers to the camera's questions are tested, not its own renegotiation.
+    /// The old chain stopped here within seconds.
+    func test_sendStepChangedWhileTheCameraRenegotiates_theCameraNeverStops() throws { try onMain {
+        let sizes = [VideoSize(width: 640, height: 360), VideoSize(width: 320, height: 180), VideoSize(width: 480, height: 270)]
+        // Steps that differ in frame rate and size, so each flip changes every filter of the chain.
+        let steps = [SendRateController.ladder[0], SendRateController.ladder[2]]
+        let source = MediaPipeline.Source.movingBall(background: 0xff303846)
+        let pipeline = try MediaPipeline(description: "tee name=camera-tee "
+            + "camera-tee. ! \(Publisher.selfViewBranch) "
+            + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! valve drop=true ! \(Publisher.adaptiveVideoChain(steps[1])) ! "
+            + "vp8enc name=video-encoder deadline=1 cpu-used=16 ! fakesink sync=false async=false")
+        Publisher.separateInputs(fromTheirBranchesIn: pipeline)
+        var errors: [String] = []
+        pipeline.watchBus { message in if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") } }
+        pipeline.countBuffers(atInputOf: "self-view")
+        pipeline.set("drop", "false", onElement: "self-view-valve")
+        try pipeline.play()
+        // The camera as the publisher attaches the test camera: an input of its own, the ball
+        // drawn into a solid source that makes each size itself.
+        try pipeline.attachInput(named: "camera-input", description: Publisher.cameraInputDescription(source.fragment(named: "camera-source"), size: sizes[0], framerate: 30),
+                                 sources: ["camera-source": source], to: "camera-tee")
+        let frames = { pipeline.buffersArrived(atInputOf: "self-view") ?? 0 }
+        XCTAssertTrue(runLoop(until: { frames() >= 3 }), "the camera gave nothing")
+
+        var flips = 0, sizeChanges = 0
+        var nextSize = Date()
+        let end = Date().addingTimeInterval(8)
+        while Date() < end, errors.isEmpty {
+            Publisher.useStep(steps[flips % steps.count], in: pipeline)
+            flips += 1
+            if Date() >= nextSize {
+                sizeChanges += 1
+                pipeline.set("caps", Publisher.cameraCaps(sizes[sizeChanges % sizes.count], framerate: 30), onElement: "camera-size")
+                nextSize = Date().addingTimeInterval(0.1)
+            }
+            runLoop(until: { false }, timeout: 0.002)
+        }
+        XCTAssertEqual(errors, [], "the camera stopped after \(sizeChanges) size changes and \(flips) send steps")
+        let atEnd = frames()
+        XCTAssertTrue(runLoop(until: { frames() >= atEnd + 10 }), "the camera gives no more frames")
+        XCTAssertTrue(pipeline.hasElement(named: "camera-source"))
+        pipeline.stop()
+    } }
+
     /// A real camera is opened in a mode it lists (issue 15): the mode's caps right after it,
     /// then decodebin (MJPEG is decoded, raw passes), then the camera chain. A test source
     /// stands in for the camera, JPEG-encoded for the JPEG mode.

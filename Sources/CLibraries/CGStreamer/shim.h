@@ -28,6 +28,40 @@ static inline void confab_answer_serialized_queries(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, confab_answer_serialized_query, NULL, NULL);
 }
 
+/* A pad probe that answers caps queries (what may come, and may this come) with fixed caps
+   instead of asking what lies behind. A branch whose filters are being changed answers, for a
+   moment, with caps no source can meet (its new frame rate against its encoder's old one); a
+   tee asks every branch, so the camera's own renegotiation then found nothing and the camera
+   stopped with not-negotiated. See MediaPipeline.answerCapsQueries. The caps are owned by the
+   probe and released with it. */
+static inline GstPadProbeReturn confab_answer_caps_query(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void) pad;
+    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);
+    GstCaps *accepted = (GstCaps *) data;
+    if (query == NULL) return GST_PAD_PROBE_OK;
+    if (GST_QUERY_TYPE(query) == GST_QUERY_CAPS) {
+        GstCaps *filter = NULL;
+        gst_query_parse_caps(query, &filter);
+        GstCaps *result = filter != NULL ? gst_caps_intersect_full(filter, accepted, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref(accepted);
+        gst_query_set_caps_result(query, result);
+        gst_caps_unref(result);
+        return GST_PAD_PROBE_HANDLED;
+    }
+    if (GST_QUERY_TYPE(query) == GST_QUERY_ACCEPT_CAPS) {
+        GstCaps *caps = NULL;
+        gst_query_parse_accept_caps(query, &caps);
+        gst_query_set_accept_caps_result(query, caps != NULL && gst_caps_is_subset(caps, accepted));
+        return GST_PAD_PROBE_HANDLED;
+    }
+    return GST_PAD_PROBE_OK;
+}
+static inline gboolean confab_answer_caps_queries(GstPad *pad, const char *caps) {
+    GstCaps *accepted = gst_caps_from_string(caps);
+    if (accepted == NULL) return FALSE;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, confab_answer_caps_query, accepted, (GDestroyNotify) gst_caps_unref);
+    return TRUE;
+}
+
 /* Counts the buffers through a pad (a camera's frames, whoever looks at them). The counter is a
    reference-counted box held by the probe (released with it) and by the caller, so neither
    outlives the other's use of it. */

@@ -158,6 +158,22 @@ public final class MediaPipeline {
         gst_object_unref(gpointer(input))
     }
 
+    /// Makes the element called `name` answer, at its input, that it takes `caps` (a caps
+    /// string) — whatever the elements behind it would say at that moment. For a branch that
+    /// adapts anything of those caps itself (a scaler and a rate filter before its encoder),
+    /// behind a tee: the tee asks every branch when its source renegotiates, and a branch
+    /// whose filters were being changed answered, for a moment, with caps nothing could meet,
+    /// which stopped the source (the camera) with not-negotiated. Returns false for caps that
+    /// do not parse.
+    @discardableResult
+    public func answerCapsQueries(atInputOf name: String, with caps: String) -> Bool {
+        guard let element = elementPointer(named: name) else { return false }
+        defer { gst_object_unref(gpointer(element)) }
+        guard let input = gst_element_get_static_pad(element, "sink") else { return false }
+        defer { gst_object_unref(gpointer(input)) }
+        return confab_answer_caps_queries(input, caps) != 0
+    }
+
     /// Sets a property of a named element from its string form; GStreamer converts the type.
     public func set(_ property: String, _ value: String, onElement name: String) {
         guard let element = elementPointer(named: name) else { return }
