@@ -48,7 +48,7 @@ final class CallSpeaker {
             + "audio/x-raw,format=S16LE,rate=48000,channels=1 ! volume name=speaker-volume ! "
             + probe + "tee name=speaker-tee allow-not-linked=true")
         pipeline.watchBus { [weak self] message in
-            if case .error(let text, let debug, _) = message {
+            if case .error(let text, let debug, _, _) = message {
                 self?.logger.warning("speaker pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
             }
         }

@@ -61,7 +61,7 @@ public final class CameraPreview: CameraPreviewSource {
                 self.onFrame?(frame)
             }
             pipeline.watchBus { [weak self] message in
-                if case .error(let text, _, _) = message {
+                if case .error(let text, _, _, _) = message {
                     self?.stopPreview()
                     onFailure("Camera stopped: \(text)")
                 }

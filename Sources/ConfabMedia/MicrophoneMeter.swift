@@ -31,7 +31,7 @@ public final class MicrophoneMeter: MicrophoneLevelSource {
             pipeline.watchBus { [weak self] message in
                 switch message {
                 case .level(let reading): onLevel(reading.loudestRMS)
-                case .error(let text, _, _):
+                case .error(let text, _, _, _):
                     self?.stopMetering()
                     onFailure("Microphone stopped: \(text)")
                 default: break

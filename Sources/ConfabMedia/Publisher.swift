@@ -47,6 +47,9 @@ final class Publisher {
     private var cameraFramesSeen = 0
     /// How long a camera that is on may give no picture before it counts as failed.
     static let cameraSilenceLimit: Duration = .seconds(4)
+    /// A camera opened again after its caps could not be agreed (`inputFailed`): three times a
+    /// minute at most; a fourth is a camera that keeps failing, reported as such.
+    private var cameraRestarts = RestartAllowance(limit: 3, within: .seconds(60))
     private var handle: JanusHandle?
     /// Janus's private id for our publisher; rooms require it from our subscribers (require_pvtid),
     /// so only someone admitted with a token can watch.
@@ -151,9 +154,9 @@ final class Publisher {
             case .level(let reading):
                 // Measured before the mute valve: it tells when someone talks while muted.
                 self?.onLocalAudioLevel?(reading.loudestRMS)
-            case .error(let text, let debug, let source):
+            case .error(let text, let debug, let source, let stop):
                 self?.logger.warning("publisher pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
-                self?.inputFailed(at: source, text)
+                self?.inputFailed(at: source, text, stop: stop)
             default:
                 break
             }
@@ -459,12 +462,22 @@ final class Publisher {
     }
 
     /// An error from inside the camera or microphone input: take that input out (the rest of
-    /// the call goes on) and report which device failed.
-    private func inputFailed(at source: String?, _ text: String) {
+    /// the call goes on) and report which device failed — except a camera whose stream stopped
+    /// because caps could not be agreed (`StreamStop.notNegotiated`): its size follows the
+    /// views, and a size asked for while the last one was still being agreed on can leave the
+    /// camera's chain with nothing to agree on. Nothing is wrong with the device, so it is
+    /// opened again at the size wanted now (`cameraRestarts` says how often that may happen
+    /// before it counts as failed after all).
+    private func inputFailed(at source: String?, _ text: String, stop: StreamStop?, now: ContinuousClock.Instant = .now) {
         guard let source else { return }
         // The path names each parent as "Type:name": "/GstPipeline:pipeline1/GstBin:camera-input/…".
         let parents = source.split(separator: "/").map { $0.split(separator: ":").last.map(String.init) ?? "" }
         let failed: MediaDevice?
+        if parents.contains(Self.cameraInput), stop == .notNegotiated, isVideoOn, let camera, cameraRestarts.take(at: now) {
+            logger.info("the camera's format changed under it; opening it again", metadata: ["camera": "\(camera.name)"])
+            if attach(camera, kind: .camera) { pipeline.requestKeyframe(upstreamOf: "video-pay") }
+            return
+        }
         if parents.contains(Self.cameraInput) {
             pipeline.detachInput(named: Self.cameraInput)
             failed = camera
@@ -562,5 +575,25 @@ final class Publisher {
         transportFeedbackReading?.cancel()
         transportFeedbackReading = nil
         pipeline.stop()
+    }
+}
+
+/// How many restarts are allowed within a sliding window of time.
+struct RestartAllowance {
+    let limit: Int
+    let window: Duration
+    private var taken: [ContinuousClock.Instant] = []
+
+    init(limit: Int, within window: Duration) {
+        self.limit = limit
+        self.window = window
+    }
+
+    /// Takes one restart at `now` if fewer than `limit` were taken within the window before it.
+    mutating func take(at now: ContinuousClock.Instant) -> Bool {
+        taken.removeAll { now - $0 >= window }
+        guard taken.count < limit else { return false }
+        taken.append(now)
+        return true
     }
 }

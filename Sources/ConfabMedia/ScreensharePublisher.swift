@@ -56,7 +56,7 @@ final class ScreensharePublisher {
         webrtc.setTransceiverProperty(index: 0, "do-nack", "true")
         pipeline.watchBus { [weak self] message in
             switch message {
-            case .error(let text, let debug, _):
+            case .error(let text, let debug, _, _):
                 self?.logger.warning("screen sharing pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
                 self?.end("Screen sharing stopped: the screen could not be captured any more (\(text)).")
             case .endOfStream:

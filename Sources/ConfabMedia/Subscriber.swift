@@ -77,7 +77,7 @@ final class Subscriber {
         pipeline.watchBus { [weak self] message in
             switch message {
             case .level(let reading): self?.onAudioLevel?(reading.loudestRMS)
-            case .error(let text, let debug, _):
+            case .error(let text, let debug, _, _):
                 self?.logger.warning("receiver pipeline error", metadata: ["error": "\(text)", "debug": "\(debug ?? "")"])
             default: break
             }

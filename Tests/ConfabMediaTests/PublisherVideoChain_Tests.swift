@@ -99,7 +99,7 @@ final class PublisherVideoChain_Tests: XCTestCase {
             + "vp8enc name=video-encoder deadline=1 cpu-used=16 ! fakesink sync=false async=false")
         Publisher.separateInputs(fromTheirBranchesIn: pipeline)
         var errors: [String] = []
-        pipeline.watchBus { message in if case .error(let text, let debug, _) = message { errors.append("\(text) \(debug ?? "")") } }
+        pipeline.watchBus { message in if case .error(let text, let debug, _, _) = message { errors.append("\(text) \(debug ?? "")") } }
         pipeline.countBuffers(atInputOf: "self-view")
         pipeline.set("drop", "false", onElement: "self-view-valve")
         try pipeline.play()
@@ -174,7 +174,7 @@ private final class WatchedChain {
 
     init(_ pipeline: MediaPipeline, sinks: [String]) {
         pipeline.watchBus { [weak self] message in
-            if case .error(let text, let debug, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
+            if case .error(let text, let debug, _, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
         }
         for sink in sinks {
             pipeline.receiveVideoFrames(fromAppSink: sink) { [weak self] frame in

@@ -222,7 +222,7 @@ private final class ScaledBranch {
         pipeline = try MediaPipeline(description: source + " ! videoconvert ! video/x-raw,format=I420 ! "
             + "appsink name=frames max-buffers=1 drop=true sync=false")
         pipeline.watchBus { [weak self] message in
-            if case .error(let text, let debug, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
+            if case .error(let text, let debug, _, _) = message { self?.errors.append("\(text) \(debug ?? "")") }
         }
         pipeline.receiveVideoFrames(fromAppSink: "frames", scaledBy: self.scaler) { [weak self] frame in
             self?.frames += 1

@@ -5,8 +5,9 @@ import CGStreamer
 public enum BusMessage: Sendable {
     /// `source` is the path of the element that failed
     /// ("/GstPipeline:pipeline0/GstBin:camera-input/GstV4l2Src:camera-source"),
-    /// so an owner can tell which of its inputs broke.
-    case error(String, debug: String?, source: String?)
+    /// so an owner can tell which of its inputs broke; `stop`, why its stream stopped when the
+    /// error is a streaming thread giving up (GStreamer's flow return, in the error's details).
+    case error(String, debug: String?, source: String?, stop: StreamStop?)
     case warning(String)
     case endOfStream
     /// A `level` element's reading: RMS and peak per channel, in dB (0 = full scale).
@@ -22,7 +23,7 @@ public enum BusMessage: Sendable {
             let text = string(from: error?.pointee.message) ?? "unknown error"
             if let error { g_error_free(error) }
             let source = confab_message_source(message).flatMap { takeString(gst_object_get_path_string($0)) }
-            self = .error(text, debug: takeString(debug), source: source)
+            self = .error(text, debug: takeString(debug), source: source, stop: StreamStop(detailsOf: message))
         case GST_MESSAGE_WARNING:
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
@@ -45,6 +46,24 @@ public enum BusMessage: Sendable {
         default:
             self = .other
         }
+    }
+}
+
+/// Why a streaming thread stopped (GStreamer's flow return), for the errors that say.
+public enum StreamStop: Sendable, Equatable {
+    /// Caps could not be agreed along the way: nothing is wrong with the device, the format
+    /// changed under it (a filter changed while it renegotiated).
+    case notNegotiated
+    /// Any other reason, by its flow return.
+    case other(Int32)
+
+    /// GStreamer's own flow errors carry `flow-return` in their details (GST_ELEMENT_FLOW_ERROR).
+    init?(detailsOf message: UnsafeMutablePointer<GstMessage>) {
+        var details: UnsafePointer<GstStructure>?
+        gst_message_parse_error_details(message, &details)
+        var flow: gint = 0
+        guard let details, gst_structure_get_int(details, "flow-return", &flow) != 0 else { return nil }
+        self = flow == GST_FLOW_NOT_NEGOTIATED.rawValue ? .notNegotiated : .other(flow)
     }
 }
 

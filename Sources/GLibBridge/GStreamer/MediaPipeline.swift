@@ -379,7 +379,7 @@ public final class MediaPipeline {
         defer { gst_object_unref(gpointer(bus)) }
         guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(message) }
-        if case .error(let text, _, _) = BusMessage(message) { return text }
+        if case .error(let text, _, _, _) = BusMessage(message) { return text }
         return nil
     }
 }
