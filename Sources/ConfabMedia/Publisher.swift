@@ -181,8 +181,9 @@ final class Publisher {
     /// connection (webrtcbin holds data back until DTLS is up), which a serialized query would
     /// wait for; and the send chain's filters, which the path changes (`useStep`) while the
     /// camera's size follows the views (`followCameraSize`). The tee asks every branch when the
-    /// camera renegotiates, and a send chain caught between two steps answered with caps
-    /// nothing could meet (a new frame rate against the encoder's old one): the camera stopped
+    /// camera renegotiates, and a send chain changed while the question crossed it answered
+    /// with caps nothing could meet (its rate filter's new frame rate against the old one it
+    /// had just passed on): the camera stopped
     /// with not-negotiated and was taken out for the call (seen under load, CI's
     /// SendingTheSizeShown; `PublisherVideoChain_Tests`). The send chain scales and thins
     /// whatever I420 comes, so its queue says so itself.
@@ -468,12 +469,12 @@ final class Publisher {
     /// camera's chain with nothing to agree on. Nothing is wrong with the device, so it is
     /// opened again at the size wanted now (`cameraRestarts` says how often that may happen
     /// before it counts as failed after all).
-    private func inputFailed(at source: String?, _ text: String, stop: StreamStop?, now: ContinuousClock.Instant = .now) {
+    private func inputFailed(at source: String?, _ text: String, stop: StreamStop?) {
         guard let source else { return }
         // The path names each parent as "Type:name": "/GstPipeline:pipeline1/GstBin:camera-input/…".
         let parents = source.split(separator: "/").map { $0.split(separator: ":").last.map(String.init) ?? "" }
         let failed: MediaDevice?
-        if parents.contains(Self.cameraInput), stop == .notNegotiated, isVideoOn, let camera, cameraRestarts.take(at: now) {
+        if parents.contains(Self.cameraInput), stop == .notNegotiated, isVideoOn, let camera, cameraRestarts.take(at: .now) {
             logger.info("the camera's format changed under it; opening it again", metadata: ["camera": "\(camera.name)"])
             if attach(camera, kind: .camera) { pipeline.requestKeyframe(upstreamOf: "video-pay") }
             return
