@@ -474,12 +474,12 @@ final class Publisher {
         // The path names each parent as "Type:name": "/GstPipeline:pipeline1/GstBin:camera-input/…".
         let parents = source.split(separator: "/").map { $0.split(separator: ":").last.map(String.init) ?? "" }
         let failed: MediaDevice?
-        if parents.contains(Self.cameraInput), stop == .notNegotiated, isVideoOn, let camera, cameraRestarts.take(at: .now) {
-            logger.info("the camera's format changed under it; opening it again", metadata: ["camera": "\(camera.name)"])
-            if attach(camera, kind: .camera) { pipeline.requestKeyframe(upstreamOf: "video-pay") }
-            return
-        }
         if parents.contains(Self.cameraInput) {
+            if stop == .notNegotiated, isVideoOn, let camera, cameraRestarts.take(at: .now) {
+                logger.info("the camera's format changed under it; opening it again", metadata: ["camera": "\(camera.name)"])
+                if attach(camera, kind: .camera) { pipeline.requestKeyframe(upstreamOf: "video-pay") }
+                return
+            }
             pipeline.detachInput(named: Self.cameraInput)
             failed = camera
         } else if parents.contains(Self.microphoneInput) {
