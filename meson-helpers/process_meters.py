@@ -104,7 +104,12 @@ class ThreadMeter:
                     else:
                         name = re.sub(r"\d+", "N", name)
                     fields = text.rsplit(")", 1)[1].split()
-                    ticks[tid] = (name, int(fields[11]) + int(fields[12]))
+                    switches = 0
+                    with open(f"/proc/{pid}/task/{tid}/status") as status:
+                        for line in status:
+                            if "ctxt_switches:" in line:  # voluntary and not
+                                switches += int(line.split()[-1])
+                    ticks[tid] = (name, int(fields[11]) + int(fields[12]), switches)
                 except (OSError, ValueError, IndexError):
                     pass
         return ticks
@@ -116,8 +121,13 @@ class ThreadMeter:
     def stop(self, top=12):
         elapsed = time.monotonic() - self.started
         by_name = {}
-        for tid, (name, ticks) in self._threads().items():
-            used = ticks - self.before.get(tid, (name, 0))[1]
-            by_name[name] = by_name.get(name, 0) + 100 * used / CLOCK_TICKS / elapsed
-        busiest = sorted(by_name.items(), key=lambda item: -item[1])[:top]
-        return ", ".join(f"{name} {cpu:.1f}" for name, cpu in busiest if cpu >= 0.05)
+        for tid, (name, ticks, switches) in self._threads().items():
+            _, ticks_before, switches_before = self.before.get(tid, (name, 0, 0))
+            cpu, rate = by_name.get(name, (0, 0))
+            by_name[name] = (cpu + 100 * (ticks - ticks_before) / CLOCK_TICKS / elapsed,
+                             rate + (switches - switches_before) / elapsed)
+        self.switches_per_second = sum(rate for _, rate in by_name.values())
+        busiest = sorted(by_name.items(), key=lambda item: -item[1][0])[:top]
+        # Each thread's CPU and how often it was switched in a second: waking up costs too.
+        return ", ".join(f"{name} {cpu:.1f} ({rate:.0f}/s)" for name, (cpu, rate) in busiest if cpu >= 0.05) \
+            + f"; all threads switched {self.switches_per_second:.0f}/s"

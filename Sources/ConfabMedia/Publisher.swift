@@ -205,9 +205,17 @@ final class Publisher {
     /// scaled to the new one, while the source, asked again, makes the new size itself where
     /// it can (the test camera; a real camera keeps the mode it was opened in, behind
     /// decodebin, and the scaler makes the size from it).
+    ///
+    /// `skip-to-first`: a camera attached to the running chain (turned on again, switched,
+    /// opened again) starts a new segment at 0 while its frames carry the pipeline's time.
+    /// videorate otherwise stamps its first frame at the segment's start and fills the gap up
+    /// to the real time with copies; the encoder dropped the first of those, and with it the
+    /// keyframe asked for then (a request already taken blocks the next), so the others saw
+    /// the camera only with the encoder's own next keyframe, up to 2 s later
+    /// (PublisherCameraBack_Tests).
     nonisolated static func cameraInputDescription(_ source: String, size: VideoSize, framerate: Int) -> String {
         // (Caps at the end of a description need an explicit capsfilter.)
-        "\(source) ! videorate ! videoconvert ! videoscale ! capsfilter name=camera-size caps=\"\(cameraCaps(size, framerate: framerate))\""
+        "\(source) ! videorate skip-to-first=true ! videoconvert ! videoscale ! capsfilter name=camera-size caps=\"\(cameraCaps(size, framerate: framerate))\""
     }
 
     nonisolated static func cameraCaps(_ size: VideoSize, framerate: Int) -> String {

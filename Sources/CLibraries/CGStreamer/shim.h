@@ -62,22 +62,28 @@ static inline gboolean confab_answer_caps_queries(GstPad *pad, const char *caps)
     return TRUE;
 }
 
-/* Counts the buffers through a pad (a camera's frames, whoever looks at them). The counter is a
-   reference-counted box held by the probe (released with it) and by the caller, so neither
-   outlives the other's use of it. */
-static inline GstPadProbeReturn confab_count_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer counter) {
-    (void) pad; (void) info;
-    g_atomic_int_inc((gint *) counter);
+/* Counts the buffers through a pad (a camera's frames, whoever looks at them), and which of them
+   was the last that needs no earlier one to decode (an encoder's keyframe; raw frames all are).
+   The count is a reference-counted box held by the probe (released with it) and by the caller,
+   so neither outlives the other's use of it. */
+typedef struct { gint buffers; gint last_keyframe; } ConfabBufferCount;
+static inline GstPadProbeReturn confab_count_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void) pad;
+    ConfabBufferCount *count = (ConfabBufferCount *) data;
+    gint number = g_atomic_int_add(&count->buffers, 1) + 1;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (buffer != NULL && !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT)) g_atomic_int_set(&count->last_keyframe, number);
     return GST_PAD_PROBE_OK;
 }
-static inline gint *confab_count_buffers(GstPad *pad) {
-    gint *counter = g_atomic_rc_box_new0(gint);
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, confab_count_buffer, g_atomic_rc_box_acquire(counter),
+static inline ConfabBufferCount *confab_count_buffers(GstPad *pad) {
+    ConfabBufferCount *count = g_atomic_rc_box_new0(ConfabBufferCount);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, confab_count_buffer, g_atomic_rc_box_acquire(count),
                       (GDestroyNotify) g_atomic_rc_box_release);
-    return counter;
+    return count;
 }
-static inline gint confab_buffer_count(gint *counter) { return g_atomic_int_get(counter); }
-static inline void confab_release_buffer_count(gint *counter) { g_atomic_rc_box_release(counter); }
+static inline gint confab_buffer_count(ConfabBufferCount *count) { return g_atomic_int_get(&count->buffers); }
+static inline gint confab_last_keyframe(ConfabBufferCount *count) { return g_atomic_int_get(&count->last_keyframe); }
+static inline void confab_release_buffer_count(ConfabBufferCount *count) { g_atomic_rc_box_release(count); }
 
 /* Lets one buffer in `step` through a pad and drops the others (`step` 1: all pass). The
    setting is a reference-counted box, as the counter above, changed by the caller at any time. */

@@ -41,7 +41,7 @@ public final class MediaPipeline {
     private var busWatchID: guint = 0
     private var mailboxes: [VideoFrameMailbox] = []
     /// Buffers counted at elements' inputs (see `countBuffers`), by element name.
-    private var bufferCounts: [String: UnsafeMutablePointer<gint>] = [:]
+    private var bufferCounts: [String: UnsafeMutablePointer<ConfabBufferCount>] = [:]
     /// Elements whose input lets only some buffers through (see `letThrough`), by name.
     private var thinnings: [String: UnsafeMutablePointer<ConfabBufferThinning>] = [:]
     public private(set) var isPlaying = false
@@ -339,6 +339,10 @@ public final class MediaPipeline {
     /// How many buffers reached the element called `name` since `countBuffers(atInputOf:)`; nil
     /// if they are not counted.
     public func buffersArrived(atInputOf name: String) -> Int? { bufferCounts[name].map { Int(confab_buffer_count($0)) } }
+
+    /// Which of those buffers (1 the first, as `buffersArrived` counts them) was the last that
+    /// needs no earlier one to decode: after an encoder, its last keyframe. 0 before any.
+    public func lastKeyframe(atInputOf name: String) -> Int? { bufferCounts[name].map { Int(confab_last_keyframe($0)) } }
 
     /// Starts again from the beginning (looping a sound at its end).
     public func seekToStart() {
