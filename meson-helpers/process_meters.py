@@ -81,7 +81,10 @@ class ThreadMeter:
     left out (GStreamer names a streaming thread after the pad that runs it: `vp8enc0:sink`,
     `queue3:src`), so a profile of where the process's CPU goes reads without perf. With
     `tree`, the threads of the whole process tree (a Chromium's renderer, GPU and utility
-    processes), each main thread named after its process's command."""
+    processes), each main thread named after its process's command. Beside each thread's CPU,
+    how often it was switched a second (voluntary and not, from /proc/.../status): a thread
+    woken for every buffer costs the kernel's switching too, which a profile shows only spread
+    over everything else."""
 
     def __init__(self, pid, tree=False):
         self.pid = pid
