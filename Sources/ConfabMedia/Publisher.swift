@@ -105,11 +105,9 @@ final class Publisher {
         let description = "webrtcbin name=webrtc bundle-policy=max-bundle "
             + "tee name=camera-tee "
             + "camera-tee. ! \(Self.selfViewBranch) "
-            // A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
-            // CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
             + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! \(Self.adaptiveVideoChain(rate.step)) ! valve name=video-valve drop=false ! "
-            + "vp8enc name=video-encoder deadline=1 cpu-used=\(Self.encoderSpeed(for: rate.step)) end-usage=cbr keyframe-max-dist=\(configuration.videoFramerate * 2) "
-            + "target-bitrate=\(rate.targetBitrate) error-resilient=partitions ! rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
+            + "\(Self.videoEncoderDescription(rate.step, framerate: configuration.videoFramerate, bitrate: rate.targetBitrate)) ! "
+            + "rtpvp8pay name=video-pay pt=96 picture-id-mode=15-bit mtu=1200 ! "
             + "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000,rtcp-fb-transport-cc=(boolean)true ! webrtc. "
             // The first level is what the user says (before processing: "you are muted" hints);
             // the second marks what is sent for the audio-level header extension (processing
@@ -183,10 +181,9 @@ final class Publisher {
     /// camera's size follows the views (`followCameraSize`). The tee asks every branch when the
     /// camera renegotiates, and a send chain changed while the question crossed it answered
     /// with caps nothing could meet (its rate filter's new frame rate against the old one it
-    /// had just passed on): the camera stopped
-    /// with not-negotiated and was taken out for the call (seen under load, CI's
-    /// SendingTheSizeShown; `PublisherVideoChain_Tests`). The send chain scales and thins
-    /// whatever I420 comes, so its queue says so itself.
+    /// had just passed on): the camera stopped with not-negotiated and was taken out for the
+    /// call (seen under load, CI's SendingTheSizeShown; `PublisherVideoChain_Tests`). The send
+    /// chain scales and thins whatever I420 comes, so its queue says so itself.
     static func separateInputs(fromTheirBranchesIn pipeline: MediaPipeline) {
         for queue in ["send-video-queue", "microphone-queue"] { pipeline.answerSerializedQueries(atInputOf: queue) }
         pipeline.answerCapsQueries(atInputOf: "send-video-queue", with: "video/x-raw,format=I420")
@@ -240,6 +237,14 @@ final class Publisher {
     static func adaptiveVideoChain(_ step: VideoQualityStep) -> String {
         "videorate drop-only=true ! capsfilter name=send-rate caps=\"\(sendRateCaps(step))\" ! videoscale ! "
             + "capsfilter name=send-size caps=\"\(sendSizeCaps(step))\""
+    }
+
+    /// The send chain's encoder, `video-encoder`, starting at `step` (`useStep` changes its speed).
+    /// A GOP of at most 2 s is the backstop for late joiners (ARCHITECTURE.md, keyframes).
+    /// CBR: a real-time link wants a steady rate, not VBR's bursts over the target.
+    static func videoEncoderDescription(_ step: VideoQualityStep, framerate: Int, bitrate: Int) -> String {
+        "vp8enc name=video-encoder deadline=1 cpu-used=\(encoderSpeed(for: step)) end-usage=cbr keyframe-max-dist=\(framerate * 2) "
+            + "target-bitrate=\(bitrate) error-resilient=partitions"
     }
 
     /// Sends `step` from now on through a running `adaptiveVideoChain`.

@@ -16,8 +16,7 @@ final class PublisherCameraBack_Tests: XCTestCase {
         let pipeline = try MediaPipeline(description:
             "tee name=camera-tee camera-tee. ! queue leaky=downstream max-size-buffers=2 ! \(Publisher.adaptiveVideoChain(step)) ! "
             + "valve name=video-valve drop=false ! "
-            + "vp8enc name=video-encoder deadline=1 cpu-used=\(Publisher.encoderSpeed(for: step)) end-usage=cbr keyframe-max-dist=60 "
-            + "target-bitrate=500000 error-resilient=partitions ! fakesink name=sent sync=false async=false")
+            + "\(Publisher.videoEncoderDescription(step, framerate: 30, bitrate: 500_000)) ! fakesink name=sent sync=false async=false")
         let camera = Publisher.cameraInputDescription("videotestsrc is-live=true pattern=ball", size: step.size, framerate: 30)
         pipeline.countBuffers(atInputOf: "sent")
         let sent = { pipeline.buffersArrived(atInputOf: "sent") ?? 0 }

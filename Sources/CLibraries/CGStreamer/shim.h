@@ -29,11 +29,8 @@ static inline void confab_answer_serialized_queries(GstPad *pad) {
 }
 
 /* A pad probe that answers caps queries (what may come, and may this come) with fixed caps
-   instead of asking what lies behind. A branch whose filters are changed while a query crosses
-   it can answer with caps no source can meet (a filter's new frame rate against the old one it
-   had just passed on); a tee asks every branch, so the camera's own renegotiation then found
-   nothing and the camera stopped with not-negotiated. See MediaPipeline.answerCapsQueries. The caps are owned by the
-   probe and released with it. */
+   instead of asking what lies behind (why: MediaPipeline.answerCapsQueries). The caps are owned
+   by the probe and released with it. */
 static inline GstPadProbeReturn confab_answer_caps_query(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
     (void) pad;
     GstQuery *query = GST_PAD_PROBE_INFO_QUERY(info);

@@ -159,12 +159,10 @@ public final class MediaPipeline {
     }
 
     /// Makes the element called `name` answer, at its input, that it takes `caps` (a caps
-    /// string) — whatever the elements behind it would say at that moment. For a branch that
-    /// adapts anything of those caps itself (a scaler and a rate filter before its encoder),
-    /// behind a tee: the tee asks every branch when its source renegotiates, and a branch
-    /// whose filters were being changed answered, for a moment, with caps nothing could meet,
-    /// which stopped the source (the camera) with not-negotiated. Returns false for caps that
-    /// do not parse.
+    /// string) — whatever the elements behind it would say at that moment. For a branch behind
+    /// a tee that adapts anything of those caps itself, and whose filters change while it runs:
+    /// its answer mid-change can be caps nothing meets, which stops the tee's source (see
+    /// `Publisher.separateInputs`). Returns false for caps that do not parse.
     @discardableResult
     public func answerCapsQueries(atInputOf name: String, with caps: String) -> Bool {
         guard let element = elementPointer(named: name) else { return false }
