@@ -39,6 +39,19 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
         XCTAssertEqual(subject.activeCall?.locallyPinned.isEmpty, true)
     } }
 
+    func test_tileOrder_pinnedHereFirst_thenPinnedForEveryone_thenJoinOrder() { onMain {
+        let (subject, service) = inCall()
+        for (order, id) in ["bob", "cy", "dee", "eve"].enumerated() { service.send(.participantJoined(standup, participant(id, order + 1))) }
+        @MainActor func order() -> [String] { subject.activeCall?.othersInTileOrder.map(\.user.id) ?? [] }
+        XCTAssertEqual(order(), ["bob", "cy", "dee", "eve"], "join order while nobody is pinned")
+        service.send(.participantJoined(standup, participant("eve", 4, pinned: true)))
+        XCTAssertEqual(order(), ["eve", "bob", "cy", "dee"], "pinned for everyone comes first")
+        subject.activeCall?.toggleLocalPin(sessionID: "s-dee")
+        XCTAssertEqual(order(), ["dee", "eve", "bob", "cy"], "pinned here before pinned for everyone")
+        subject.activeCall?.toggleLocalPin(sessionID: "s-dee")
+        XCTAssertEqual(order(), ["eve", "bob", "cy", "dee"], "unpinned: back in its join place")
+    } }
+
     func test_layout_update() { onMain {
         let (subject, _) = inCall()
         XCTAssertEqual(subject.participantsLayout, .grid)

@@ -118,6 +118,40 @@ class AppRingsPeer(CallsTestCase):
                  what=f"in a phone-sized window, the self-view beside bob (bob {box(bob_tile)}, self {box(self_tile)})")
         screenshot(self.xvfb.display, "one-to-one-narrow.png")
 
+    def test_threeWayGrid_aPinnedPersonComesFirst_andGoesBackWhenUnpinned(self):
+        """Pinning someone in the grid only put a badge on their tile: the grid kept join order
+        (the SDK sorts pinned participants first). The pinned person now takes the grid's first
+        place, and unpinned goes back to their place in join order."""
+        for user in ("bob", "cleo"):
+            self.peer(user, "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
+        self.server.wait_for_connections(3)
+        type_text(find(self.home, role="text", name="People to call"), "bob, cleo")
+        type_text(find(self.home, role="text", name="Call name"), "ui-pin")
+        click(find(self.home, role="push button", name="Call"))
+        call_window = self.window("ui-pin – Confab")
+        for name in ("bob", "cleo"):
+            self.wait_for_tile(call_window, name)
+
+        def reading_order():
+            """The two tiles as a reader meets them: by row, then from the left."""
+            places = {}
+            for name in ("bob", "cleo"):
+                tile = on_screen(call_window, name_contains=f"{name}, ")
+                if tile is None or box(tile)[2] <= 0:
+                    return None
+                x, y, _, _ = box(tile)
+                places[name] = (y // 20, x)
+            return sorted(places, key=places.get)
+
+        first, second = wait_for(reading_order, what="both tiles laid out")
+        click(wait_for(lambda: find(call_window, role="push button", name=f"Pin {second}"), what=f"the pin button on {second}'s tile"))
+        wait_for(lambda: reading_order() == [second, first],
+                 what=f"{second}, pinned, in the grid's first place")
+        self.assertIsNotNone(find(call_window, name_contains=f"{second}, pinned"), f"{second}'s tile does not say pinned")
+        screenshot(self.xvfb.display, "grid-pinned-first.png")
+        click(wait_for(lambda: find(call_window, role="push button", name=f"Unpin {second}"), what=f"the unpin button on {second}'s tile"))
+        wait_for(lambda: reading_order() == [first, second], what=f"{second}, unpinned, back in join order")
+
     def test_appRingsBob_bobAccepts_bothInCall_thenHangUp(self):
         bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
         self.server.wait_for_connections(2)  # the app and bob are both signed in

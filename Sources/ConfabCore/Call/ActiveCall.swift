@@ -149,6 +149,17 @@ public final class ActiveCall {
         participants.values.filter { $0.user.id != currentUserID }.sorted { $0.joinedAt < $1.joinedAt }
     }
 
+    /// Everyone but ourselves in the order their tiles are laid out: whoever is pinned here,
+    /// then those pinned for everyone, then the rest, each in join order. The SDK's default
+    /// sort puts pinned participants first, so a pin brings that person to the top of a grid
+    /// rather than only marking their tile.
+    public var othersInTileOrder: [CallParticipant] {
+        let others = others
+        let here = others.filter { locallyPinned.contains($0.sessionID) }
+        let forEveryone = others.filter { $0.isPinned && !locallyPinned.contains($0.sessionID) }
+        return here + forEveryone + others.filter { !$0.isPinned && !locallyPinned.contains($0.sessionID) }
+    }
+
     public func can(_ capability: OwnCapability) -> Bool { ownCapabilities.contains(capability) }
 
     /// The other participant to show large: pinned here, else pinned for everyone, else the

@@ -246,7 +246,7 @@ final class CallPage: MainWindowPage {
         // Our own share is never shown back to us: a placeholder stands in for it.
         let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }
         sharingBanner.isVisible = call.isCurrentUserScreensharing
-        area.update(others: others, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
+        area.update(others: call.othersInTileOrder, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
                     pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
                     selfHasAudio: vm.callSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen,
                     reactions: call.reactions, selfReaction: call.ownReaction, selfHandRaised: call.isOwnHandRaised)

@@ -109,7 +109,7 @@ final class ParticipantsArea {
     /// The self-view's look while it sits in the grid's corner, over the video (confab.css).
     private static let cornerClass = "corner-tile"
 
-    /// Shows `others` (in join order) and ourselves in `layout`, with `spotlight` large; while
+    /// Shows `others` (in the order given: `ActiveCall.othersInTileOrder`) and ourselves in `layout`, with `spotlight` large; while
     /// `sharedScreen` is set, in the share layout instead.
     func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
                 selfHasVideo: Bool, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil,
