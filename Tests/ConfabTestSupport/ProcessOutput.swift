@@ -5,19 +5,33 @@ import Foundation
 public final class ProcessOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
+    private var ended = false
 
     public init(_ pipe: Pipe) {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let chunk = handle.availableData
             if chunk.isEmpty {
                 handle.readabilityHandler = nil
+                self?.lock.withLock { self?.ended = true }
                 return
             }
             self?.lock.withLock { self?.data.append(chunk) }
         }
     }
 
+    /// What has arrived so far. The handler reads on its own queue, so a process that has
+    /// just exited may have written more than this: use `all(within:)` for its last words.
     public var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+    /// Everything the process wrote, once the pipe has reached its end (the writer exited), or
+    /// what has arrived after `within` if it has not (a child may still hold the pipe open).
+    public func all(within limit: Duration = .seconds(2)) async -> String {
+        let deadline = ContinuousClock.now + limit
+        while !lock.withLock({ ended }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return text
+    }
 
     public var lines: [String] { text.split(separator: "\n").map(String.init) }
 

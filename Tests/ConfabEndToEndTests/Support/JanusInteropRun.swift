@@ -84,7 +84,8 @@ struct JanusInteropRun {
         let chromiumLog = read("chromium.log")
         let leftovers = processes(naming: directory.path)
         guard process.terminationStatus == 0 else {
-            throw TestFailure("the interop run failed (exit \(process.terminationStatus)):\n\(collected.text)\npeer:\n\(read("peer.log"))\n"
+            let said = await collected.all()
+            throw TestFailure("the interop run failed (exit \(process.terminationStatus)):\n\(said)\npeer:\n\(read("peer.log"))\n"
                 + "chromium (tail):\n\(chromiumLog.suffix(4000))\njanus (tail):\n\(read("janus.log").suffix(2000))")
         }
         let peer: PeerReport

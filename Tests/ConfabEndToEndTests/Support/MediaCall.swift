@@ -64,7 +64,8 @@ struct MediaCall {
         }
         guard process.terminationStatus == 0, problems.isEmpty else {
             let serverLog = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw TestFailure("the media call failed (exit \(process.terminationStatus)):\n\(collected.text)\n"
+            let said = await collected.all()
+            throw TestFailure("the media call failed (exit \(process.terminationStatus)):\n\(said)\n"
                 + problems.joined(separator: "\n") + "\nserver log (tail):\n\(serverLog.suffix(3000))")
         }
         if outputDirectory == nil {

@@ -35,11 +35,12 @@ final class PeerProcess {
     /// Waits for the peer to finish and reads its report; fails if it exited with an error.
     func report(timeout: Duration = .seconds(20), file: StaticString = #filePath, line: UInt = #line) async throws -> PeerReport {
         try await waitForExit(process, timeout: timeout)
-        XCTAssertEqual(process.terminationStatus, 0, "\(user)'s peer failed:\n\(stderr.text)", file: file, line: line)
+        let output = await stderr.all()
+        XCTAssertEqual(process.terminationStatus, 0, "\(user)'s peer failed:\n\(output)", file: file, line: line)
         do {
             return try JSONDecoder().decode(PeerReport.self, from: Data(contentsOf: reportURL))
         } catch {
-            throw TestFailure("no readable report from \(user) (\(error)); its output:\n\(stderr.text)")
+            throw TestFailure("no readable report from \(user) (\(error)); its output:\n\(output)")
         }
     }
 
@@ -58,7 +59,7 @@ final class PeerProcess {
     /// Waits for the peer to exit, whatever its status; returns the status and what it said.
     func exit(timeout: Duration = .seconds(20)) async throws -> (status: Int32, output: String) {
         try await waitForExit(process, timeout: timeout)
-        return (process.terminationStatus, stderr.text)
+        return (process.terminationStatus, await stderr.all())
     }
 
     /// Whether the peer ended by a signal (a crash) rather than by exiting; valid once it ended.
