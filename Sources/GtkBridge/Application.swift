@@ -85,6 +85,19 @@ public final class Application: GObjectReference {
         g_object_unref(gpointer(action))
     }
 
+    /// An application action that takes a string, which a notification's button names after
+    /// the action ("app.call-back::bob" runs `handler("bob")`).
+    public func addAction(_ name: String, takingString handler: @escaping @MainActor (String) -> Void) {
+        let type = g_variant_type_new("s")
+        let action = g_simple_action_new(name, type)!
+        g_variant_type_free(type)
+        let box = CallbackBox(handler)
+        g_signal_connect_data(gpointer(action), "activate", unsafeBitCast(stringActionActivated, to: GCallback.self), box.retainedPointer(),
+                              { data, _ in CallbackBox<@MainActor (String) -> Void>.release(data) }, GConnectFlags(rawValue: 0))
+        g_action_map_add_action(c(), action.c())
+        g_object_unref(gpointer(action))
+    }
+
     /// Runs the application action `name` ("preferences"), as a menu item or shortcut would.
     public func activateAction(_ name: String) {
         g_action_group_activate_action(c(), name, nil)
@@ -122,4 +135,12 @@ public final class Application: GObjectReference {
 
 private let actionActivated: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, _, data in
     CallbackBox<@MainActor () -> Void>.borrow(data).call()
+}
+
+private let stringActionActivated: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, parameter, data in
+    // GIO checks the parameter against the action's type before it emits "activate".
+    guard let parameter else { return }
+    let value = String(cString: g_variant_get_string(parameter, nil))
+    let handler = CallbackBox<@MainActor (String) -> Void>.borrow(data).body
+    MainActor.assumeIsolated { handler(value) }
 }

@@ -217,6 +217,69 @@ final class CallViewModelRinging_Tests: XCTestCase {
         XCTAssertEqual(subject.callingState, .inCall)
     } }
 
+    // MARK: Missed calls
+
+    @MainActor private func recordingMissedCalls(_ subject: CallViewModel) -> () -> [MissedCall] {
+        var missed: [MissedCall] = []
+        subject.onMissedCall = { missed.append($0) }
+        return { missed }
+    }
+
+    func test_inCall_ringForAnotherCall_isToldInTheCall_andOnceAsMissedWhileBusy() { onMain {
+        let (subject, service) = makeSubject()
+        let missed = recordingMissedCalls(subject)
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
+        let ring = IncomingCall(id: "other", caller: bob, type: .default, members: [], timeout: .seconds(30), video: true)
+        service.send(.ringing(ring))
+        XCTAssertEqual(subject.toast?.message, "Bob called you and was told you are busy")
+        XCTAssertEqual(subject.toast?.call, standup, "shown in the call's window")
+        XCTAssertEqual(missed(), [MissedCall(ring: ring, whileBusy: true)])
+        // The coordinator sends a ring again after a reconnect: rejected again, told once.
+        service.send(.ringing(ring))
+        waitUntil { service.requests.filter { $0 == "reject default:other busy" }.count == 2 }
+        XCTAssertEqual(missed().count, 1)
+    } }
+
+    func test_ringThatRangOut_callerGaveUp_orCallEnded_areMissed_declinedOrAnsweredElsewhereAreNot() { onMain {
+        let (subject, service) = makeSubject()
+        let missed = recordingMissedCalls(subject)
+        let ringingOut = incoming(timeout: .milliseconds(50))
+        service.send(.ringing(ringingOut))
+        waitUntil { subject.callingState == .idle }
+        XCTAssertEqual(missed(), [MissedCall(ring: ringingOut, whileBusy: false)], "rang out")
+
+        for ending in [CallServiceEvent.rejected(standup, userID: "bob", reason: .cancel, byThisDevice: false, call: snapshot()),
+                       .ended(standup, reason: "Bob ended the call"), .missed(standup)] {
+            service.send(.ringing(incoming()))
+            service.send(ending)
+            XCTAssertEqual(subject.callingState, .idle)
+        }
+        XCTAssertEqual(missed().count, 4, "the caller cancelled, ended the call, or the coordinator gave up")
+
+        service.send(.ringing(incoming()))
+        run { await subject.rejectCall(self.standup) }
+        service.send(.ringing(incoming()))
+        service.send(.accepted(standup, userID: "ada", byThisDevice: false))
+        service.send(.ringing(incoming()))
+        service.send(.rejected(standup, userID: "ada", reason: .decline, byThisDevice: false, call: snapshot()))
+        XCTAssertEqual(missed().count, 4, "declined here, answered or declined on another device: not missed")
+    } }
+
+    func test_callBack_ringsTheCallerInANewCall_butNotInTheMiddleOfAnother() { onMain {
+        let (subject, service) = makeSubject()
+        let missed = MissedCall(ring: incoming(), whileBusy: true)
+        run { await subject.startCall(CallID(type: .default, id: "retro"), members: [], ring: false) }
+        XCTAssertFalse(subject.callBack(missed))
+        XCTAssertEqual(subject.toast?.message, "You can call Bob back when this call ends")
+        run { await subject.hangUp() }
+
+        XCTAssertTrue(subject.callBack(missed))
+        waitUntil { subject.callingState == .outgoing }
+        let ring = try? XCTUnwrap(service.requests.last)
+        XCTAssertTrue(ring?.hasPrefix("getOrCreate default:call-") == true && ring?.hasSuffix(" members=bob ring=true") == true,
+                      ring ?? "no request")
+    } }
+
     // MARK: In call
 
     func test_inCall_participantsFollowJoinAndLeave() { onMain {

@@ -47,6 +47,12 @@ public final class CallViewModel {
     /// The last message of each topic: one that grows it replaces it.
     @ObservationIgnored private var lastToastByTopic: [ToastTopic: Int] = [:]
     @ObservationIgnored private var incomingTimeout: Task<Void, Never>?
+    /// Rings we did not take, as they are missed: the app leaves a "Missed call" notification
+    /// for each (as GNOME Calls does), so that a call is not lost on someone who was away or busy.
+    @ObservationIgnored public var onMissedCall: (@MainActor (MissedCall) -> Void)?
+    /// Calls whose ring came while we were busy and has been told as missed: a ring sent again
+    /// (after the coordinator's reconnect) is rejected again but told once.
+    @ObservationIgnored private var missedWhileBusy: Set<CallID> = []
 
     public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil,
                 mediaEngine: CallMediaEngine? = nil) {
@@ -141,6 +147,18 @@ public final class CallViewModel {
 
     /// Starts a call with `members`; with `ring` they are rung and we wait on the outgoing page,
     /// without it we join at once.
+    /// Rings the caller of a missed call back, in a new call. Only from the home or the
+    /// call-ended page: in the middle of something else the user is told to finish it first.
+    /// Whether the ring went out.
+    @discardableResult public func callBack(_ missed: MissedCall) -> Bool {
+        guard callingState == .idle else {
+            show(tr("You can call %@ back when this call ends", missed.ring.caller.name), in: activeCall?.id)
+            return false
+        }
+        Task { await startCall(.unnamed(), members: [missed.ring.caller.id]) }
+        return true
+    }
+
     public func startCall(_ id: CallID, members: [String], ring: Bool = true) async {
         guard let callService else { return show(CallError.notConnected.message) }
         switch callingState {
@@ -252,9 +270,17 @@ public final class CallViewModel {
         case .rejected(let call, let userID, let reason, let byThisDevice, _):
             rejected(call, by: userID, reason: reason, byThisDevice: byThisDevice)
         case .missed(let call):
-            if isRinging(call) { finishCall(reason: callingState == .outgoing ? tr("No answer") : missedCallMessage()) }
+            if isRinging(call) {
+                let unanswered = ringingHere
+                finishCall(reason: callingState == .outgoing ? tr("No answer") : missedCallMessage())
+                unanswered.map { onMissedCall?(MissedCall(ring: $0, whileBusy: false)) }
+            }
         case .ended(let call, let reason):
-            if call == activeCall?.id || isRinging(call) { finishCall(reason: reason ?? tr("The call ended")) }
+            if call == activeCall?.id || isRinging(call) {
+                let unanswered = ringingHere.flatMap { $0.cid == call ? $0 : nil }
+                finishCall(reason: reason ?? tr("The call ended"))
+                unanswered.map { onMissedCall?(MissedCall(ring: $0, whileBusy: false)) }
+            }
         case .participantJoined(let call, let participant):
             if let active = activeCall, active.id == call { active.participantJoined(participant) }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
@@ -310,9 +336,14 @@ public final class CallViewModel {
         // After a reconnect the coordinator sends rings still waiting again: same call, same ring.
         if case .incoming(let current) = callingState, current.cid == incoming.cid { return }
         guard callingState == .idle else {
-            // Already busy (in or starting another call): say so instead of ringing over it.
+            // Already busy (in or starting another call): say so instead of ringing over it, and
+            // tell the user who called (the SDK rejects it unseen: the call was simply lost).
             if incoming.cid != activeCall?.id {
                 Task { try? await callService?.rejectCall(incoming.cid, reason: .busy) }
+                if missedWhileBusy.insert(incoming.cid).inserted {
+                    show(tr("%@ called you and was told you are busy", incoming.caller.name), in: activeCall?.id)
+                    onMissedCall?(MissedCall(ring: incoming, whileBusy: true))
+                }
             }
             return
         }
@@ -324,6 +355,7 @@ public final class CallViewModel {
             guard !Task.isCancelled, let self, case .incoming(let current) = self.callingState, current == incoming else { return }
             // Tell the caller we did not answer, rather than only hiding the ring (SDK bug on iOS).
             self.finishCall(reason: tr("Missed call from %@", incoming.caller.name))
+            self.onMissedCall?(MissedCall(ring: incoming, whileBusy: false))
             try? await self.callService?.rejectCall(incoming.cid, reason: .timeout)
         }
     }
@@ -340,6 +372,7 @@ public final class CallViewModel {
         if case .incoming(let incoming) = callingState, incoming.cid == call {
             if userID == incoming.caller.id {
                 finishCall(reason: missedCallMessage())
+                onMissedCall?(MissedCall(ring: incoming, whileBusy: false))
             } else if userID == currentUser.id, !byThisDevice {
                 finishCall(reason: tr("Declined on another device"))
             }
@@ -427,8 +460,21 @@ public final class CallViewModel {
         [.joining, .inCall, .reconnecting].contains(callingState)
     }
 
+    /// The ring ringing here now, if one is.
+    private var ringingHere: IncomingCall? {
+        if case .incoming(let incoming) = callingState { return incoming }
+        return nil
+    }
+
     private func missedCallMessage() -> String {
         if case .incoming(let incoming) = callingState { return tr("Missed call from %@", incoming.caller.name) }
         return tr("Missed call")
+    }
+}
+
+extension CallID {
+    /// A new call nobody named: ringing people without typing a call name, or calling back.
+    public static func unnamed() -> CallID {
+        CallID(type: .default, id: "call-\(UUID().uuidString.prefix(8).lowercased())")
     }
 }

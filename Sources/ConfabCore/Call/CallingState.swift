@@ -110,3 +110,16 @@ public struct IncomingCall: Equatable, Sendable, Identifiable {
 
     public var cid: CallID { CallID(type: type, id: id) }
 }
+
+/// A ring we did not take: it rang out, the caller gave up, or it came while we were busy with
+/// another call (and was rejected as busy). The app leaves a notification for it.
+public struct MissedCall: Equatable, Sendable {
+    public let ring: IncomingCall
+    /// It came while we were in (or ringing, or joining) another call.
+    public let whileBusy: Bool
+
+    public init(ring: IncomingCall, whileBusy: Bool) {
+        self.ring = ring
+        self.whileBusy = whileBusy
+    }
+}

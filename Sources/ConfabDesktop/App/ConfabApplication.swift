@@ -32,6 +32,9 @@ public final class ConfabApplication {
     private var inhibitCookie: UInt32?
     private var bindings: [ObservationBinding] = []
     private var ringNotificationShown = false
+    /// The last missed call from each caller whose notification may still be in the list, for
+    /// its Call back button (the action carries the caller's id).
+    private var missedCalls: [String: MissedCall] = [:]
     private static let ringNotificationID = "incoming-call"
 
     /// What the process's environment must say before anything starts a thread (setting a
@@ -107,6 +110,7 @@ public final class ConfabApplication {
     private func startUp() {
         if let css = ResourceLocator.path(of: "confab.css") { Application.loadStyleSheet(path: css) }
         registerActions()
+        callViewModel.onMissedCall = { [weak self] missed in self?.notifyMissedCall(missed) }
         bindings = [
             ObservationBinding { [weak self] in self?.updateSounds() },
             ObservationBinding { [weak self] in self?.updateRingNotification() },
@@ -229,6 +233,18 @@ public final class ConfabApplication {
         }
     }
 
+    /// A ring we did not take stays in the desktop's notification list, as GNOME Calls' missed
+    /// calls do, whether or not a window has the focus: a call that came while the user was away
+    /// or in another call is not lost. One per caller, replaced by their next; Call back rings
+    /// them in a new call.
+    private func notifyMissedCall(_ missed: MissedCall) {
+        let caller = missed.ring.caller
+        missedCalls[caller.id] = missed
+        let body = missed.whileBusy ? tr("While you were in another call") : missed.ring.video ? tr("Video call") : tr("Call")
+        application.sendNotification(id: "missed-call-\(caller.id)", title: tr("Missed call from %@", caller.name), body: body,
+                                     urgent: false, buttons: [(tr("Call back"), "app.call-back::\(caller.id)")])
+    }
+
     /// A chat message or a knock while none of our windows has the focus becomes a desktop
     /// notification (one per kind, replaced by the next); clicking it shows the call.
     private func followCallAttention() {
@@ -257,6 +273,12 @@ public final class ConfabApplication {
             guard let vm, case .incoming(let call) = vm.callingState else { return }
             Task { await vm.rejectCall(call.cid) }
         }
+        application.addAction("call-back", takingString: { [weak self, weak vm] callerID in
+            guard let self, let vm, let missed = self.missedCalls[callerID] else { return }
+            // Kept while busy: the notification's button works again once this call ends.
+            if vm.callBack(missed) { self.missedCalls[callerID] = nil }
+            self.activate()
+        })
         application.addAction("about") { [weak self] in self?.showAbout() }
         for shortcut in AppShortcut.allCases {
             application.addAction(shortcut.rawValue) { [weak self] in self?.perform(shortcut) }

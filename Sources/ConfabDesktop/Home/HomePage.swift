@@ -87,7 +87,7 @@ final class HomePage: MainWindowPage {
         let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
         guard !members.isEmpty else { return toasts.showToast(tr("Enter who to call: their user ids, separated by commas")) }
         let typed = callName.text.trimmingSpaces()
-        let call = typed.isEmpty ? CallID(type: .default, id: "call-\(UUID().uuidString.prefix(8).lowercased())") : parseCallName(typed)
+        let call = typed.isEmpty ? CallID.unnamed() : parseCallName(typed)
         guard let call else { return }
         Task { await callViewModel?.startCall(call, members: members) }
     }
