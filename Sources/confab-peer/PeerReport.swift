@@ -136,6 +136,8 @@ struct PeerReport: Encodable {
             lastCall = CallSummary(call)
         case .missed(let cid):
             events.append(Event(type: "missed", at: now, call: cid.description))
+        case .ringTurnedAway(let ring):
+            events.append(Event(type: "ringTurnedAway", at: now, call: ring.cid.description, user: ring.caller.id))
         case .ended(let cid, let reason):
             events.append(Event(type: "ended", at: now, call: cid.description, reason: reason))
         case .participantJoined(let cid, let participant):

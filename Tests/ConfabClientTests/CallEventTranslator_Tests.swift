@@ -64,6 +64,25 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(subject.translate(accepted), [.accepted(standup, userID: "bob", byThisDevice: false)])
     }
 
+    func test_busyRejectOfUsByTheServer_translated_isAlsoARingTurnedAway_butNotWhenADeviceOfOursRejected() throws {
+        var subject = translator()
+        let turnedAway = try event(WireJSON.event("call.rejected", #"""
+            {"call":\#(WireJSON.callState(ringing: ring, rejectedBy: #"{"bob":"busy"}"#)),"userId":"bob","reason":"busy","connectionId":null}
+            """#))
+        let events = subject.translate(turnedAway)
+        XCTAssertEqual(events.count, 2)
+        XCTAssertEqual(events.last, .ringTurnedAway(IncomingCall(
+            id: "standup", caller: User(id: "alice"), type: .default,
+            members: [Member(user: User(id: "alice"), role: "host"), Member(user: User(id: "bob"), role: "user")],
+            timeout: .seconds(20), video: true)))
+
+        // bob's own client said busy (it was in a lobby or another ring): it has seen the ring.
+        let rejectedByBob = try event(WireJSON.event("call.rejected", #"""
+            {"call":\#(WireJSON.callState(ringing: ring, rejectedBy: #"{"bob":"busy"}"#)),"userId":"bob","reason":"busy","connectionId":"bob-phone"}
+            """#))
+        XCTAssertEqual(subject.translate(rejectedByBob).count, 1)
+    }
+
     func test_busyRejectSentByTheServer_translated_hasReasonSnapshotAndIsNotByThisDevice() throws {
         var subject = translator(for: "alice", connection: "alice-laptop")
         let rejected = try event(WireJSON.event("call.rejected", #"""

@@ -240,6 +240,20 @@ final class CallViewModelRinging_Tests: XCTestCase {
         XCTAssertEqual(missed().count, 1)
     } }
 
+    func test_inCall_ringTheCoordinatorTurnedAway_isToldOnce_andNotRejectedAgain() { onMain {
+        let (subject, service) = makeSubject()
+        let missed = recordingMissedCalls(subject)
+        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
+        let ring = IncomingCall(id: "other", caller: bob, type: .default, members: [], timeout: .seconds(30), video: false)
+        service.send(.ringTurnedAway(ring))
+        service.send(.ringTurnedAway(ring))
+        XCTAssertEqual(subject.toast?.message, "Bob called you and was told you are busy")
+        XCTAssertEqual(missed(), [MissedCall(ring: ring, whileBusy: true)])
+        settle(seconds: 0.1)
+        XCTAssertFalse(service.requests.contains { $0.hasPrefix("reject") }, "the coordinator has rejected it already")
+        XCTAssertEqual(subject.callingState, .inCall)
+    } }
+
     func test_ringThatRangOut_callerGaveUp_orCallEnded_areMissed_declinedOrAnsweredElsewhereAreNot() { onMain {
         let (subject, service) = makeSubject()
         let missed = recordingMissedCalls(subject)

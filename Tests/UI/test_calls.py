@@ -9,8 +9,8 @@ import unittest
 
 import pyatspi
 
-from confab_ui import (App, Peer, Server, XvfbTestCase, application, box, click, find, on_screen, press_keys, screenshot, top_level_window,
-                       type_text, wait_for)
+from confab_ui import (App, NotificationStandIn, Peer, Server, XvfbTestCase, application, box, click, find, on_screen, press_keys, screenshot,
+                       top_level_window, type_text, wait_for)
 
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -311,6 +311,53 @@ class HostActions(CallsTestCase):
         """Opens one person's menu in the participants sidebar (opening the sidebar if needed)."""
         menu = wait_for(lambda: on_screen(call_window, name=f"Actions for {name}"), what=f"the menu of {name}")
         click(menu)
+
+
+class MissedCalls(CallsTestCase):
+    def test_aRingWhileInACall_isToldThere_andLeftAsAMissedCall_whoseCallBackRingsTheCaller(self):
+        """A ring that came while ada was in another call was rejected as busy and nothing showed
+        it: she never learnt that cleo had called. Now her call window says so, and a "Missed call
+        from cleo" notification stays in the desktop's list, whose Call back rings cleo in a new
+        call once this one is over (in the middle of it, it says to wait)."""
+        stand_in = NotificationStandIn()
+        self.addCleanup(stand_in.stop)
+        call_window, _, _ = self.call_bob("busy-ui")
+        cleo = self.peer("cleo", "ring", "default:cleo-ring", "--members", "ada", "--timeout", "20")
+        wait_for(lambda: find(call_window, role="label", name="cleo called you and was told you are busy"),
+                 what="the call window saying cleo called")
+        cleo.wait_for_output("outcome rejected: busy by ada")
+        notification = wait_for(lambda: next((n for n in stand_in.calls("Notify") if n["summary"] == "Missed call from cleo"), None),
+                                what="a missed-call notification")
+        self.assertEqual(notification["body"], "While you were in another call")
+        self.assertIn("Call back", notification["actions"])
+        screenshot(self.xvfb.display, "missed-call-while-busy.png")
+
+        stand_in.invoke(notification["id"], notification["actions"]["Call back"])
+        wait_for(lambda: find(call_window, role="label", name="You can call cleo back when this call ends"),
+                 what="Call back in the middle of a call saying to wait")
+        self.assertIsNotNone(top_level_window(self.accessible, name="busy-ui – Confab"), "Call back left the call")
+
+        # Clicking a notification's button takes it away (GNOME does): in a call it is sent again.
+        again = wait_for(lambda: [n for n in stand_in.calls("Notify") if n["summary"] == "Missed call from cleo"][1:],
+                         what="the missed-call notification sent again")[-1]
+        answering = self.peer("cleo", "answer", "--accept", "--duration", "20", "--timeout", "30")
+        click(find(call_window, role="push button", name="Hang up"))
+        answering.wait_for_output("connected as cleo")
+        wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="ada back on her home page")
+        stand_in.invoke(again["id"], again["actions"]["Call back"])
+        call_back = self.window("Call with cleo")
+        self.wait_for_tile(call_back, "cleo")
+        answering.wait_for_output("state inCall")
+
+    def test_aRingThatRangOut_leavesAMissedCallNotification(self):
+        stand_in = NotificationStandIn()
+        self.addCleanup(stand_in.stop)
+        self.peer("cleo", "ring", "default:rang-out", "--members", "ada", "--timeout", "3", "--audio-only")
+        self.window("cleo")  # the incoming call
+        notification = wait_for(lambda: next((n for n in stand_in.calls("Notify") if n["summary"] == "Missed call from cleo"), None),
+                                what="a missed-call notification after the caller gave up")
+        self.assertEqual(notification["body"], "Call")
+        self.assertIn("Call back", notification["actions"])
 
 
 class PeerRingsApp(CallsTestCase):

@@ -36,7 +36,7 @@ struct CallEventTranslator {
             // The SDK ignores rings it started itself (CallEventsHandler); the server never
             // sends them to the caller, but a ring from our own user must not ring us anyway.
             guard ring.callerId != currentUserID else { return [] }
-            return [.ringing(incomingCall(from: ring))]
+            return [.ringing(incomingCall(in: ring.call, callerID: ring.callerId, video: ring.video))]
 
         case .callAccepted(let accepted):
             let cid = accepted.call.cid
@@ -45,9 +45,16 @@ struct CallEventTranslator {
 
         case .callRejected(let rejected):
             let snapshot = remember(rejected.call)
-            return [.rejected(
+            let event = CallServiceEvent.rejected(
                 snapshot.id, userID: rejected.userId, reason: RejectionReason(rejected.reason),
-                byThisDevice: isThisDevice(rejected.connectionId), call: snapshot)]
+                byThisDevice: isThisDevice(rejected.connectionId), call: snapshot)
+            // Rejected for us by the coordinator (no connection of ours did it): a ring we
+            // never saw, because we were in another call.
+            if rejected.userId == currentUserID, rejected.reason == .busy, rejected.connectionId == nil,
+               let ringing = rejected.call.session.ringing, ringing.callerId != currentUserID {
+                return [event, .ringTurnedAway(incomingCall(in: rejected.call, callerID: ringing.callerId, video: ringing.video))]
+            }
+            return [event]
 
         case .callMissed(let missed):
             return [.missed(remember(missed.call).id)]
@@ -173,12 +180,11 @@ struct CallEventTranslator {
         return connectionID == ours
     }
 
-    private func incomingCall(from ring: CallRingEvent) -> IncomingCall {
-        let cid = ring.call.cid
-        let members = ring.call.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) }
+    private func incomingCall(in call: CallState, callerID: String, video: Bool) -> IncomingCall {
+        let members = call.members.map { Member(user: User(id: $0.userId), role: $0.role.rawValue) }
         return IncomingCall(
-            id: cid.id, caller: User(id: ring.callerId), type: cid.type, members: members,
-            timeout: ringTimeout(ring.call.session.ringing), video: ring.video)
+            id: call.cid.id, caller: User(id: callerID), type: call.cid.type, members: members,
+            timeout: ringTimeout(call.session.ringing), video: video)
     }
 
     /// What is left of the ring's auto-cancel time. The two clocks may disagree: when the

@@ -165,6 +165,9 @@ public enum CallServiceEvent: Sendable, Equatable {
     case rejected(CallID, userID: String, reason: RejectionReason, byThisDevice: Bool, call: CallSnapshot)
     /// The ring timed out on the coordinator before everyone answered.
     case missed(CallID)
+    /// A ring for the current user that the coordinator rejected as busy by itself, because
+    /// we were in another call: never shown as a ring, only told as missed.
+    case ringTurnedAway(IncomingCall)
     /// The call ended (by a host, unanswered, cancelled …); `reason` is for the user.
     case ended(CallID, reason: String?)
     case participantJoined(CallID, CallParticipant)

@@ -52,7 +52,7 @@ public final class CallViewModel {
     @ObservationIgnored public var onMissedCall: (@MainActor (MissedCall) -> Void)?
     /// Calls whose ring came while we were busy and has been told as missed: a ring sent again
     /// (after the coordinator's reconnect) is rejected again but told once.
-    @ObservationIgnored private var missedWhileBusy: Set<CallID> = []
+    @ObservationIgnored private var toldBusyRings: Set<CallID> = []
 
     public init(currentUser: User, callSettings: CallSettings = .default, callService: CallService? = nil,
                 mediaEngine: CallMediaEngine? = nil) {
@@ -269,6 +269,8 @@ public final class CallViewModel {
             accepted(call, by: userID, byThisDevice: byThisDevice)
         case .rejected(let call, let userID, let reason, let byThisDevice, _):
             rejected(call, by: userID, reason: reason, byThisDevice: byThisDevice)
+        case .ringTurnedAway(let ring):
+            missedWhileBusy(ring)
         case .missed(let call):
             if isRinging(call) {
                 let unanswered = ringingHere
@@ -340,10 +342,7 @@ public final class CallViewModel {
             // tell the user who called (the SDK rejects it unseen: the call was simply lost).
             if incoming.cid != activeCall?.id {
                 Task { try? await callService?.rejectCall(incoming.cid, reason: .busy) }
-                if missedWhileBusy.insert(incoming.cid).inserted {
-                    show(tr("%@ called you and was told you are busy", incoming.caller.name), in: activeCall?.id)
-                    onMissedCall?(MissedCall(ring: incoming, whileBusy: true))
-                }
+                missedWhileBusy(incoming)
             }
             return
         }
@@ -458,6 +457,14 @@ public final class CallViewModel {
 
     var isInCallSession: Bool {
         [.joining, .inCall, .reconnecting].contains(callingState)
+    }
+
+    /// Tells the user of a ring rejected as busy, once per call: a toast (in the call's windows
+    /// when we are in one) and the missed-call notification.
+    private func missedWhileBusy(_ ring: IncomingCall) {
+        guard ring.cid != activeCall?.id, toldBusyRings.insert(ring.cid).inserted else { return }
+        show(tr("%@ called you and was told you are busy", ring.caller.name), in: activeCall?.id)
+        onMissedCall?(MissedCall(ring: ring, whileBusy: true))
     }
 
     /// The ring ringing here now, if one is.

@@ -275,8 +275,13 @@ public final class ConfabApplication {
         }
         application.addAction("call-back", takingString: { [weak self, weak vm] callerID in
             guard let self, let vm, let missed = self.missedCalls[callerID] else { return }
-            // Kept while busy: the notification's button works again once this call ends.
-            if vm.callBack(missed) { self.missedCalls[callerID] = nil }
+            if vm.callBack(missed) {
+                self.missedCalls[callerID] = nil
+            } else {
+                // Clicking a notification's button takes it away: in the middle of a call it
+                // is sent again, so that it is still in the list when the call ends.
+                self.notifyMissedCall(missed)
+            }
             self.activate()
         })
         application.addAction("about") { [weak self] in self?.showAbout() }
