@@ -149,5 +149,9 @@ final class Ringing_EndToEndTests: XCTestCase {
         XCTAssertEqual(busy.user, "bob")
         XCTAssertEqual(busy.reason, "busy")
         XCTAssertEqual(busy.byThisDevice, false)
+        // bob's client learns whose ring it was, to tell him he missed alice's call.
+        let turnedAway = try XCTUnwrap(callee.events("ringTurnedAway").first, "bob's client cannot tell him who called")
+        XCTAssertEqual(turnedAway.user, "alice")
+        XCTAssertEqual(turnedAway.call, "default:e2e-busy")
     }
 }
