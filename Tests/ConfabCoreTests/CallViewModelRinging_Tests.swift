@@ -225,11 +225,18 @@ final class CallViewModelRinging_Tests: XCTestCase {
         return { missed }
     }
 
-    func test_inCall_ringForAnotherCall_isToldInTheCall_andOnceAsMissedWhileBusy() { onMain {
+    /// In the standup call, with the missed calls told so far, and bob's ring for another call.
+    @MainActor private func inCallAndRungElsewhere(video: Bool) -> (CallViewModel, FakeCallService, () -> [MissedCall], IncomingCall) {
         let (subject, service) = makeSubject()
         let missed = recordingMissedCalls(subject)
         run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
-        let ring = IncomingCall(id: "other", caller: bob, type: .default, members: [], timeout: .seconds(30), video: true)
+        return (subject, service, missed, IncomingCall(id: "other", caller: bob, type: .default, members: [], timeout: .seconds(30), video: video))
+    }
+
+    /// Our own busy rejection (the coordinator turns rings away only from those in a call, so
+    /// this one covers a lobby, a ring of ours or another ring in progress).
+    func test_busy_ringForAnotherCall_isToldInTheCall_andOnceAsMissedWhileBusy() { onMain {
+        let (subject, service, missed, ring) = inCallAndRungElsewhere(video: true)
         service.send(.ringing(ring))
         XCTAssertEqual(subject.toast?.message, "Bob called you and was told you are busy")
         XCTAssertEqual(subject.toast?.call, standup, "shown in the call's window")
@@ -241,10 +248,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
     } }
 
     func test_inCall_ringTheCoordinatorTurnedAway_isToldOnce_andNotRejectedAgain() { onMain {
-        let (subject, service) = makeSubject()
-        let missed = recordingMissedCalls(subject)
-        run { await subject.startCall(CallID(type: .default, id: "standup"), members: [], ring: false) }
-        let ring = IncomingCall(id: "other", caller: bob, type: .default, members: [], timeout: .seconds(30), video: false)
+        let (subject, service, missed, ring) = inCallAndRungElsewhere(video: false)
         service.send(.ringTurnedAway(ring))
         service.send(.ringTurnedAway(ring))
         XCTAssertEqual(subject.toast?.message, "Bob called you and was told you are busy")
