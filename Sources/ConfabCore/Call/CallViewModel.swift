@@ -5,7 +5,8 @@ import Observation
 /// (`callSettings`), the people in the call, and the actions that move between them.
 ///
 /// The ring rules follow the Stream SDK, with its known bugs fixed (see the tests):
-/// a ring whose caller is us is ignored; a ring while busy is rejected as `busy`; an unanswered
+/// a ring whose caller is us is ignored; a ring while busy is rejected as `busy` (and, unlike the
+/// SDK, told to the user as a missed call, as every ring we did not take is); an unanswered
 /// incoming ring is rejected with reason `timeout` (not silently dismissed); a ring answered on
 /// another of our devices stops here; the caller cancelling stops it; everyone declining ends
 /// the outgoing call; hanging up while the call is still being created cancels it.
@@ -145,11 +146,9 @@ public final class CallViewModel {
 
     // MARK: Outgoing
 
-    /// Starts a call with `members`; with `ring` they are rung and we wait on the outgoing page,
-    /// without it we join at once.
-    /// Rings the caller of a missed call back, in a new call. Only from the home or the
-    /// call-ended page: in the middle of something else the user is told to finish it first.
-    /// Whether the ring went out.
+    /// Rings the caller of a missed call back, in a new call, and says whether the ring went
+    /// out. Only from the home or the call-ended page: in the middle of something else the user
+    /// is told to call back when it ends.
     @discardableResult public func callBack(_ missed: MissedCall) -> Bool {
         guard callingState == .idle else {
             show(tr("You can call %@ back when this call ends", missed.ring.caller.name), in: activeCall?.id)
@@ -159,6 +158,8 @@ public final class CallViewModel {
         return true
     }
 
+    /// Starts a call with `members`; with `ring` they are rung and we wait on the outgoing page,
+    /// without it we join at once.
     public func startCall(_ id: CallID, members: [String], ring: Bool = true) async {
         guard let callService else { return show(CallError.notConnected.message) }
         switch callingState {

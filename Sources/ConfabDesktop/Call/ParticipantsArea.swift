@@ -109,8 +109,8 @@ final class ParticipantsArea {
     /// The self-view's look while it sits in the grid's corner, over the video (confab.css).
     private static let cornerClass = "corner-tile"
 
-    /// Shows `others` (in the order given: `ActiveCall.othersInTileOrder`) and ourselves in `layout`, with `spotlight` large; while
-    /// `sharedScreen` is set, in the share layout instead.
+    /// Shows `others` (in the order given: `ActiveCall.othersInTileOrder`) and ourselves in
+    /// `layout`, with `spotlight` large; while `sharedScreen` is set, in the share layout instead.
     func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
                 selfHasVideo: Bool, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil,
                 reactions: [String: Reaction] = [:], selfReaction: Reaction? = nil, selfHandRaised: Bool = false) {
