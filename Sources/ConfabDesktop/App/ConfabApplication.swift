@@ -224,7 +224,7 @@ public final class ConfabApplication {
         if case .incoming(let call) = callViewModel.callingState {
             guard !ringNotificationShown, !application.hasActiveWindow else { return }
             ringNotificationShown = true
-            application.sendNotification(id: Self.ringNotificationID, title: "\(call.caller.name) is calling",
+            application.sendNotification(id: Self.ringNotificationID, title: tr("%@ is calling", call.caller.name),
                                          body: call.video ? tr("Video call · %@", "\(call.cid)") : tr("Call · %@", "\(call.cid)"), urgent: true,
                                          buttons: [(tr("Decline"), "app.decline-call"), (tr("Accept"), "app.accept-call")])
         } else if ringNotificationShown {
