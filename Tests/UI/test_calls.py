@@ -28,8 +28,11 @@ class CallsTestCase(XvfbTestCase):
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
         self.server.wait_for_connections(1)  # the app is signed in, so it can be rung
 
+    # A test that quits the app on purpose sets this: its exit is then not a crash.
+    quits_app = False
+
     def tearDown(self):
-        crashed = self.app.exited()
+        crashed = self.app.exited() and not (self.quits_app and self.app.process.returncode == 0)
         output = self.app.output()
         self.app.stop()
         for peer in self.peers:
@@ -311,6 +314,33 @@ class HostActions(CallsTestCase):
         """Opens one person's menu in the participants sidebar (opening the sidebar if needed)."""
         menu = wait_for(lambda: on_screen(call_window, name=f"Actions for {name}"), what=f"the menu of {name}")
         click(menu)
+
+
+class QuitInACall(CallsTestCase):
+    def test_ctrlQInACall_asksFirst_cancelKeepsTheCall_leaveAndQuitHangsUpAndQuits(self):
+        """Ctrl+Q in a call quit at once, ending the call without a word (it sits beside the
+        call's own Ctrl+ shortcuts). It now asks; Cancel keeps the call, Leave and Quit hangs up
+        (bob sees ada leave) and quits cleanly."""
+        call_window, _, _ = self.call_bob("quit-ui")
+        bob = self.peers[-1]
+        press_keys(self.xvfb.display, "quit-ui – Confab", "ctrl+q")
+        dialog = wait_for(lambda: top_level_window(self.accessible, name_contains="Leave the call and quit?"), what="the question")
+        screenshot(self.xvfb.display, "quit-in-a-call.png")
+        click(wait_for(lambda: find(dialog, role="push button", name_contains="Cancel"), what="Cancel"))
+        wait_for(lambda: top_level_window(self.accessible, name_contains="Leave the call and quit?") is None, what="the question gone")
+        time.sleep(1)
+        self.assertFalse(self.app.exited(), "Cancel quit the app")
+        self.assertIsNotNone(find(call_window, name_contains="bob, "), "Cancel left the call")
+
+        press_keys(self.xvfb.display, "quit-ui – Confab", "ctrl+q")
+        dialog = wait_for(lambda: top_level_window(self.accessible, name_contains="Leave the call and quit?"), what="the question again")
+        self.quits_app = True
+        click(wait_for(lambda: find(dialog, role="push button", name_contains="Leave and Quit"), what="Leave and Quit"))
+        self.assertEqual(self.app.process.wait(15), 0, self.app.output())
+        # ada left the call before the app went (bob, asked to stop now, reports what he saw).
+        bob.process.terminate()
+        left = [event for event in bob.report().get("events", []) if event.get("type") == "participantLeft"]
+        self.assertEqual([event.get("user") for event in left], ["ada"], f"bob's report: {bob.report_path}")
 
 
 class MissedCalls(CallsTestCase):

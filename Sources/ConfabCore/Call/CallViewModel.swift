@@ -456,7 +456,8 @@ public final class CallViewModel {
         return callingState == .outgoing && call == activeCall?.id
     }
 
-    var isInCallSession: Bool {
+    /// Joining, in the call or getting back into it.
+    public var isInCallSession: Bool {
         [.joining, .inCall, .reconnecting].contains(callingState)
     }
 

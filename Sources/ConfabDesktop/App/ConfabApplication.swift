@@ -323,11 +323,24 @@ public final class ConfabApplication {
         case .preferences:
             showPreferences()
         case .quit:
-            // Quitting takes the windows down without asking them to close: the main window's
-            // size and maximized state are kept here, as a close would keep them.
-            if router?.mainWindow?.isVisible == true { router?.mainWindow?.rememberCurrentSize() }
-            application.quit()
+            // Quitting hangs up: in a call (or ringing out) it asks first, as ending anything in
+            // progress should, since Ctrl+Q sits beside the call's own shortcuts.
+            guard vm.isInCallSession || vm.callingState == .outgoing else { return quit() }
+            Task { [weak self, weak vm] in
+                guard let self, await MessageDialog.ask(
+                    heading: tr("Leave the call and quit?"), body: tr("Quitting Confab hangs up."), cancel: tr("Cancel"),
+                    confirm: tr("Leave and Quit"), destructive: true, over: self.router?.frontWindow) else { return }
+                await vm?.hangUp()
+                self.quit()
+            }
         }
+    }
+
+    private func quit() {
+        // Quitting takes the windows down without asking them to close: the main window's
+        // size and maximized state are kept here, as a close would keep them.
+        if router?.mainWindow?.isVisible == true { router?.mainWindow?.rememberCurrentSize() }
+        application.quit()
     }
 
     private func showAbout() {
