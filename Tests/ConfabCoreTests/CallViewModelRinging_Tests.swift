@@ -265,6 +265,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         service.send(.ringing(ringingOut))
         waitUntil { subject.callingState == .idle }
         XCTAssertEqual(missed(), [MissedCall(ring: ringingOut, whileBusy: false)], "rang out")
+        XCTAssertEqual(subject.endedCall?.missed, missed().first, "the call-ended page offers to call back")
 
         for ending in [CallServiceEvent.rejected(standup, userID: "bob", reason: .cancel, byThisDevice: false, call: snapshot()),
                        .ended(standup, reason: "Bob ended the call"), .missed(standup)] {
@@ -281,6 +282,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
         service.send(.ringing(incoming()))
         service.send(.rejected(standup, userID: "ada", reason: .decline, byThisDevice: false, call: snapshot()))
         XCTAssertEqual(missed().count, 4, "declined here, answered or declined on another device: not missed")
+        XCTAssertNil(subject.endedCall?.missed)
     } }
 
     func test_callBack_ringsTheCallerInANewCall_butNotInTheMiddleOfAnother() { onMain {

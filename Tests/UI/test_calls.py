@@ -347,7 +347,7 @@ class MissedCalls(CallsTestCase):
     def test_aRingWhileInACall_isToldThere_andLeftAsAMissedCall_whoseCallBackRingsTheCaller(self):
         """A ring that came while ada was in another call was rejected as busy and nothing showed
         it: she never learnt that cleo had called. Now her call window says so, and a "Missed call
-        from cleo" notification stays in the desktop's list, whose Call back rings cleo in a new
+        from cleo" notification stays in the desktop's list, whose Call Back rings cleo in a new
         call once this one is over (in the middle of it, it says to wait)."""
         stand_in = NotificationStandIn()
         self.addCleanup(stand_in.stop)
@@ -359,10 +359,10 @@ class MissedCalls(CallsTestCase):
         notification = wait_for(lambda: next((n for n in stand_in.calls("Notify") if n["summary"] == "Missed call from cleo"), None),
                                 what="a missed-call notification")
         self.assertEqual(notification["body"], "While you were in another call")
-        self.assertIn("Call back", notification["actions"])
+        self.assertIn("Call Back", notification["actions"])
         screenshot(self.xvfb.display, "missed-call-while-busy.png")
 
-        stand_in.invoke(notification["id"], notification["actions"]["Call back"])
+        stand_in.invoke(notification["id"], notification["actions"]["Call Back"])
         wait_for(lambda: find(call_window, role="label", name="You can call cleo back when this call ends"),
                  what="Call back in the middle of a call saying to wait")
         self.assertIsNotNone(top_level_window(self.accessible, name="busy-ui – Confab"), "Call back left the call")
@@ -374,12 +374,12 @@ class MissedCalls(CallsTestCase):
         click(find(call_window, role="push button", name="Hang up"))
         answering.wait_for_output("connected as cleo")
         wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="ada back on her home page")
-        stand_in.invoke(again["id"], again["actions"]["Call back"])
+        stand_in.invoke(again["id"], again["actions"]["Call Back"])
         call_back = self.window("Call with cleo")
         self.wait_for_tile(call_back, "cleo")
         answering.wait_for_output("state inCall")
 
-    def test_aRingThatRangOut_leavesAMissedCallNotification(self):
+    def test_aRingThatRangOut_leavesAMissedCallNotification_andTheEndedPageCallsBack(self):
         stand_in = NotificationStandIn()
         self.addCleanup(stand_in.stop)
         self.peer("cleo", "ring", "default:rang-out", "--members", "ada", "--timeout", "3", "--audio-only")
@@ -387,7 +387,16 @@ class MissedCalls(CallsTestCase):
         notification = wait_for(lambda: next((n for n in stand_in.calls("Notify") if n["summary"] == "Missed call from cleo"), None),
                                 what="a missed-call notification after the caller gave up")
         self.assertEqual(notification["body"], "Call")
-        self.assertIn("Call back", notification["actions"])
+        self.assertIn("Call Back", notification["actions"])
+
+        # The page the ring leaves says so, and calls back too.
+        ended = self.window("Call ended")
+        wait_for(lambda: find(ended, name="Missed call from cleo"), what="the ended page saying the call was missed")
+        screenshot(self.xvfb.display, "missed-call-ended-page.png")
+        answering = self.peer("cleo", "answer", "--accept", "--duration", "20", "--timeout", "30")
+        answering.wait_for_output("connected as cleo")
+        click(wait_for(lambda: find(ended, role="push button", name="Call Back"), what="Call Back on the ended page"))
+        self.wait_for_tile(self.window("Call with cleo"), "cleo")
 
 
 class PeerRingsApp(CallsTestCase):

@@ -274,15 +274,15 @@ public final class CallViewModel {
             missedWhileBusy(ring)
         case .missed(let call):
             if isRinging(call) {
-                let unanswered = ringingHere
-                finishCall(reason: callingState == .outgoing ? tr("No answer") : missedCallMessage())
-                unanswered.map { onMissedCall?(MissedCall(ring: $0, whileBusy: false)) }
+                if let ring = ringingHere { ringMissed(ring, reason: missedCallMessage()) } else { finishCall(reason: tr("No answer")) }
             }
         case .ended(let call, let reason):
             if call == activeCall?.id || isRinging(call) {
-                let unanswered = ringingHere.flatMap { $0.cid == call ? $0 : nil }
-                finishCall(reason: reason ?? tr("The call ended"))
-                unanswered.map { onMissedCall?(MissedCall(ring: $0, whileBusy: false)) }
+                if let ring = ringingHere, ring.cid == call {
+                    ringMissed(ring, reason: reason ?? tr("The call ended"))
+                } else {
+                    finishCall(reason: reason ?? tr("The call ended"))
+                }
             }
         case .participantJoined(let call, let participant):
             if let active = activeCall, active.id == call { active.participantJoined(participant) }
@@ -354,8 +354,7 @@ public final class CallViewModel {
             try? await Task.sleep(for: incoming.timeout)
             guard !Task.isCancelled, let self, case .incoming(let current) = self.callingState, current == incoming else { return }
             // Tell the caller we did not answer, rather than only hiding the ring (SDK bug on iOS).
-            self.finishCall(reason: tr("Missed call from %@", incoming.caller.name))
-            self.onMissedCall?(MissedCall(ring: incoming, whileBusy: false))
+            self.ringMissed(incoming, reason: tr("Missed call from %@", incoming.caller.name))
             try? await self.callService?.rejectCall(incoming.cid, reason: .timeout)
         }
     }
@@ -371,8 +370,7 @@ public final class CallViewModel {
     private func rejected(_ call: CallID, by userID: String, reason: RejectionReason, byThisDevice: Bool) {
         if case .incoming(let incoming) = callingState, incoming.cid == call {
             if userID == incoming.caller.id {
-                finishCall(reason: missedCallMessage())
-                onMissedCall?(MissedCall(ring: incoming, whileBusy: false))
+                ringMissed(incoming, reason: missedCallMessage())
             } else if userID == currentUser.id, !byThisDevice {
                 finishCall(reason: tr("Declined on another device"))
             }
@@ -437,13 +435,21 @@ public final class CallViewModel {
     }
 
     /// Back to idle, dropping the call and everything it owned; `reason` is shown to the user.
-    private func finishCall(reason: String?) {
+    /// An incoming ring we did not take has ended: the call-ended page says why and offers to
+    /// call back, and the app leaves a missed-call notification.
+    private func ringMissed(_ ring: IncomingCall, reason: String) {
+        let missed = MissedCall(ring: ring, whileBusy: false)
+        finishCall(reason: reason, missed: missed)
+        onMissedCall?(missed)
+    }
+
+    private func finishCall(reason: String?, missed: MissedCall? = nil) {
         let call = activeCall?.id
         activeCall?.end()
         activeCall = nil
         localMedia.callEnded()
         isMinimized = false
-        endedCall = reason.map { EndedCall(call: call, reason: $0) }
+        endedCall = reason.map { EndedCall(call: call, reason: $0, missed: missed) }
         incomingTimeout?.cancel()
         incomingTimeout = nil
         outgoingRing = nil

@@ -33,5 +33,11 @@ public enum CallSound: String, Sendable, Equatable {
 public struct EndedCall: Sendable, Equatable {
     public let call: CallID?
     public let reason: String
-    public init(call: CallID?, reason: String) { self.call = call; self.reason = reason }
+    /// A ring we did not take: the page offers to call back.
+    public let missed: MissedCall?
+    public init(call: CallID?, reason: String, missed: MissedCall? = nil) {
+        self.call = call
+        self.reason = reason
+        self.missed = missed
+    }
 }

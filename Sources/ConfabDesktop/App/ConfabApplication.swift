@@ -242,7 +242,7 @@ public final class ConfabApplication {
         missedCalls[caller.id] = missed
         let body = missed.whileBusy ? tr("While you were in another call") : missed.ring.video ? tr("Video call") : tr("Call")
         application.sendNotification(id: "missed-call-\(caller.id)", title: tr("Missed call from %@", caller.name), body: body,
-                                     urgent: false, buttons: [(tr("Call back"), "app.call-back::\(caller.id)")])
+                                     urgent: false, buttons: [(tr("Call Back"), "app.call-back::\(caller.id)")])
     }
 
     /// A chat message or a knock while none of our windows has the focus becomes a desktop

@@ -16,9 +16,20 @@ final class CallEndedPage: MainWindowPage {
         content = UIFile.require { try file.widget("content") }
         back = UIFile.require { try file.button("back") }
         back.onClicked { [weak callViewModel] in callViewModel?.dismissEndedCall() }
+        // Without a missed ring, Back is the page's one answer and looks it.
+        if let missed = ended.missed {
+            let callBack = UIFile.require { try file.button("call-back") }
+            callBack.isVisible = true
+            callBack.onClicked { [weak callViewModel] in callViewModel?.callBack(missed) }
+        } else {
+            back.addCSSClass("suggested-action")
+        }
         UIFile.require { try file.statusPage("status") }.setDescription(ended.reason)
         let header = UIFile.require { try file.headerBar("header") }
-        header.setTitle(ended.call.map { CallTitle.title(of: $0, with: []) } ?? tr("Call"), subtitle: "")
+        // A missed ring never became a call here: named after the ring's call and caller.
+        let title = ended.call.map { CallTitle.title(of: $0, with: []) }
+            ?? ended.missed.map { CallTitle.title(of: $0.ring.cid, with: [$0.ring.caller]) } ?? tr("Call")
+        header.setTitle(title, subtitle: "")
         header.packEnd(MainMenu.button())
         content.addShortcut("Escape") { [weak callViewModel] in callViewModel?.dismissEndedCall() }
     }
