@@ -340,7 +340,7 @@ class QuitInACall(CallsTestCase):
         # ada left the call before the app went (bob, asked to stop now, reports what he saw).
         bob.process.terminate()
         left = [event for event in bob.report().get("events", []) if event.get("type") == "participantLeft"]
-        self.assertEqual([event.get("user") for event in left], ["ada"], f"bob's report: {bob.report_path}")
+        self.assertIn("ada", [event.get("user") for event in left], f"bob never saw ada leave: {left}")
 
 
 class MissedCalls(CallsTestCase):
