@@ -434,7 +434,6 @@ public final class CallViewModel {
         callingState = .lobby(info)
     }
 
-    /// Back to idle, dropping the call and everything it owned; `reason` is shown to the user.
     /// An incoming ring we did not take has ended: the call-ended page says why and offers to
     /// call back, and the app leaves a missed-call notification.
     private func ringMissed(_ ring: IncomingCall, reason: String) {
@@ -443,6 +442,8 @@ public final class CallViewModel {
         onMissedCall?(missed)
     }
 
+    /// Back to idle, dropping the call and everything it owned; `reason` is shown to the user
+    /// (on the call-ended page, with Call Back when `missed` says whose ring it was).
     private func finishCall(reason: String?, missed: MissedCall? = nil) {
         let call = activeCall?.id
         activeCall?.end()
