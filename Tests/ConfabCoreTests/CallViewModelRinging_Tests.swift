@@ -295,6 +295,7 @@ final class CallViewModelRinging_Tests: XCTestCase {
 
         XCTAssertTrue(subject.callBack(missed))
         waitUntil { subject.callingState == .outgoing }
+        XCTAssertNil(subject.toast, "the message that led here is not carried over the new call")
         let ring = try? XCTUnwrap(service.requests.last)
         XCTAssertTrue(ring?.hasPrefix("getOrCreate default:call-") == true && ring?.hasSuffix(" members=bob ring=true") == true,
                       ring ?? "no request")

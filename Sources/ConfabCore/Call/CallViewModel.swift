@@ -168,6 +168,9 @@ public final class CallViewModel {
         }
         let callees = members.filter { $0 != currentUser.id }
         endedCall = nil
+        // A message about an earlier call ("Missed call from Bob", before calling him back) does
+        // not belong over this one (its window, opening now, would show it as recent).
+        toast = nil
         let call = begin(id, isRingCall: ring)
         outgoingRing = OutgoingRing(callees: callees.map { Member(user: User(id: $0)) })
         callingState = ring ? .outgoing : .joining
