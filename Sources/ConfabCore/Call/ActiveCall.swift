@@ -165,9 +165,10 @@ public final class ActiveCall {
     /// The other participant to show large: pinned here, else pinned for everyone, else the
     /// dominant speaker, else the first to join. Never ourselves: the self-view is apart.
     public var spotlightParticipant: CallParticipant? {
-        let others = others
-        return others.first { locallyPinned.contains($0.sessionID) } ?? others.first(where: \.isPinned)
-            ?? dominantSpeaker.flatMap { speaker in others.first { $0.sessionID == speaker.sessionID } } ?? others.first
+        // The pin order is the tiles' (`othersInTileOrder`): whoever comes first, if pinned.
+        let ordered = othersInTileOrder
+        if let first = ordered.first, first.isPinned || locallyPinned.contains(first.sessionID) { return first }
+        return dominantSpeaker.flatMap { speaker in ordered.first { $0.sessionID == speaker.sessionID } } ?? ordered.first
     }
 
     /// The participant whose shared screen the call window shows large: the earliest to join
