@@ -65,6 +65,20 @@ public final class Window: Widget {
                               { data, _ in CallbackBox<@MainActor () -> Bool>.release(data) }, GConnectFlags(rawValue: 0))
     }
 
+    /// Whether the widget with the keyboard focus takes typed text (an editable entry or text
+    /// view): a key the window would take for itself (Space to talk) is then the text's.
+    public var focusTakesText: Bool {
+        guard let focus = gtk_window_get_focus(c()) else { return false }
+        let instance = UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GTypeInstance.self)
+        if g_type_check_instance_is_a(instance, gtk_editable_get_type()) != 0 {
+            return gtk_editable_get_editable(OpaquePointer(focus)) != 0
+        }
+        if g_type_check_instance_is_a(instance, gtk_text_view_get_type()) != 0 {
+            return gtk_text_view_get_editable(UnsafeMutableRawPointer(focus).assumingMemoryBound(to: GtkTextView.self)) != 0
+        }
+        return false
+    }
+
     /// Hides the window without destroying it (it keeps its size and place for `present()`).
     public func hide() { gtk_widget_set_visible(widget, 0) }
 

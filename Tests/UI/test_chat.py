@@ -5,9 +5,10 @@ import os
 import time
 import subprocess
 import unittest
+from datetime import datetime
 
-from confab_ui import (MediaCallTestCase, NotificationStandIn, Peer, click, find, find_all, on_screen, screenshot, top_level_window, wait_for,
-                       MEDIA_ADDRESS)
+from confab_ui import (MediaCallTestCase, NotificationStandIn, Peer, click, find, find_all, on_screen, press_keys, screenshot, top_level_window,
+                       wait_for, MEDIA_ADDRESS)
 
 
 class ChatAndReactions(MediaCallTestCase):
@@ -138,6 +139,68 @@ class ChatAndReactions(MediaCallTestCase):
         self.assertEqual(notification["body"], "are you still there?")
         self.assertEqual([n for n in stand_in.calls("Notify") if n["summary"] == "dave"], [])
         bob.stop()
+
+
+class TalkingWhileMuted(MediaCallTestCase):
+    """ada (the app) mutes herself in a call with bob. Holding Space lets her talk; typing in the
+    chat is typing: each Space there was taken for talking, lost from the message, and opened
+    her microphone to bob for a moment."""
+
+    def test_holdingSpaceOpensTheMicrophone_butSpacesTypedInTheChatAreTextAndOpenNothing(self):
+        bob, call_window = self.call_bob("muted-chat", ["--duration", "90"])
+        title = "muted-chat – Confab"
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+
+        def xdotool(*arguments):
+            subprocess.run(["xdotool", *arguments], env=env, check=True, timeout=20)
+
+        press_keys(self.xvfb.display, title, "ctrl+d")
+        xdotool("keyup", "ctrl")
+        time.sleep(3)
+        # Space held with the focus on the window's buttons: ada talks while she holds it.
+        xdotool("keydown", "space")
+        held_at = time.time()
+        time.sleep(3)
+        xdotool("keyup", "space")
+        released_at = time.time()
+        time.sleep(2)
+
+        # The chat (Ctrl+P opens people and chat), its box clicked, a message typed as a person
+        # types it, sent with Enter.
+        press_keys(self.xvfb.display, title, "ctrl+p")
+        xdotool("keyup", "ctrl")
+        click(wait_for(lambda: on_screen(call_window, role="page tab", name="Chat"), what="the Chat tab"))
+        click(wait_for(lambda: on_screen(call_window, role="text", name="Message"), what="the chat's message box"))
+        time.sleep(0.5)
+        typing_at = time.time()
+        xdotool("type", "--delay", "80", "hello bob from a muted ada")
+        xdotool("key", "Return")
+        typed_at = time.time()
+        wait_for(lambda: find(call_window, name_contains="You at"), what="ada's message in the chat pane")
+        screenshot(self.xvfb.display, "muted-chat.png")
+        time.sleep(1.5)
+
+        bob.process.terminate()
+        report = bob.report(timeout=30)
+        texts = [entry["text"] for entry in report.get("chat", [])]
+        self.assertIn("hello bob from a muted ada", texts, f"the message as bob got it; his chat: {report.get('chat')}")
+
+        ada = next(remote for remote in report["media"]["remote"] if remote["userID"] == "ada")
+        # Whether bob saw ada's microphone on, as his call showed it, over time (seconds since epoch).
+        changes = [(datetime.fromisoformat(change["at"].replace("Z", "+00:00")).timestamp(), change["hasAudio"])
+                   for change in ada["changes"]]
+
+        def microphone_at(moment):
+            before = [on for at, on in changes if at <= moment]
+            return before[-1] if before else None
+
+        self.assertIs(microphone_at(held_at - 0.5), False, f"ada's mute not seen by bob before she held Space: {changes}")
+        self.assertTrue(any(on for at, on in changes if held_at < at < released_at + 0.5),
+                        f"holding Space while muted did not open ada's microphone: {changes}")
+        self.assertIs(microphone_at(typing_at), False, f"ada's microphone stayed on after Space was let go: {changes}")
+        opened_while_typing = [at - typing_at for at, on in changes if on and typing_at <= at <= typed_at + 1.5]
+        self.assertEqual(opened_while_typing, [],
+                         f"ada's microphone opened while she typed in the chat (seconds into the typing): {changes}")
 
 
 if __name__ == "__main__":

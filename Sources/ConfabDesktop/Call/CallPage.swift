@@ -221,9 +221,13 @@ final class CallPage: MainWindowPage {
     /// works wherever the focus is; the others are the app's (`AppShortcut`).
     private func bindPushToTalk(in window: Window) {
         let vm = callViewModel
-        // Hold Space to talk while muted; when not muted Space keeps activating buttons.
-        spaceKey = window.onKey("space", pressed: { [weak vm] in
-            guard let vm, !vm.callSettings.audioOn || vm.localMedia.isPushToTalkActive else { return false }
+        // Hold Space to talk while muted; when not muted Space keeps activating buttons. In the
+        // chat's box Space is a space: taken for talking, it was lost from the message, and each
+        // one opened the microphone for a moment while a muted person typed. The release is
+        // always the talk's: a talk held while the focus moved into the box still ends.
+        spaceKey = window.onKey("space", pressed: { [weak vm, weak window] in
+            guard let vm, let window, !window.focusTakesText,
+                  !vm.callSettings.audioOn || vm.localMedia.isPushToTalkActive else { return false }
             vm.localMedia.startPushToTalk()
             return true
         }, released: { [weak vm] in vm?.localMedia.endPushToTalk() })
