@@ -142,20 +142,36 @@ class ChatAndReactions(MediaCallTestCase):
 
 
 class TalkingWhileMuted(MediaCallTestCase):
-    """ada (the app) mutes herself in a call with bob. Holding Space lets her talk; typing in the
-    chat is typing: each Space there was taken for talking, lost from the message, and opened
-    her microphone to bob for a moment."""
+    """ada (the app) mutes herself in a call with bob. Holding Space lets her talk, and letting
+    it go shuts the microphone again, also when it is let go in another application's window.
+    Typing in the chat is typing: each Space there was taken for talking, lost from the
+    message, and opened her microphone to bob for a moment. bob's report says when his call
+    showed ada's microphone on."""
+
+    def xdotool(self, *arguments):
+        subprocess.run(["xdotool", *arguments], env=dict(os.environ, DISPLAY=self.xvfb.display), check=True, timeout=20)
+
+    def mute(self, title):
+        press_keys(self.xvfb.display, title, "ctrl+d")
+        self.xdotool("keyup", "ctrl")
+
+    @staticmethod
+    def microphone_changes(report):
+        """When bob's call showed ada's microphone on or off: (seconds since the epoch, on)."""
+        ada = next(remote for remote in report["media"]["remote"] if remote["userID"] == "ada")
+        return [(datetime.fromisoformat(change["at"].replace("Z", "+00:00")).timestamp(), change["hasAudio"])
+                for change in ada["changes"]]
+
+    @staticmethod
+    def microphone_at(changes, moment):
+        before = [on for at, on in changes if at <= moment]
+        return before[-1] if before else None
 
     def test_holdingSpaceOpensTheMicrophone_butSpacesTypedInTheChatAreTextAndOpenNothing(self):
         bob, call_window = self.call_bob("muted-chat", ["--duration", "90"])
         title = "muted-chat – Confab"
-        env = dict(os.environ, DISPLAY=self.xvfb.display)
-
-        def xdotool(*arguments):
-            subprocess.run(["xdotool", *arguments], env=env, check=True, timeout=20)
-
-        press_keys(self.xvfb.display, title, "ctrl+d")
-        xdotool("keyup", "ctrl")
+        xdotool = self.xdotool
+        self.mute(title)
         time.sleep(3)
         # Space held with the focus on the window's buttons: ada talks while she holds it.
         xdotool("keydown", "space")
@@ -185,22 +201,41 @@ class TalkingWhileMuted(MediaCallTestCase):
         texts = [entry["text"] for entry in report.get("chat", [])]
         self.assertIn("hello bob from a muted ada", texts, f"the message as bob got it; his chat: {report.get('chat')}")
 
-        ada = next(remote for remote in report["media"]["remote"] if remote["userID"] == "ada")
-        # Whether bob saw ada's microphone on, as his call showed it, over time (seconds since epoch).
-        changes = [(datetime.fromisoformat(change["at"].replace("Z", "+00:00")).timestamp(), change["hasAudio"])
-                   for change in ada["changes"]]
-
-        def microphone_at(moment):
-            before = [on for at, on in changes if at <= moment]
-            return before[-1] if before else None
-
-        self.assertIs(microphone_at(held_at - 0.5), False, f"ada's mute not seen by bob before she held Space: {changes}")
+        changes = self.microphone_changes(report)
+        self.assertIs(self.microphone_at(changes, held_at - 0.5), False, f"ada's mute not seen by bob before she held Space: {changes}")
         self.assertTrue(any(on for at, on in changes if held_at < at < released_at + 0.5),
                         f"holding Space while muted did not open ada's microphone: {changes}")
-        self.assertIs(microphone_at(typing_at), False, f"ada's microphone stayed on after Space was let go: {changes}")
+        self.assertIs(self.microphone_at(changes, typing_at), False, f"ada's microphone stayed on after Space was let go: {changes}")
         opened_while_typing = [at - typing_at for at, on in changes if on and typing_at <= at <= typed_at + 1.5]
         self.assertEqual(opened_while_typing, [],
                          f"ada's microphone opened while she typed in the chat (seconds into the typing): {changes}")
+
+    def test_spaceHeld_whileAnotherApplicationTakesTheFocus_theMicrophoneShuts(self):
+        # The release of Space goes to the window that has the focus then: the call's window
+        # never heard it, and ada's microphone stayed open for the rest of the call.
+        bob, call_window = self.call_bob("muted-away", ["--duration", "90"])
+        title = "muted-away – Confab"
+        self.mute(title)
+        time.sleep(3)
+        self.xdotool("keydown", "space")
+        held_at = time.time()
+        time.sleep(2)
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        other = subprocess.Popen(["xmessage", "-name", "elsewhere", "another application"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: (other.kill(), other.wait()))
+        self.xdotool("search", "--sync", "--limit", "1", "--classname", "elsewhere", "windowfocus", "--sync")
+        away_at = time.time()
+        time.sleep(1)
+        self.xdotool("keyup", "space")
+        time.sleep(4)
+        checked_at = time.time()
+        bob.process.terminate()
+        changes = self.microphone_changes(bob.report(timeout=30))
+        self.assertIs(self.microphone_at(changes, held_at - 0.5), False, f"ada's mute not seen by bob before she held Space: {changes}")
+        self.assertIs(self.microphone_at(changes, away_at - 0.2), True, f"holding Space did not open ada's microphone: {changes}")
+        self.assertIs(self.microphone_at(changes, checked_at), False,
+                      f"ada's microphone stayed open after another application took the focus while she held Space: {changes}")
 
 
 if __name__ == "__main__":

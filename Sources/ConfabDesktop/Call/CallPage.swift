@@ -59,6 +59,8 @@ final class CallPage: MainWindowPage {
     private weak var window: Window?
     /// Push to talk, on the window while the page is shown.
     private var spaceKey: KeyHandler?
+    /// Ends push to talk when the window loses the focus (see `bindPushToTalk`).
+    private var spaceFocusWatch: SignalConnection?
     /// Told when the title changes (someone joined a call named after its people).
     var onTitleChanged: (@MainActor () -> Void)?
 
@@ -195,6 +197,8 @@ final class CallPage: MainWindowPage {
         revealConnection = nil
         spaceKey?.remove()
         spaceKey = nil
+        spaceFocusWatch?.disconnect()
+        spaceFocusWatch = nil
     }
 
     /// Ctrl+P and the People button: show the sidebar, or hide it when it is shown. With
@@ -231,6 +235,13 @@ final class CallPage: MainWindowPage {
             vm.localMedia.startPushToTalk()
             return true
         }, released: { [weak vm] in vm?.localMedia.endPushToTalk() })
+        // Space held while the focus went to another window is let go there, and this window
+        // never hears of it: the microphone stayed open for the rest of the call, the person
+        // believing themselves muted. A window that loses the focus ends the talk.
+        spaceFocusWatch = window.onPropertyChange("is-active") { [weak vm, weak window] in
+            guard let window, !window.isActive else { return }
+            vm?.localMedia.endPushToTalk()
+        }
     }
 
     private func update() {
