@@ -168,18 +168,22 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_child(c(), child.c())
     }
 
-    /// Keeps the view scrolled to the end whenever its content grows (a chat: the newest
-    /// message stays in view). The adjustment learns the new size only after layout, hence
-    /// the signal rather than scrolling when content is added.
+    /// Keeps the view at the end of its content while it is there (a chat: the newest message
+    /// comes into view), and leaves it where it is once the user scrolled back to read.
     public func followEnd() {
         guard let adjustment = gtk_scrolled_window_get_vadjustment(c()) else { return }
-        let thunk: @convention(c) (gpointer?, gpointer?) -> Void = { adjustment, _ in
-            guard let adjustment = adjustment?.assumingMemoryBound(to: GtkAdjustment.self) else { return }
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
-        }
-        // The adjustment lives and dies with this scrolled window: the handler needs no removal.
-        g_signal_connect_data(gpointer(adjustment), "changed", unsafeBitCast(thunk, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+        let reference = AdjustmentReference(adjustment)
+        let follower = EndFollower(reference)
+        reference.onSignal("value-changed") { follower.viewMoved() }
+        reference.onSignal("changed") { follower.contentChanged() }
+        endFollower = follower
+        adjustments.append(reference)
     }
+
+    /// Scrolls to the end now and follows it again (`followEnd`): the user sent a message.
+    public func scrollToEnd() { endFollower?.scrollToEnd() }
+
+    private var endFollower: EndFollower?
 
     /// A view that scrolls both ways when its content is bigger than it, else gives the content
     /// its whole size (a picture that may shrink simply fits).
@@ -238,6 +242,53 @@ public final class ScrolledWindow: Widget {
 /// The scrolled window's adjustment, held while we listen to it.
 private final class AdjustmentReference: GObjectReference {
     init(_ adjustment: UnsafeMutablePointer<GtkAdjustment>) { super.init(adopting: gpointer(adjustment)) }
+
+    var adjustment: UnsafeMutablePointer<GtkAdjustment> { UnsafeMutableRawPointer(raw).assumingMemoryBound(to: GtkAdjustment.self) }
+}
+
+/// `ScrolledWindow.followEnd`: whether the view is at the end, and moving it there again when
+/// the content grows.
+@MainActor
+private final class EndFollower {
+    /// Weak: the adjustment's own signal handlers hold this follower.
+    private weak var reference: AdjustmentReference?
+    private var isAtEnd = true
+    private var isScrollPending = false
+
+    init(_ reference: AdjustmentReference) { self.reference = reference }
+
+    /// The view moved (the user, or our own scrolling): is it at the end now?
+    func viewMoved() {
+        guard let adjustment = reference?.adjustment else { return }
+        // A pixel's slack: the content's height and the view's are fractional in places.
+        isAtEnd = gtk_adjustment_get_value(adjustment) >= gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) - 1
+    }
+
+    /// The content or the view changed size (told during layout).
+    func contentChanged() {
+        if isAtEnd { scheduleScroll() }
+    }
+
+    func scrollToEnd() {
+        isAtEnd = true
+        scheduleScroll()
+    }
+
+    /// The scroll waits for the main loop's next turn. Set while GTK lays the view out, as the
+    /// adjustment tells of its new size, the value moved the scroll bar but not the content:
+    /// the view drew the content where the old value had it, short of the end by whatever had
+    /// just been added (a chat showed every new message one update late, below the view).
+    private func scheduleScroll() {
+        guard !isScrollPending else { return }
+        isScrollPending = true
+        MainLoop.after(seconds: 0) { [weak self] in
+            guard let self else { return }
+            self.isScrollPending = false
+            guard let adjustment = self.reference?.adjustment else { return }
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            self.isAtEnd = true
+        }
+    }
 }
 
 /// AdwPreferencesGroup: a titled list of rows.

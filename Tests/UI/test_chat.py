@@ -7,8 +7,8 @@ import subprocess
 import unittest
 from datetime import datetime
 
-from confab_ui import (MediaCallTestCase, NotificationStandIn, Peer, click, find, find_all, on_screen, press_keys, screenshot, top_level_window,
-                       wait_for, MEDIA_ADDRESS)
+from confab_ui import (MediaCallTestCase, NotificationStandIn, Peer, box, click, find, find_all, on_screen, press_keys, screenshot,
+                       top_level_window, wait_for, MEDIA_ADDRESS)
 
 
 class ChatAndReactions(MediaCallTestCase):
@@ -236,6 +236,82 @@ class TalkingWhileMuted(MediaCallTestCase):
         self.assertIs(self.microphone_at(changes, away_at - 0.2), True, f"holding Space did not open ada's microphone: {changes}")
         self.assertIs(self.microphone_at(changes, checked_at), False,
                       f"ada's microphone stayed open after another application took the focus while she held Space: {changes}")
+
+
+class ChatScrolling(MediaCallTestCase):
+    """The chat pane shows the newest message as it comes, leaves a person reading earlier ones
+    where they are, and goes back to the newest when they send. It showed every new message one
+    update late: the scroll bar at the end, the content short of it by what had just come, so
+    the last messages (and your own) sat below the view."""
+    # dave and erin join by the call's id without being rung.
+    server_args = ("--open-calls",)
+
+    def list_area(self, call_window):
+        """The chat's list on screen, as (top, bottom): between the tabs and the message box."""
+        tab = on_screen(call_window, role="page tab", name="Chat")
+        entry = on_screen(call_window, role="text", name="Message")
+        _, tab_y, _, tab_height = box(tab)
+        _, entry_y, _, _ = box(entry)
+        return tab_y + tab_height, entry_y
+
+    def row(self, call_window, words):
+        return next((node for node in find_all(call_window, name_contains=words) if node.name and " at " in node.name), None)
+
+    def in_view(self, call_window, words):
+        """Whether the chat's row containing `words` is wholly within the list's area."""
+        row = self.row(call_window, words)
+        if row is None:
+            return False
+        top, bottom = self.list_area(call_window)
+        _, y, _, height = box(row)
+        return height > 0 and top <= y and y + height <= bottom
+
+    def test_newMessagesComeIntoView_notWhileReadingEarlierOnes_andSendingGoesBackToTheNewest(self):
+        bob, call_window = self.call_bob("chat-scroll", ["--duration", "120"])
+        press_keys(self.xvfb.display, "chat-scroll – Confab", "ctrl+p")
+        subprocess.run(["xdotool", "keyup", "ctrl"], env=dict(os.environ, DISPLAY=self.xvfb.display), check=True, timeout=10)
+        click(wait_for(lambda: on_screen(call_window, role="page tab", name="Chat"), what="the Chat tab"))
+        wait_for(lambda: on_screen(call_window, role="text", name="Message"), what="the chat's message box")
+
+        # More messages than the pane holds, a long link and a few lines among them.
+        texts = [f"dave says {number:02}" for number in range(1, 21)]
+        texts[8] = "dave says 09 https://example.org/" + "a-long-path-without-spaces" * 8
+        texts[13] = "dave says 14\nover\nthree lines"
+        arguments = [argument for text in texts for argument in ("--chat", text)]
+        dave = Peer(self.server, "dave", ["join", "default:chat-scroll", "--duration", "90", "--chat-after", "2", *arguments])
+        self.addCleanup(dave.stop)
+        wait_for(lambda: self.row(call_window, "dave says 20"), timeout=30, what="dave's last message in the chat")
+        wait_for(lambda: self.in_view(call_window, "dave says 20"), timeout=5,
+                 what="dave's last message in view (it stayed below the chat's view)")
+        self.assertFalse(self.in_view(call_window, "dave says 01"))
+        screenshot(self.xvfb.display, "chat-scrolled-to-the-newest.png")
+
+        # ada scrolls back to read (the mouse wheel over the list).
+        top, bottom = self.list_area(call_window)
+        x, _, width, _ = box(on_screen(call_window, role="text", name="Message"))
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        subprocess.run(["xdotool", "mousemove", str(x + width // 2), str((top + bottom) // 2)], env=env, check=True, timeout=10)
+        subprocess.run(["xdotool", "click", "--repeat", "6", "--delay", "50", "4"], env=env, check=True, timeout=10)
+        time.sleep(1)
+        reading = next(words for words in (f"dave says {number:02}" for number in range(1, 21)) if self.in_view(call_window, words))
+        _, reading_y, _, _ = box(self.row(call_window, reading))
+        self.assertFalse(self.in_view(call_window, "dave says 20"), "the wheel did not scroll the chat back")
+
+        erin = Peer(self.server, "erin", ["join", "default:chat-scroll", "--duration", "60", "--chat-after", "1", "--chat", "erin is here"])
+        self.addCleanup(erin.stop)
+        wait_for(lambda: self.row(call_window, "erin is here"), timeout=30, what="erin's message in the chat")
+        time.sleep(1)
+        _, still_y, _, _ = box(self.row(call_window, reading))
+        self.assertEqual(still_y, reading_y, f"the message ada was reading ({reading}) moved when erin's came")
+        self.assertFalse(self.in_view(call_window, "erin is here"))
+
+        # Her own message takes her back to the newest.
+        click(on_screen(call_window, role="text", name="Message"))
+        subprocess.run(["xdotool", "type", "--delay", "20", "ada is back"], env=env, check=True, timeout=20)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], env=env, check=True, timeout=10)
+        wait_for(lambda: self.in_view(call_window, "ada is back"), timeout=10, what="ada's own message in view once sent")
+        screenshot(self.xvfb.display, "chat-own-message.png")
+        bob.stop()
 
 
 if __name__ == "__main__":

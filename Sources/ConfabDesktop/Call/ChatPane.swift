@@ -75,6 +75,8 @@ final class ChatPane {
         refusal.isVisible = false
         guard !text.trimmingWhitespace().isEmpty else { return }
         entry.text = ""
+        // Back to the newest, where the message will show, also from reading earlier ones.
+        scroller.scrollToEnd()
         Task { [weak self] in
             // A failed send (told in a toast) gives the text back to the entry.
             if await !call.sendChat(text), let self, self.entry.text.isEmpty { self.entry.text = text }
