@@ -279,6 +279,46 @@ class SidebarOpensOnlyWhenAsked(MainWindowTestCase):
         self.assertFalse(self.sidebar_shown(call), "the sidebar closed in the narrow window came back as it widened")
 
 
+class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
+    """A call name the server cannot take, or Call with nobody to call, is explained under its
+    field, whole, with what to type instead, until the field is edited. It was a toast that cut
+    the reason off ("…optionally after a type (default:standup): call i…") and went away."""
+
+    def problem_on_screen(self, words):
+        # A hidden label has no size: on_screen passes it over.
+        return on_screen(self.home, role="label", name_contains=words)
+
+    def test_aNameWithSpaces_isExplainedWhole_withANameThatWouldDo_andTheExplanationGoesWhenEdited(self):
+        call_name = find(self.home, role="text", name="Call name")
+        type_text(call_name, "Team Sync! #1")
+        click(find(self.home, role="push button", name="Join…"))
+        said = "A call’s name has only letters, digits, “.”, “-” and “_”, not spaces, “!”, “#”. “Team-Sync-1” would do."
+        problem = wait_for(lambda: self.problem_on_screen("“Team-Sync-1” would do"), what="the reason under the call name")
+        self.assertEqual(problem.name, said)
+        self.assert_inside(problem, self.home, "the reason")
+        _, entry_y, _, entry_height = extents(call_name)
+        self.assertGreaterEqual(extents(problem)[1], entry_y + entry_height, "the reason is not under the call name")
+        screenshot(self.xvfb.display, "home-call-name-problem.png")
+        self.assertIsNotNone(top_level_window(self.accessible, name="Confab"), "the home page went away")
+
+        # Mended as suggested: the reason goes, and Join… opens that call's lobby.
+        type_text(call_name, "Team-Sync-1")
+        wait_for(lambda: self.problem_on_screen("would do") is None, what="the reason gone once the name is edited")
+        click(find(self.home, role="push button", name="Join…"))
+        self.page("Team-Sync-1 – Confab", "the lobby of the mended name")
+
+    def test_callWithNobodyToCall_saysSoUnderThePeopleField(self):
+        click(find(self.home, role="push button", name="Call"))
+        problem = wait_for(lambda: self.problem_on_screen("Enter who to call"), what="the reason under the people field")
+        _, entry_y, _, entry_height = extents(find(self.home, role="text", name="People to call"))
+        _, button_y, _, _ = extents(find(self.home, role="push button", name="Call"))
+        _, problem_y, _, problem_height = extents(problem)
+        self.assertTrue(entry_y + entry_height <= problem_y and problem_y + problem_height <= button_y,
+                        f"the reason at y {problem_y} is not between the people field (ending at {entry_y + entry_height}) and Call ({button_y})")
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        wait_for(lambda: self.problem_on_screen("Enter who to call") is None, timeout=2, what="the reason gone once someone is named")
+
+
 class HomeWithoutServer(XvfbTestCase):
     def test_unreachableServer_homeSaysSo_insteadOfSignedIn(self):
         app = App(self.xvfb, ["--server", "ws://127.0.0.1:9", "--user", "ada", "--test-devices"])

@@ -11,6 +11,9 @@ final class HomePage: MainWindowPage {
     let title = "Confab"
     private let callName: Entry
     private let people: Entry
+    /// What is wrong with what was typed in each field, shown under it until it is edited.
+    private let callNameProblem: Label
+    private let peopleProblem: Label
     private let toasts: ToastOverlay
     private weak var callViewModel: CallViewModel?
     private var toastForwarder: ToastForwarder?
@@ -27,6 +30,8 @@ final class HomePage: MainWindowPage {
         content = UIFile.require { try file.widget("content") }
         callName = UIFile.require { try file.entry("call-name") }
         people = UIFile.require { try file.entry("people") }
+        callNameProblem = UIFile.require { try file.label("call-name-problem") }
+        peopleProblem = UIFile.require { try file.label("people-problem") }
         status = UIFile.require { try file.statusPage("status") }
         toasts = UIFile.require { try file.toastOverlay("toasts") }
         let ringButton = UIFile.require { try file.button("ring") }
@@ -37,6 +42,8 @@ final class HomePage: MainWindowPage {
         callName.onActivate { [weak self] in self?.openLobby() }
         ringButton.onClicked { [weak self] in self?.ring() }
         people.onActivate { [weak self] in self?.ring() }
+        callName.onSignal("changed") { [weak self] in self?.clearProblem(of: self?.callName, shownIn: self?.callNameProblem) }
+        people.onSignal("changed") { [weak self] in self?.clearProblem(of: self?.people, shownIn: self?.peopleProblem) }
         // The reason the last call ended (declined, missed …) shows here, where the user lands.
         // A message from just before this window opened (e.g. "Bob declined") is shown here.
         toastForwarder = ToastForwarder(callViewModel: callViewModel, overlay: toasts, call: nil)
@@ -75,7 +82,7 @@ final class HomePage: MainWindowPage {
         // A link someone sent: its call, and its secret when it has one.
         if typed.lowercased().hasPrefix("confab:") {
             guard let link = CallLink(typed) else {
-                return toasts.showToast(tr("That is not a Confab call link (confab://join/TYPE/NAME?secret=…)"))
+                return show(tr("That is not a Confab call link (confab://join/TYPE/NAME?secret=…)"), under: callName, in: callNameProblem)
             }
             return openLink(link)
         }
@@ -85,8 +92,11 @@ final class HomePage: MainWindowPage {
 
     private func ring() {
         let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
-        guard !members.isEmpty else { return toasts.showToast(tr("Enter who to call: their user ids, separated by commas")) }
+        guard !members.isEmpty else { return show(tr("Enter who to call: their user ids, separated by commas"), under: people, in: peopleProblem) }
         let typed = callName.text.trimmingSpaces()
+        if typed.lowercased().hasPrefix("confab:") {
+            return show(tr("A link is for Join…; to ring people, name the call here or leave it empty."), under: callName, in: callNameProblem)
+        }
         let call = typed.isEmpty ? CallID.unnamed() : parseCallName(typed)
         guard let call else { return }
         Task { await callViewModel?.startCall(call, members: members) }
@@ -94,12 +104,26 @@ final class HomePage: MainWindowPage {
 
     /// The typed call name by the server's own rules, or nil after saying what is wrong with it.
     private func parseCallName(_ text: String) -> CallID? {
-        do {
-            return try CallID.parse(userInput: text)
-        } catch {
-            toasts.showToast(tr("Call names use letters, digits, “.”, “-” and “_”, optionally after a type (default:standup): %@", "\(error.description)"))
+        if let problem = CallNameProblem(typed: text) {
+            show(problem.message, under: callName, in: callNameProblem)
             return nil
         }
+        return try? CallID.parse(userInput: text)
+    }
+
+    /// Says what is wrong under the field (a toast cut a long reason off, and went before it
+    /// was read), marks the field, and puts the keyboard there to mend it.
+    private func show(_ problem: String, under entry: Entry, in label: Label) {
+        label.text = problem
+        label.isVisible = true
+        entry.addCSSClass("error")
+        entry.grabFocus()
+    }
+
+    private func clearProblem(of entry: Entry?, shownIn label: Label?) {
+        guard let entry, let label, label.isVisible else { return }
+        label.isVisible = false
+        entry.removeCSSClass("error")
     }
 
 }
