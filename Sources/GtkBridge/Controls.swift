@@ -44,8 +44,11 @@ public final class Label: Widget {
     /// Lets the user select and copy the text (links).
     public func makeSelectable() { gtk_label_set_selectable(c(), 1) }
 
+    /// Centred lines; a word longer than the line (a long user id) is broken too, rather
+    /// than widening what holds the label.
     public func wrap(_ on: Bool = true) {
         gtk_label_set_wrap(c(), on ? 1 : 0)
+        gtk_label_set_wrap_mode(c(), PANGO_WRAP_WORD_CHAR)
         gtk_label_set_justify(c(), GTK_JUSTIFY_CENTER)
     }
 

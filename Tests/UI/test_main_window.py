@@ -279,6 +279,29 @@ class SidebarOpensOnlyWhenAsked(MainWindowTestCase):
         self.assertFalse(self.sidebar_shown(call), "the sidebar closed in the narrow window came back as it widened")
 
 
+class ALongNameFitsAPhoneSizedWindow(MainWindowTestCase):
+    """A person whose user id is long (48 letters) is rung and joins: their name ends in "…" in
+    their tile, and the call window still narrows to phone size. The name's width held every
+    tile, and so the window, at 556 px, the name running out of its tile over the pin button."""
+    LONG = "maximilian_alexander_featherstonehaugh_the_third"
+
+    def test_ringingAndInTheCall_theNameIsCutToItsTile_andTheWindowNarrowsTo360(self):
+        callee = self.peer(self.LONG, "answer", "--accept", "--duration", "60", "--timeout", "30")
+        self.server.wait_for_connections(2)
+        type_text(find(self.home, role="text", name="People to call"), self.LONG)
+        type_text(find(self.home, role="text", name="Call name"), "long-name")
+        click(find(self.home, role="push button", name="Call"))
+        call = self.page("long-name – Confab", "the call")
+        tile = wait_for(lambda: find(call, name_contains=f"{self.LONG}, "), timeout=20, what="the long-named person's tile")
+
+        self.resize("long-name – Confab", 360, 640)
+        self.assert_inside(tile, call, "the long-named person's tile")
+        name = wait_for(lambda: on_screen(call, role="label", name=self.LONG), what="the name in the tile")
+        self.assert_inside(name, tile, "the name")
+        screenshot(self.xvfb.display, "long-name-360x640.png")
+        callee.stop()
+
+
 class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
     """A call name the server cannot take, or Call with nobody to call, is explained under its
     field, whole, with what to type instead, until the field is edited. It was a toast that cut

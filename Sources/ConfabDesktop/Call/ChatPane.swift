@@ -105,6 +105,7 @@ final class ChatPane {
         let avatar = Avatar(size: 28, name: call.senderName(of: message))
         avatar.align(vertical: .start)
         let nameLabel = Label(name, cssClasses: ["heading", "caption"])
+        nameLabel.ellipsizeAtEnd()
         let time = LocalTime.shortText(of: message.createdAt)
         let timeLabel = Label(time, cssClasses: ["dim-label", "caption", "numeric"])
         let header = Box(.horizontal, spacing: 6, children: [nameLabel, timeLabel])

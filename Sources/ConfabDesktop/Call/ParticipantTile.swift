@@ -48,6 +48,9 @@ final class ParticipantTile {
         spacer.expand(horizontally: true, vertically: false)
         // The name sits in a small pill at the bottom left (a bar across the whole tile hid
         // the picture and read as heavy); the pin button floats at the right on its own.
+        // A long name ends in "…" (its whole in the tooltip): it overflowed the tile, and its
+        // width held every tile, and so the window, from narrowing (556 px for a 48-letter id).
+        nameLabel.ellipsizeAtEnd()
         let namePill = Box(.horizontal, spacing: 6, children: [handIcon, pinIcon, microphoneOff, nameLabel])
         namePill.addCSSClass("tile-bar")
         namePill.align(vertical: .center)
@@ -102,6 +105,7 @@ final class ParticipantTile {
         pinButton?.setAccessibleLabel(isPinned ? tr("Unpin %@", "\(name)") : tr("Pin %@", "\(name)"))
         pinButton?.tooltip = isPinned ? tr("Unpin") : tr("Pin (on this device)")
         nameLabel.text = name
+        nameLabel.tooltip = name
         avatar.name = avatarName ?? name
         let showsPicture = hasVideo || (videoInterrupted && picture.hasFrame)
         stack.visiblePageName = showsPicture ? "video" : "avatar"

@@ -213,6 +213,8 @@ final class ParticipantsSidebar {
         let avatar = Avatar(size: 32, name: avatarName ?? name)
         let nameLabel = Label(name, cssClasses: ["heading"])
         nameLabel.align(horizontal: .start)
+        nameLabel.ellipsizeAtEnd()
+        nameLabel.tooltip = name
         let text = Box(.vertical, spacing: 2, children: [nameLabel])
         if let detail {
             let detailLabel = Label(detail, cssClasses: ["dim-label", "caption"])

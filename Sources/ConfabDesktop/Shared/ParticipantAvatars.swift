@@ -13,6 +13,7 @@ final class ParticipantAvatars {
             let avatar = Avatar(size: size, name: user.name)
             avatar.setAccessibleLabel(user.name)
             let name = Label(user.name, cssClasses: ["title-4"])
+            name.ellipsizeAtEnd()
             view.append(Box(.vertical, spacing: 8, children: [avatar, name]))
         }
         if users.count > 4 {
