@@ -67,6 +67,29 @@ final class CallViewModelCallWindow_Tests: XCTestCase {
         XCTAssertEqual(subject.toast?.message, "bob left")
     } }
 
+    func test_afterOurRejoin_someoneWhoWasInTheCallComingBack_isNotToldAsJoining() { onMain {
+        let (subject, service) = inCall()
+        service.send(.participantJoined(standup, participant("bob", 1)))
+        service.send(.participantJoined(standup, participant("cy", 2)))
+        XCTAssertEqual(subject.toast?.message, "bob and cy joined")
+        // The coordinator restarted: we join again first and find only cy (her session kept);
+        // bob comes back a moment later with a new session.
+        service.participantsOnJoin = [participant("cy", 2)]
+        service.send(.connectionLost)
+        service.send(.connectionRestored)
+        waitUntil { subject.callingState == .inCall && service.joined.count == 2 }
+        let before = subject.toast?.id
+        var back = participant("bob", 1)
+        back.sessionID = "s-bob-2"
+        service.send(.participantJoined(standup, back))
+        XCTAssertEqual(subject.activeCall?.others.map(\.user.id).sorted(), ["bob", "cy"])
+        XCTAssertEqual(subject.toast?.id, before, "bob, in the call all along, told as joining: \(subject.toast?.message ?? "")")
+        // Someone new is still news (grown into the message of moments ago).
+        service.send(.participantJoined(standup, participant("dee", 3)))
+        XCTAssertNotEqual(subject.toast?.id, before)
+        XCTAssertEqual(subject.toast?.message, "bob, cy and dee joined")
+    } }
+
     func test_peopleJoiningMomentsApart_areOneMessageThatGrows_inThePlaceOfTheLast() { onMain {
         let (subject, service) = inCall()
         service.send(.participantJoined(standup, participant("bob", 1)))

@@ -70,6 +70,10 @@ public final class ActiveCall {
     @ObservationIgnored private let tell: @MainActor (_ message: String, _ topic: ToastTopic?, _ grows: Bool) -> Void
     /// Who came and went in the last moments, told as one message each.
     @ObservationIgnored private var arrivals = PeopleNews(.joined)
+    /// Others who were in the call when we joined it again (a reconnection, the coordinator
+    /// restarted) and were not in it then: coming back soon after is not news (`participantJoined`).
+    @ObservationIgnored private var awaitedBack: [String: Date] = [:]
+    private static let awaitedBackFor: TimeInterval = 60
     @ObservationIgnored private var departures = PeopleNews(.left)
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
@@ -195,6 +199,13 @@ public final class ActiveCall {
     /// We are in the call's session now, with these participants.
     func joined(_ snapshot: CallSnapshot) {
         apply(snapshot)
+        if joinedAt != nil {
+            let now = Date()
+            let stillIn = Set(snapshot.participants.map(\.user.id))
+            for participant in participants.values where participant.user.id != currentUserID && !stillIn.contains(participant.user.id) {
+                awaitedBack[participant.user.id] = now
+            }
+        }
         participants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
         for sessionID in participants.keys { participants[sessionID]?.media = mediaBySession[sessionID] ?? ParticipantMedia() }
         if let session = snapshot.ownSessionID, session != ownSessionID {
@@ -252,7 +263,10 @@ public final class ActiveCall {
             videoViews?.retell()
             updateCameraLimit()
         }
-        if isNew, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
+        // Someone we saw before our own rejoin, coming back after theirs, was never gone for the
+        // user: after a restart of the coordinator, "bob joined" was told of bob, in the call all along.
+        let isReturning = awaitedBack.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
+        if isNew, !isReturning, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
             let news = arrivals.add(participant.name)
             tell(news.message, .arrivals, news.grows)
         }
