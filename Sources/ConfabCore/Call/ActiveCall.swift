@@ -70,11 +70,11 @@ public final class ActiveCall {
     @ObservationIgnored private let tell: @MainActor (_ message: String, _ topic: ToastTopic?, _ grows: Bool) -> Void
     /// Who came and went in the last moments, told as one message each.
     @ObservationIgnored private var arrivals = PeopleNews(.joined)
+    @ObservationIgnored private var departures = PeopleNews(.left)
     /// Others who were in the call when we joined it again (a reconnection, the coordinator
     /// restarted) and were not in it then: coming back soon after is not news (`participantJoined`).
     @ObservationIgnored private var awaitedBack: [String: Date] = [:]
     private static let awaitedBackFor: TimeInterval = 60
-    @ObservationIgnored private var departures = PeopleNews(.left)
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
