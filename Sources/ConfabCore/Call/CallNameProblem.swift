@@ -56,7 +56,8 @@ public enum CallNameProblem: Equatable, Sendable {
         case .tooLong(let characters):
             return tr("A call’s name has at most 64 characters; this one has %@.", "\(characters)")
         case .characters(let characters, let suggestion):
-            let named = characters.map { $0.isWhitespace ? tr("spaces") : "“\($0)”" }.joined(separator: ", ")
+            // Each character in the language's own quotation marks.
+            let named = characters.map { $0.isWhitespace ? tr("spaces") : tr("“%@”", String($0)) }.joined(separator: ", ")
             guard let suggestion else { return tr("A call’s name has only letters, digits, “.”, “-” and “_”, not %@.", named) }
             return tr("A call’s name has only letters, digits, “.”, “-” and “_”, not %@. “%@” would do.", named, suggestion)
         }
