@@ -330,7 +330,7 @@ class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
         click(find(self.home, role="push button", name="Join…"))
         self.page("Team-Sync-1 – Confab", "the lobby of the mended name")
 
-    def test_callWithNobodyToCall_saysSoUnderThePeopleField(self):
+    def test_callWithNobodyToCall_orOnlyHerself_saysSoUnderThePeopleField(self):
         click(find(self.home, role="push button", name="Call"))
         problem = wait_for(lambda: self.problem_on_screen("Enter who to call"), what="the reason under the people field")
         _, entry_y, _, entry_height = extents(find(self.home, role="text", name="People to call"))
@@ -340,6 +340,12 @@ class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
                         f"the reason at y {problem_y} is not between the people field (ending at {entry_y + entry_height}) and Call ({button_y})")
         type_text(find(self.home, role="text", name="People to call"), "bob")
         wait_for(lambda: self.problem_on_screen("Enter who to call") is None, timeout=2, what="the reason gone once someone is named")
+
+        # Only herself: said here, not refused by the server on the call-ended page.
+        type_text(find(self.home, role="text", name="People to call"), "ada")
+        click(find(self.home, role="push button", name="Call"))
+        wait_for(lambda: self.problem_on_screen("That is you"), what="calling herself explained under the people field")
+        self.assertIsNotNone(top_level_window(self.accessible, name="Confab"), "the home page went away")
 
 
 class HomeWithoutServer(XvfbTestCase):

@@ -93,6 +93,11 @@ final class HomePage: MainWindowPage {
     private func ring() {
         let members = people.text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
         guard !members.isEmpty else { return show(tr("Enter who to call: their user ids, separated by commas"), under: people, in: peopleProblem) }
+        // Only yourself: the coordinator would refuse the ring in its own words ("nobody to ring:
+        // default:x has no members other than the caller"), on the call-ended page.
+        if let me = callViewModel?.currentUser.id, members.allSatisfy({ $0 == me }) {
+            return show(tr("That is you. Enter who else to call."), under: people, in: peopleProblem)
+        }
         let typed = callName.text.trimmingSpaces()
         if typed.lowercased().hasPrefix("confab:") {
             return show(tr("A link is for Join…; to ring people, name the call here or leave it empty."), under: callName, in: callNameProblem)
