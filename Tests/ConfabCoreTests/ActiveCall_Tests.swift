@@ -79,7 +79,7 @@ final class ActiveCall_Tests: XCTestCase {
         XCTAssertEqual(next?.recordingState, .noRecording)
         XCTAssertEqual(next?.isBackstage, false)
         XCTAssertEqual(next?.blockedUsers, [])
-        XCTAssertEqual(next?.ownCapabilities, [])
+        XCTAssertEqual(next?.ownCapabilities, service.capabilitiesOnJoin, "only what the new call's join gave")
         XCTAssertEqual(next?.locallyPinned, [])
     } }
 

@@ -28,6 +28,31 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(engine.started.first?.3, .default)
     } }
 
+    /// An audio room's listener sends neither microphone nor camera, a host there only the
+    /// microphone (the coordinator's capabilities); the user's own choices stay for the next
+    /// call, and a host who lets the listener speak turns the microphone on.
+    func test_whatTheCallDoesNotLetUsSend_isNotSent_andTheChoiceIsKept() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = endpoint
+        service.capabilitiesOnJoin = [.sendChat, .raiseHand]
+        let engine = FakeMediaEngine()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        let room = CallID(type: .audioRoom, id: "townhall")
+        var done = false
+        Task { await subject.startCall(room, members: [], ring: false); done = true }
+        waitUntil { done && subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(engine.started.first.map { [$0.3.audioOn, $0.3.videoOn] }, [false, false], "a listener's media started sending")
+        waitUntil { service.mediaStatesTold.last.map { !$0.microphoneOn && !$0.cameraOn } == true }
+        XCTAssertEqual(subject.callSettings.audioOn, true, "the user's choice was changed")
+        XCTAssertEqual(subject.callSettings.videoOn, true)
+
+        // A host lets her speak: her microphone goes on, her camera stays off.
+        service.send(.callUpdated(CallSnapshot(id: room, createdBy: "bob", ownCapabilities: [.sendChat, .raiseHand, .sendAudio])))
+        XCTAssertEqual(engine.audioEnabled.last, true)
+        XCTAssertNotEqual(engine.videoEnabled.last, true)
+        waitUntil { service.mediaStatesTold.last.map { $0.microphoneOn && !$0.cameraOn } == true }
+    } }
+
     /// The call page waits for it when joined from the lobby (AppRouter): said once our side
     /// of the signalling is done, before the connection is up; or when the first try failed,
     /// so a page never waits on a media server that is down.

@@ -145,7 +145,8 @@ final class FakeCallService: CallService {
     var ownSessionOnJoin: String?
 
     var participantsOnJoin: [CallParticipant] = []
-    var capabilitiesOnJoin: Set<OwnCapability> = []
+    /// What a member of a default call may send (a test of moderation or the like adds to it).
+    var capabilitiesOnJoin: Set<OwnCapability> = [.sendAudio, .sendVideo]
     var mediaOnJoin: MediaEndpointInfo?
 
     func leaveCall(_ call: CallID) async throws { requests.append("leave \(call)") }

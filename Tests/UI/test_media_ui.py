@@ -332,3 +332,37 @@ class SwitchingDevicesInACall(MediaCallTestCase):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+class AnAudioRoom(MediaCallTestCase):
+    """In an audio room only hosts speak and nobody is seen (the coordinator's table): ada opens
+    one (its host) and bob joins as a listener. The app sent everyone's camera there, and every
+    listener's microphone; now ada's camera toggle is off and cannot be pressed, and bob hears
+    ada but never gets a picture of her."""
+    server_args = ("--open-calls",)
+
+    def test_theHostIsHeardButNotSeen_andHerCameraToggleSaysWhy(self):
+        from confab_ui import Peer, MEDIA_ADDRESS, find_all, type_text
+        import pyatspi
+        type_text(find(self.home, role="text", name="Call name"), "audio_room:townhall")
+        click(find(self.home, role="push button", name="Join…"))
+        lobby = wait_for(lambda: top_level_window(self.accessible, name="townhall (audio_room) – Confab"), what="the room's lobby")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
+        call = wait_for(lambda: top_level_window(self.accessible, name="townhall (audio_room) – Confab")
+                        and on_screen(top_level_window(self.accessible, name="townhall (audio_room) – Confab"), name="Hang up")
+                        and top_level_window(self.accessible, name="townhall (audio_room) – Confab"), timeout=20, what="the room")
+        bob = Peer(self.server, "bob", ["join", "audio_room:townhall", "--duration", "12", "--media", "test",
+                                        "--no-noise-suppression", "--no-gain-control", "--no-echo-cancellation",
+                                        "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(bob.stop)
+        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
+        camera = on_screen(call, role="push button", name="Camera")
+        microphone = on_screen(call, role="push button", name="Microphone")
+        self.assertFalse(camera.getState().contains(pyatspi.STATE_SENSITIVE), "ada's camera toggle can be pressed in an audio room")
+        self.assertTrue(microphone.getState().contains(pyatspi.STATE_SENSITIVE), "the host's microphone toggle cannot be pressed")
+        screenshot(self.xvfb.display, "audio-room.png")
+
+        report = bob.report(timeout=40)
+        ada = next(remote for remote in report["media"]["remote"] if remote["userID"] == "ada")
+        self.assertEqual(ada["framesReceived"], 0, f"bob received ada's camera in an audio room: {ada}")
+        self.assertGreater(ada["audioReadings"], 0, f"bob never heard ada, the room's host: {ada}")

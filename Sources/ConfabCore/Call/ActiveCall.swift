@@ -166,6 +166,24 @@ public final class ActiveCall {
 
     public func can(_ capability: OwnCapability) -> Bool { ownCapabilities.contains(capability) }
 
+    /// Whether the coordinator has said what we may do in this call (its answer to our join does).
+    public private(set) var knowsCapabilities = false
+
+    /// Whether our microphone (`.sendAudio`) or camera (`.sendVideo`) may go out: in an audio
+    /// room only hosts speak and nobody is seen (the coordinator's table), yet the app sent
+    /// everyone's camera and every listener's microphone. Yes until the coordinator has said.
+    public func maySend(_ capability: OwnCapability) -> Bool { !knowsCapabilities || can(capability) }
+
+    private var sendingRights: (audio: Bool, video: Bool) { (maySend(.sendAudio), maySend(.sendVideo)) }
+
+    /// Taken away (joining an audio room) or given (a host let a listener speak): what is sent
+    /// follows, the user's own choice kept for the next call.
+    private func followSendingRights(from before: (audio: Bool, video: Bool)) {
+        guard sendingRights != before else { return }
+        setAudioEnabled(localMedia.effectiveSettings.audioOn)
+        setVideoEnabled(localMedia.effectiveSettings.videoOn)
+    }
+
     /// The other participant to show large: pinned here, else pinned for everyone, else the
     /// dominant speaker, else the first to join. Never ourselves: the self-view is apart.
     public var spotlightParticipant: CallParticipant? {
@@ -199,6 +217,12 @@ public final class ActiveCall {
     /// We are in the call's session now, with these participants.
     func joined(_ snapshot: CallSnapshot) {
         apply(snapshot)
+        // The join's answer says what we may do here (a call fetched before it may not).
+        if !knowsCapabilities {
+            let couldSend = sendingRights
+            knowsCapabilities = true
+            followSendingRights(from: couldSend)
+        }
         if joinedAt != nil {
             let now = Date()
             let stillIn = Set(snapshot.participants.map(\.user.id))
@@ -242,7 +266,9 @@ public final class ActiveCall {
             mediaStateChanged(sessionID: participant.sessionID, microphoneOn: participant.microphoneOn, cameraOn: participant.cameraOn)
         }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
+        let couldSend = sendingRights
         ownCapabilities = snapshot.ownCapabilities
+        followSendingRights(from: couldSend)
         linkSecret = snapshot.linkSecret
         asksToJoin = snapshot.askToJoin
         if knocks != snapshot.knocks { knocks = snapshot.knocks }

@@ -30,18 +30,38 @@ public final class LocalMedia {
     }
 
     /// The settings as media must follow them: a toggle that is on does not open a device the
-    /// desktop refuses.
+    /// desktop refuses, nor send what the call does not let us send (`ActiveCall.maySend`).
     public var effectiveSettings: CallSettings {
-        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone,
-                     videoOn: callSettings.videoOn && deviceAccess.camera, speakerOn: callSettings.speakerOn)
+        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone && (call?.maySend(.sendAudio) ?? true),
+                     videoOn: callSettings.videoOn && deviceAccess.camera && (call?.maySend(.sendVideo) ?? true),
+                     speakerOn: callSettings.speakerOn)
     }
 
+    /// Why the call does not let our microphone or camera go out (`ActiveCall.maySend`), in the
+    /// user's words; nil when it does. The toggles show it, and are off and cannot be pressed.
+    public var microphoneRefusal: String? {
+        call?.maySend(.sendAudio) == false ? tr("Only those allowed to speak are heard in this call. Raise your hand to ask.") : nil
+    }
+    public var cameraRefusal: String? { call?.maySend(.sendVideo) == false ? tr("Nobody’s camera is shown in this call.") : nil }
+
+    /// The user's toggle (the button, Ctrl+D). Where the call lets nobody hear us it says why
+    /// and changes nothing (the button cannot be pressed then; the shortcut can).
     public func toggleMicrophone() {
+        if let microphoneRefusal { return report(microphoneRefusal) }
+        flipMicrophone()
+    }
+
+    public func toggleCamera() {
+        if let cameraRefusal { return report(cameraRefusal) }
+        flipCamera()
+    }
+
+    private func flipMicrophone() {
         callSettings = callSettings.withUpdatedAudioState(!callSettings.audioOn)
         call?.setAudioEnabled(effectiveSettings.audioOn)
     }
 
-    public func toggleCamera() {
+    private func flipCamera() {
         callSettings = callSettings.withUpdatedVideoState(!callSettings.videoOn)
         call?.setVideoEnabled(effectiveSettings.videoOn)
     }
@@ -53,7 +73,7 @@ public final class LocalMedia {
 
     /// Answering a ring without video starts the call with the camera off.
     func turnCameraOff() {
-        if callSettings.videoOn { toggleCamera() }
+        if callSettings.videoOn { flipCamera() }
     }
 
     /// The desktop granted or refused the camera or microphone: a refused device closes at
@@ -79,8 +99,8 @@ public final class LocalMedia {
                 : tr("Your microphone “%@” stopped working. Now using “%@”.", failure.device.name, replacement.name))
         }
         switch failure.device.kind {
-        case .camera where callSettings.videoOn: toggleCamera()
-        case .microphone where callSettings.audioOn: toggleMicrophone()
+        case .camera where callSettings.videoOn: flipCamera()
+        case .microphone where callSettings.audioOn: flipMicrophone()
         default: break
         }
         report(isCamera
@@ -95,15 +115,15 @@ public final class LocalMedia {
     }
 
     public func startPushToTalk() {
-        guard !callSettings.audioOn, !isPushToTalkActive, call != nil else { return }
+        guard !callSettings.audioOn, !isPushToTalkActive, call != nil, microphoneRefusal == nil else { return }
         isPushToTalkActive = true
-        toggleMicrophone()
+        flipMicrophone()
     }
 
     public func endPushToTalk() {
         guard isPushToTalkActive else { return }
         isPushToTalkActive = false
-        if callSettings.audioOn { toggleMicrophone() }
+        if callSettings.audioOn { flipMicrophone() }
     }
 
     /// A moderator asked us to turn off some of our media: turn them off here (the coordinator
@@ -112,11 +132,11 @@ public final class LocalMedia {
     func turnOff(_ tracks: ModeratedTracks) -> [String] {
         var turnedOff: [String] = []
         if tracks.contains(.microphone), callSettings.audioOn {
-            if isPushToTalkActive { endPushToTalk() } else { toggleMicrophone() }
+            if isPushToTalkActive { endPushToTalk() } else { flipMicrophone() }
             turnedOff.append(tr("microphone"))
         }
         if tracks.contains(.camera), callSettings.videoOn {
-            toggleCamera()
+            flipCamera()
             turnedOff.append(tr("camera"))
         }
         if tracks.contains(.screenshare), let call, call.isCurrentUserScreensharing {

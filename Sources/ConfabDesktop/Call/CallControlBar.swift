@@ -205,7 +205,8 @@ final class CallControlBar {
     }
 
     /// - Parameter hasMore: the More menu has something of its own (recording, broadcast, links).
-    func update(settings: CallSettings, layout: ParticipantsLayout, participantCount: Int,
+    /// - Parameter refusals: why the call does not let the microphone or camera be used (nil: it does).
+    func update(settings: CallSettings, refusals: (microphone: String?, camera: String?) = (nil, nil), layout: ParticipantsLayout, participantCount: Int,
                 canScreenshare: Bool = false, isScreensharing: Bool = false, hasMore: Bool = false,
                 conversation: Conversation = Conversation()) {
         reactionsMenu.isVisible = conversation.canReact
@@ -224,8 +225,8 @@ final class CallControlBar {
         overflowScreenshare.setEntry(iconName: "screen-shared-symbolic", label: shareName)
         hasMoreContent = hasMore
         row.overflowWanted = hasMore
-        microphone.update(isOn: settings.audioOn)
-        camera.update(isOn: settings.videoOn)
+        microphone.update(isOn: settings.audioOn, refusal: refusals.microphone)
+        camera.update(isOn: settings.videoOn, refusal: refusals.camera)
         for (candidate, button) in layoutButtons { button.isActive = candidate == layout }
         for (candidate, button) in overflowLayoutButtons { button.isActive = candidate == layout }
         let people = trn("%@ person", "%@ people", participantCount)

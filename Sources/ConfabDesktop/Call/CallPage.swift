@@ -262,14 +262,14 @@ final class CallPage: MainWindowPage {
         let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }
         sharingBanner.isVisible = call.isCurrentUserScreensharing
         area.update(others: call.othersInTileOrder, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
-                    pinnedHere: call.locallyPinned, selfHasVideo: vm.callSettings.videoOn && call.isMediaConnected,
-                    selfHasAudio: vm.callSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen,
+                    pinnedHere: call.locallyPinned, selfHasVideo: vm.localMedia.effectiveSettings.videoOn && call.isMediaConnected,
+                    selfHasAudio: vm.localMedia.effectiveSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen,
                     reactions: call.reactions, selfReaction: call.ownReaction, selfHandRaised: call.isOwnHandRaised)
         watchShownVideo()
         production.update(call)
         // The full-screen layout is the window full screen too, not a big tile in a window.
         if let window, (vm.participantsLayout == .fullScreen) != window.isFullscreen { window.toggleFullscreen() }
-        controls.update(settings: vm.callSettings, layout: vm.participantsLayout, participantCount: others.count + 1,
+        controls.update(settings: vm.callSettings, refusals: (vm.localMedia.microphoneRefusal, vm.localMedia.cameraRefusal), layout: vm.participantsLayout, participantCount: others.count + 1,
                         canScreenshare: call.can(.screenshare) && call.isMediaConnected, isScreensharing: call.isCurrentUserScreensharing,
                         hasMore: production.hasContent,
                         conversation: .init(unreadChatCount: call.unreadChatCount, canReact: call.canReact,

@@ -66,7 +66,7 @@ final class MinimizedCallWindow {
     }
 
     private func update() {
-        microphone.update(isOn: callViewModel.callSettings.audioOn)
+        microphone.update(isOn: callViewModel.callSettings.audioOn, refusal: callViewModel.localMedia.microphoneRefusal)
         updateDuration()
         show(call.spotlightParticipant?.sessionID)
         guard let speaker = call.spotlightParticipant else {

@@ -30,7 +30,12 @@ final class MediaToggle {
         button.onToggled { _ in onToggle() }
     }
 
-    func update(isOn: Bool) {
+    /// - Parameter refusal: why the call does not let this device be used (an audio room's
+    ///   camera): the toggle shows off, cannot be pressed, and its tooltip says why.
+    func update(isOn wanted: Bool, refusal: String? = nil) {
+        let isOn = wanted && refusal == nil
+        button.isSensitive = refusal == nil
+        defer { if let refusal { button.tooltip = refusal } }
         button.isActive = isOn
         button.setIconName(kind.iconName(isOn: isOn))
         button.setCSSClass("off", !isOn)
