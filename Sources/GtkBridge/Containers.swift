@@ -261,7 +261,7 @@ private final class EndFollower {
     func viewMoved() {
         guard let adjustment = reference?.adjustment else { return }
         // A pixel's slack: the content's height and the view's are fractional in places.
-        isAtEnd = gtk_adjustment_get_value(adjustment) >= gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) - 1
+        isAtEnd = gtk_adjustment_get_value(adjustment) >= Self.end(of: adjustment) - 1
     }
 
     /// The content or the view changed size (told during layout).
@@ -285,9 +285,13 @@ private final class EndFollower {
             guard let self else { return }
             self.isScrollPending = false
             guard let adjustment = self.reference?.adjustment else { return }
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
-            self.isAtEnd = true
+            gtk_adjustment_set_value(adjustment, Self.end(of: adjustment))
         }
+    }
+
+    /// The value that shows the content's end.
+    private static func end(of adjustment: UnsafeMutablePointer<GtkAdjustment>) -> Double {
+        gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
     }
 }
 

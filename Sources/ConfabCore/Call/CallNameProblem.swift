@@ -22,14 +22,15 @@ public enum CallNameProblem: Equatable, Sendable {
         } catch {
             switch error {
             case .unknownCallType(let type): self = .unknownType(type)
-            case .missingColon, .invalidID: self = Self.idProblem(in: String(typed.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+            case .missingColon, .invalidID: self = Self.idProblem(in: typed.trimmingSpaces())
             }
         }
     }
 
     private static func idProblem(in typed: String) -> CallNameProblem {
-        let type = typed.firstIndex(of: ":").map { String(typed[..<$0]) }
-        let id = typed.firstIndex(of: ":").map { String(typed[typed.index(after: $0)...]) } ?? typed
+        let colon = typed.firstIndex(of: ":")
+        let type = colon.map { String(typed[..<$0]) }
+        let id = colon.map { String(typed[typed.index(after: $0)...]) } ?? typed
         guard !id.isEmpty else { return .empty }
         var notAllowed: [Character] = []
         for character in id where !isAllowed(character) && !notAllowed.contains(character) { notAllowed.append(character) }
@@ -39,11 +40,9 @@ public enum CallNameProblem: Equatable, Sendable {
         return .characters(notAllowed, suggestion: suggestion)
     }
 
-    /// The characters `CallID` takes in a name.
+    /// The characters `CallID` takes in a name (one scalar each: an emoji with a joiner is not).
     private static func isAllowed(_ character: Character) -> Bool {
-        character.unicodeScalars.count == 1 && character.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "."
-        }
+        character.unicodeScalars.count == 1 && character.unicodeScalars.allSatisfy(CallID.isAllowedInID)
     }
 
     /// What the user is told, under the field.

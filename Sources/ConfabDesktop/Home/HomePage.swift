@@ -80,7 +80,7 @@ final class HomePage: MainWindowPage {
     private func openLobby() {
         let typed = callName.text.trimmingSpaces()
         // A link someone sent: its call, and its secret when it has one.
-        if typed.lowercased().hasPrefix("confab:") {
+        if Self.isLink(typed) {
             guard let link = CallLink(typed) else {
                 return show(tr("That is not a Confab call link (confab://join/TYPE/NAME?secret=…)"), under: callName, in: callNameProblem)
             }
@@ -99,7 +99,7 @@ final class HomePage: MainWindowPage {
             return show(tr("That is you. Enter who else to call."), under: people, in: peopleProblem)
         }
         let typed = callName.text.trimmingSpaces()
-        if typed.lowercased().hasPrefix("confab:") {
+        if Self.isLink(typed) {
             return show(tr("A link is for Join…; to ring people, name the call here or leave it empty."), under: callName, in: callNameProblem)
         }
         let call = typed.isEmpty ? CallID.unnamed() : parseCallName(typed)
@@ -109,12 +109,13 @@ final class HomePage: MainWindowPage {
 
     /// The typed call name by the server's own rules, or nil after saying what is wrong with it.
     private func parseCallName(_ text: String) -> CallID? {
-        if let problem = CallNameProblem(typed: text) {
-            show(problem.message, under: callName, in: callNameProblem)
-            return nil
-        }
-        return try? CallID.parse(userInput: text)
+        if let call = try? CallID.parse(userInput: text) { return call }
+        show((CallNameProblem(typed: text) ?? .empty).message, under: callName, in: callNameProblem)
+        return nil
     }
+
+    /// A link someone sent (`confab://join/…`) rather than a call's name.
+    private static func isLink(_ typed: String) -> Bool { typed.lowercased().hasPrefix("confab:") }
 
     /// Says what is wrong under the field (a toast cut a long reason off, and went before it
     /// was read), marks the field, and puts the keyboard there to mend it.

@@ -35,16 +35,18 @@ final class MediaToggle {
     func update(isOn wanted: Bool, refusal: String? = nil) {
         let isOn = wanted && refusal == nil
         button.isSensitive = refusal == nil
-        defer { if let refusal { button.tooltip = refusal } }
         button.isActive = isOn
         button.setIconName(kind.iconName(isOn: isOn))
         button.setCSSClass("off", !isOn)
-        switch (kind, isOn) {
-        case (.microphone, true): button.tooltip = tr("Turn off the microphone (%@)", kind.shortcut)
-        case (.microphone, false): button.tooltip = tr("Turn on the microphone (%@)", kind.shortcut)
-        case (.camera, true): button.tooltip = tr("Turn off the camera (%@)", kind.shortcut)
-        case (.camera, false): button.tooltip = tr("Turn on the camera (%@)", kind.shortcut)
-        }
+        // Set once: each change of a tooltip queries the one under the pointer again.
+        button.tooltip = refusal ?? {
+            switch (kind, isOn) {
+            case (.microphone, true): tr("Turn off the microphone (%@)", kind.shortcut)
+            case (.microphone, false): tr("Turn on the microphone (%@)", kind.shortcut)
+            case (.camera, true): tr("Turn off the camera (%@)", kind.shortcut)
+            case (.camera, false): tr("Turn on the camera (%@)", kind.shortcut)
+            }
+        }()
         button.setAccessibleDescription(isOn ? tr("%@ on", "\(kind.accessibleName)") : tr("%@ off", "\(kind.accessibleName)"))
     }
 }

@@ -31,12 +31,14 @@ public struct CallID: Hashable, Sendable, Codable, CustomStringConvertible, Loss
         let typeName = String(text[..<colon])
         let id = String(text[text.index(after: colon)...])
         guard let type = CallType(rawValue: typeName) else { throw .unknownCallType(typeName) }
-        let allowed = id.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || $0 == "_" || $0 == "-" || $0 == "."
-        }
-        guard !id.isEmpty, id.count <= 64, allowed else { throw .invalidID(id) }
+        guard !id.isEmpty, id.count <= 64, id.unicodeScalars.allSatisfy(isAllowedInID) else { throw .invalidID(id) }
         return CallID(type: type, id: id)
+    }
+
+    /// The characters an id may have: ASCII letters and digits, "_", "-" and ".".
+    public static func isAllowedInID(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || scalar == "_" || scalar == "-" || scalar == "."
     }
 
     public init(from decoder: any Decoder) throws {
