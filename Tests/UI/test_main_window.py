@@ -314,7 +314,9 @@ class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
     def test_aNameWithSpaces_isExplainedWhole_withANameThatWouldDo_andTheExplanationGoesWhenEdited(self):
         call_name = find(self.home, role="text", name="Call name")
         type_text(call_name, "Team Sync! #1")
-        click(find(self.home, role="push button", name="Join…"))
+        join = find(self.home, role="push button", name="Join…")
+        join_before = extents(join)
+        click(join)
         said = "A call’s name has only letters, digits, “.”, “-” and “_”, not spaces, “!”, “#”. “Team-Sync-1” would do."
         problem = wait_for(lambda: self.problem_on_screen("“Team-Sync-1” would do"), what="the reason under the call name")
         self.assertEqual(problem.name, said)
@@ -323,6 +325,9 @@ class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
         self.assertGreaterEqual(extents(problem)[1], entry_y + entry_height, "the reason is not under the call name")
         screenshot(self.xvfb.display, "home-call-name-problem.png")
         self.assertIsNotNone(top_level_window(self.accessible, name="Confab"), "the home page went away")
+        # The reason takes the hint's place: Join… stays where it was (it went half below the
+        # window's edge at the default size when the reason was added under the hint).
+        self.assertEqual(extents(join), join_before, "Join… moved when the reason showed")
 
         # Mended as suggested: the reason goes, and Join… opens that call's lobby.
         type_text(call_name, "Team-Sync-1")
@@ -331,13 +336,16 @@ class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
         self.page("Team-Sync-1 – Confab", "the lobby of the mended name")
 
     def test_callWithNobodyToCall_orOnlyHerself_saysSoUnderThePeopleField(self):
-        click(find(self.home, role="push button", name="Call"))
+        call_button = find(self.home, role="push button", name="Call")
+        call_before = extents(call_button)
+        click(call_button)
         problem = wait_for(lambda: self.problem_on_screen("Enter who to call"), what="the reason under the people field")
         _, entry_y, _, entry_height = extents(find(self.home, role="text", name="People to call"))
         _, button_y, _, _ = extents(find(self.home, role="push button", name="Call"))
         _, problem_y, _, problem_height = extents(problem)
         self.assertTrue(entry_y + entry_height <= problem_y and problem_y + problem_height <= button_y,
                         f"the reason at y {problem_y} is not between the people field (ending at {entry_y + entry_height}) and Call ({button_y})")
+        self.assertEqual(extents(call_button), call_before, "Call moved when the reason showed")
         type_text(find(self.home, role="text", name="People to call"), "bob")
         wait_for(lambda: self.problem_on_screen("Enter who to call") is None, timeout=2, what="the reason gone once someone is named")
 
@@ -346,6 +354,39 @@ class HomePageSaysWhatIsWrongUnderTheField(MainWindowTestCase):
         click(find(self.home, role="push button", name="Call"))
         wait_for(lambda: self.problem_on_screen("That is you"), what="calling herself explained under the people field")
         self.assertIsNotNone(top_level_window(self.accessible, name="Confab"), "the home page went away")
+
+
+class HomePageSaysWhichCallCallRingsInto(MainWindowTestCase):
+    """Call rings people into the call named under "Join a call" when one is typed there. The
+    page did not say so: someone who had typed a name to join, then rang bob, rang him into
+    that call. The line under the people field names it."""
+
+    def ring_hint(self):
+        return on_screen(self.home, role="label", name_contains="Rings everyone listed")
+
+    def test_aCallNameTyped_theLineUnderThePeopleFieldNamesIt_andBobIsRungIntoThatCall(self):
+        bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
+        self.server.wait_for_connections(2)
+        self.assertNotIn("“", self.ring_hint().name, "a call named before any was typed")
+        type_text(find(self.home, role="text", name="People to call"), "bob")
+        type_text(find(self.home, role="text", name="Call name"), "planning")
+        hint = wait_for(lambda: on_screen(self.home, role="label", name_contains="into the call “planning”"),
+                        what="the line under the people field naming the call")
+        _, entry_y, _, entry_height = extents(find(self.home, role="text", name="People to call"))
+        _, button_y, _, _ = extents(find(self.home, role="push button", name="Call"))
+        _, hint_y, _, _ = extents(hint)
+        self.assertTrue(entry_y + entry_height <= hint_y < button_y, "the line is not between the people field and Call")
+        screenshot(self.xvfb.display, "home-ring-into-named-call.png")
+
+        # A name the server cannot take names nothing; a good one again, and Call rings into it.
+        type_text(find(self.home, role="text", name="Call name"), "plan ning")
+        wait_for(lambda: "“" not in self.ring_hint().name, what="the line without a call once the name is not one")
+        type_text(find(self.home, role="text", name="Call name"), "planning")
+        wait_for(lambda: on_screen(self.home, role="label", name_contains="into the call “planning”"), what="the call named again")
+        click(find(self.home, role="push button", name="Call"))
+        call = self.page("planning – Confab", "the call named on the home page")
+        wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob in that call")
+        bob.stop()
 
 
 class HomeWithoutServer(XvfbTestCase):
