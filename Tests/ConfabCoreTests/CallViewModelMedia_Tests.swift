@@ -53,6 +53,33 @@ final class CallViewModelMedia_Tests: XCTestCase {
         waitUntil { service.mediaStatesTold.last.map { $0.microphoneOn && !$0.cameraOn } == true }
     } }
 
+    /// A listener talking is not heard, whatever her toggle says; the call window tells her
+    /// why rather than "Unmute to speak", which the room would refuse. It said nothing with
+    /// her toggle on (the hint followed the toggle, not what is sent), and with it off told her
+    /// to unmute.
+    func test_aListenerTalking_isToldSheMayNotSpeak_notToUnmute() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = endpoint
+        service.capabilitiesOnJoin = [.sendChat, .raiseHand]
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: FakeMediaEngine())
+        let room = CallID(type: .audioRoom, id: "townhall")
+        Task { await subject.startCall(room, members: [], ring: false) }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        XCTAssertTrue(subject.callSettings.audioOn)
+        for _ in 0..<3 { subject.localMedia.recordLocalAudioLevel(-15) }
+        let refusal = subject.localMedia.microphoneRefusal
+        XCTAssertNotNil(refusal)
+        XCTAssertEqual(subject.localMedia.speakingWhileMutedHint, refusal, "her toggle on: nothing said, or not why")
+
+        subject.localMedia.toggleMicrophone()  // refused: the toggle stays on
+        service.send(.callUpdated(CallSnapshot(id: room, createdBy: "bob", ownCapabilities: [.sendChat, .raiseHand, .sendAudio])))
+        subject.localMedia.recordLocalAudioLevel(-15)
+        XCTAssertNil(subject.localMedia.speakingWhileMutedHint, "allowed to speak with her microphone on, still told she is not heard")
+        subject.localMedia.toggleMicrophone()
+        for _ in 0..<3 { subject.localMedia.recordLocalAudioLevel(-15) }
+        XCTAssertEqual(subject.localMedia.speakingWhileMutedHint?.hasPrefix("You are muted"), true, "muted by her own choice: told how to unmute")
+    } }
+
     /// The call page waits for it when joined from the lobby (AppRouter): said once our side
     /// of the signalling is done, before the connection is up; or when the first try failed,
     /// so a page never waits on a media server that is down.

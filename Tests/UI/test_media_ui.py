@@ -4,6 +4,7 @@ must receive the app's camera. Needs a network namespace (Janus ignores loopback
 suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
 import json
 import os
+import sqlite3
 import subprocess
 import time
 import unittest
@@ -334,6 +335,14 @@ if __name__ == "__main__":
     unittest.main(verbosity=2)
 
 
+def call_exists(server, cid):
+    database = sqlite3.connect(os.path.join(server.directory, "calls.sqlite"))
+    try:
+        return database.execute("SELECT 1 FROM call WHERE cid = ?", (cid,)).fetchone() is not None
+    finally:
+        database.close()
+
+
 class AnAudioRoom(MediaCallTestCase):
     """In an audio room only hosts speak and nobody is seen (the coordinator's table): ada opens
     one (its host) and bob joins as a listener. The app sent everyone's camera there, and every
@@ -366,3 +375,26 @@ class AnAudioRoom(MediaCallTestCase):
         ada = next(remote for remote in report["media"]["remote"] if remote["userID"] == "ada")
         self.assertEqual(ada["framesReceived"], 0, f"bob received ada's camera in an audio room: {ada}")
         self.assertGreater(ada["audioReadings"], 0, f"bob never heard ada, the room's host: {ada}")
+
+    def test_aListenerTalking_isToldSheMayNotSpeak_notToUnmute(self):
+        """bob opens the room (its host); ada joins as a listener, her microphone toggle on from
+        the lobby, and talks (the test microphone's tone). Nobody hears her: the call window
+        said nothing then, and with her toggle off told her to "Unmute to speak", which the
+        room refuses. It says why she is not heard."""
+        from confab_ui import Peer, MEDIA_ADDRESS, type_text
+        bob = Peer(self.server, "bob", ["join", "audio_room:townhall", "--create", "--duration", "40", "--media", "test",
+                                        "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(bob.stop)
+        title = "townhall (audio_room) – Confab"
+        wait_for(lambda: call_exists(self.server, "audio_room:townhall"), timeout=20, what="bob's room")
+        type_text(find(self.home, role="text", name="Call name"), "audio_room:townhall")
+        click(find(self.home, role="push button", name="Join…"))
+        lobby = wait_for(lambda: top_level_window(self.accessible, name=title), what="the room's lobby")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
+        wait_for(lambda: on_screen(top_level_window(self.accessible, name=title), name="Hang up"), timeout=20, what="the room")
+        window = top_level_window(self.accessible, name=title)
+        wait_for(lambda: find(window, name_contains="bob, "), timeout=20, what="bob's tile")
+        said = wait_for(lambda: on_screen(window, role="label", name_contains="Only those allowed to speak"), timeout=15,
+                        what="the window saying ada, talking with her toggle on, is not heard")
+        self.assertIsNone(on_screen(window, role="label", name_contains="Unmute to speak"))
+        screenshot(self.xvfb.display, "listener-talking.png")

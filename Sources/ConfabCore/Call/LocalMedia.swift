@@ -108,10 +108,19 @@ public final class LocalMedia {
             : tr("Your microphone “%@” stopped working. Choose another in Devices, or turn it on to try again.", failure.device.name))
     }
 
-    /// One reading of our own microphone during a call (measured before muting).
+    /// One reading of our own microphone during a call (measured before muting). What is sent
+    /// counts, not the toggle: a listener in a room where only some may speak is not heard
+    /// with her toggle on either.
     public func recordLocalAudioLevel(_ decibels: Double) {
-        let speaking = speakingWhileMutedDetector.record(decibels: decibels, microphoneOn: callSettings.audioOn)
+        let speaking = speakingWhileMutedDetector.record(decibels: decibels, microphoneOn: effectiveSettings.audioOn)
         if speaking != isSpeakingWhileMuted { isSpeakingWhileMuted = speaking }
+    }
+
+    /// What the call window says while the user talks and nobody hears: how to unmute, or,
+    /// where the call does not let her speak, why (telling her to unmute would be refused).
+    public var speakingWhileMutedHint: String? {
+        guard isSpeakingWhileMuted else { return nil }
+        return microphoneRefusal ?? tr("You are muted. Unmute to speak (Ctrl+D, or hold Space).")
     }
 
     public func startPushToTalk() {

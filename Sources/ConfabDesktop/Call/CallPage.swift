@@ -23,7 +23,7 @@ final class CallPage: MainWindowPage {
     private let production: CallProductionMenu
     private let waitingLabel = Label(tr("Waiting for others to join…"), cssClasses: ["title-3", "dim-label"])
     private let reconnectingLabel = Label(tr("Connection lost. Reconnecting…"), cssClasses: ["warning"])
-    private let mutedHint = Label(tr("You are muted. Unmute to speak (Ctrl+D, or hold Space)."), cssClasses: ["warning"])
+    private let mutedHint = Label("", cssClasses: ["warning"])
     /// Shown to the sharer while their screen is shared, with the way to stop.
     private let sharingBanner: Box
     /// Where the permissions banner goes when the page is bound (made then: it lives while its
@@ -256,7 +256,9 @@ final class CallPage: MainWindowPage {
         reconnectingLabel.isVisible = vm.callingState == .reconnecting || call.isReconnectingMedia || call.isMediaPathDown
         reconnectingLabel.text = vm.callingState == .reconnecting
             ? tr("Connection lost. Reconnecting…") : tr("Audio and video lost. Reconnecting…")
-        mutedHint.isVisible = vm.localMedia.isSpeakingWhileMuted
+        let speakingWhileMuted = vm.localMedia.speakingWhileMutedHint
+        if let speakingWhileMuted, mutedHint.text != speakingWhileMuted { mutedHint.text = speakingWhileMuted }
+        mutedHint.isVisible = speakingWhileMuted != nil
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
         // Our own share is never shown back to us: a placeholder stands in for it.
         let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }
