@@ -317,3 +317,33 @@ class ChatScrolling(MediaCallTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SidebarKeepsItsWidthInAWideWindow(MediaCallTestCase):
+    """Seen as a user: in a window 1260 px wide the people and chat sidebar took 630 px of it,
+    half the video's room. It keeps a sidebar's width and the video gets the rest, in the
+    people list and in a chat with a long message."""
+    server_args = ("--open-calls",)
+
+    def test_at1260_thePeopleAndTheChatSidebarAreAtMost400Wide_andTheVideoHasTheRest(self):
+        title = "wide – Confab"
+        bob, call_window = self.call_bob("wide", ["--duration", "60"])
+        tile = find(call_window, name_contains="bob, ")
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        subprocess.run(["xdotool", "search", "--name", f"^{title}$", "windowsize", "1260", "800"], env=env, check=True, timeout=10)
+        wait_for(lambda: abs(box(call_window)[2] - 1260) <= 20, what="the window at 1260 px")
+        press_keys(self.xvfb.display, title, "ctrl+p")
+        subprocess.run(["xdotool", "keyup", "ctrl"], env=env, check=True, timeout=10)
+        sidebar = wait_for(lambda: on_screen(call_window, name="People and chat"), what="the sidebar")
+        time.sleep(1)
+        self.assertLessEqual(box(sidebar)[2], 400, f"the people list is wider than a sidebar: {box(sidebar)}")
+        self.assertGreaterEqual(box(tile)[2], 800, f"bob's tile did not get the rest of the window: {box(tile)}")
+
+        dave = Peer(self.server, "dave", ["join", "default:wide", "--duration", "40", "--chat-after", "2",
+                                          "--chat", "a long line about the quarterly numbers that nobody wrapped by hand, " * 3])
+        self.addCleanup(dave.stop)
+        click(wait_for(lambda: on_screen(call_window, role="page tab", name="Chat"), what="the Chat tab"))
+        wait_for(lambda: on_screen(call_window, name_contains="quarterly numbers"), timeout=30, what="dave's message")
+        time.sleep(1)
+        screenshot(self.xvfb.display, "sidebar-wide.png")
+        self.assertLessEqual(box(sidebar)[2], 400, f"the chat with a long message is wider than a sidebar: {box(sidebar)}")

@@ -51,6 +51,10 @@ final class ParticipantsSidebar {
         let column = Box(.vertical, children: [header, Separator(), pages])
         column.addCSSClass("background")
         column.setSizeRequest(width: 300, height: -1)
+        // Said outright, or the tab switcher's horizontal expand spreads up to the column, and
+        // a flap whose sidebar and content both expand splits the window in half (630 px of a
+        // 1260 px window went to the list); not expanding, it keeps its own width.
+        column.expand(horizontally: false, vertically: true)
         column.setAccessibleLabel(tr("People and chat"))
         view = column
     }
