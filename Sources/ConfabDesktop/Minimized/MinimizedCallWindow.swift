@@ -28,7 +28,9 @@ final class MinimizedCallWindow {
         window = Window(application: application, title: tr("%@ (minimized) – Confab", CallTitle.title(of: call.id, with: call.others.map(\.user))),
                         width: 360, height: 300)
         microphone = MediaToggle(.microphone) { [weak callViewModel] in callViewModel?.toggleMicrophoneEnabled() }
-        let restore = Button(iconName: "view-restore-symbolic", accessibleLabel: tr("Restore call window"))
+        // Arrows pointing out, back to the big window (view-restore's point in, which reads as
+        // "make smaller" on the window that is already small).
+        let restore = Button(iconName: "view-fullscreen-symbolic", accessibleLabel: tr("Restore call window"))
         restore.addCSSClass("circular")
         restore.addCSSClass("media-toggle")
         restore.tooltip = tr("Back to the full call window (Ctrl+M)")
