@@ -15,10 +15,10 @@ final class LobbyViewModel_Tests: XCTestCase {
     @MainActor
     private func makeHarness(devices: [MediaDevice] = Devices.all, roundTrip: Duration?? = nil,
                              preferences: InMemoryDevicePreferences? = nil,
-                             settings: CallSettings = .default) -> Harness {
+                             settings: CallSettings = .default, callID: CallID = CallID(type: .default, id: "standup")) -> Harness {
         let preferences = preferences ?? InMemoryDevicePreferences()
         let call = CallViewModel(currentUser: User(id: "ada"), callSettings: settings)
-        call.enterLobby(CallID(type: .default, id: "standup"), members: [Member(user: User(id: "ada")), Member(user: User(id: "bob"))])
+        call.enterLobby(callID, members: [Member(user: User(id: "ada")), Member(user: User(id: "bob"))])
         guard case .lobby(let info) = call.callingState else { fatalError("not in lobby") }
         let source = FakeDeviceSource(devices)
         let camera = FakeCameraPreview()
@@ -99,6 +99,23 @@ final class LobbyViewModel_Tests: XCTestCase {
         h.subject.start()
         XCTAssertNil(h.camera.running)
         XCTAssertEqual(h.subject.cameraState, .off)
+    } }
+
+    /// Nobody's camera is sent in an audio room, whatever their role: its lobby previewed the
+    /// camera all the same, and its toggle said nothing. The microphone is checked as usual
+    /// (hosts speak; whether we are one is the join's to say). Leaving the lobby, the rule goes.
+    func test_anAudioRoomsLobby_previewsNoCamera_andSaysWhy_butChecksTheMicrophone() { onMain {
+        let h = makeHarness(callID: CallID(type: .audioRoom, id: "townhall"))
+        h.subject.start()
+        XCTAssertNil(h.camera.running, "the audio room's lobby previews the camera")
+        XCTAssertEqual(h.subject.cameraState, .off)
+        XCTAssertNotNil(h.call.localMedia.cameraRefusal)
+        XCTAssertEqual(h.microphone.metering, Devices.builtInMic)
+        XCTAssertNil(h.call.localMedia.microphoneRefusal)
+        XCTAssertTrue(h.call.callSettings.videoOn, "the user's own choice was changed")
+        h.subject.close()
+        XCTAssertNil(h.call.localMedia.cameraRefusal, "the audio room's rule outlived its lobby")
+        XCTAssertTrue(h.call.localMedia.effectiveSettings.videoOn)
     } }
 
     func test_noDevicesAtAll_saysSoWithoutStartingAnything() { onMain {

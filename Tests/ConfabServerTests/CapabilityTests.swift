@@ -33,6 +33,19 @@ final class CapabilityTests: ServerTestCase {
         }
     }
 
+    /// The client reads a call type's rule before the join (`CallType.allowsAnyone`: no camera
+    /// in an audio room's lobby); the server's table must never give more.
+    func test_noRoleInAnyCallType_maySendWhatItsTypeLetsNobodySend() {
+        for type in CallType.allCases {
+            for role in CallRole.allCases {
+                let refused = CallPermissions.capabilities(type: type, role: role).filter { !type.allowsAnyone($0) }
+                XCTAssertEqual(refused, [], "\(type) \(role)")
+            }
+        }
+        XCTAssertFalse(CallType.audioRoom.allowsAnyone(.sendVideo))
+        XCTAssertTrue(CallType.audioRoom.allowsAnyone(.sendAudio))
+    }
+
     func test_waitingOrTurnedAway_haveNoCapabilityAtAll() {
         for access in [CallAccess.waiting, .denied] {
             XCTAssertEqual(CallPermissions.capabilities(of: access, in: .default, openCalls: true), [], access.name)

@@ -356,7 +356,16 @@ class AnAudioRoom(MediaCallTestCase):
         type_text(find(self.home, role="text", name="Call name"), "audio_room:townhall")
         click(find(self.home, role="push button", name="Join…"))
         lobby = wait_for(lambda: top_level_window(self.accessible, name="townhall (audio_room) – Confab"), what="the room's lobby")
-        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
+        # The lobby already knows nobody is seen in an audio room: no camera preview (it
+        # previewed a camera that would never be sent), the toggle off and not pressable.
+        join = wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call")
+        wait_for(lambda: find(lobby, name_contains="nobody’s camera is shown in this call"),
+                 what="the lobby's avatar saying why, in place of a camera preview")
+        self.assertIsNone(find(lobby, role="image", name="Camera preview"), "the audio room's lobby previews the camera")
+        lobby_camera = on_screen(lobby, role="push button", name="Camera")
+        self.assertFalse(lobby_camera.getState().contains(pyatspi.STATE_SENSITIVE), "the lobby's camera toggle can be pressed in an audio room")
+        screenshot(self.xvfb.display, "audio-room-lobby.png")
+        click(join)
         call = wait_for(lambda: top_level_window(self.accessible, name="townhall (audio_room) – Confab")
                         and on_screen(top_level_window(self.accessible, name="townhall (audio_room) – Confab"), name="Hang up")
                         and top_level_window(self.accessible, name="townhall (audio_room) – Confab"), timeout=20, what="the room")

@@ -171,8 +171,12 @@ public final class ActiveCall {
 
     /// Whether our microphone (`.sendAudio`) or camera (`.sendVideo`) may go out: in an audio
     /// room only hosts speak and nobody is seen (the coordinator's table), yet the app sent
-    /// everyone's camera and every listener's microphone. Yes until the coordinator has said.
-    public func maySend(_ capability: OwnCapability) -> Bool { !knowsCapabilities || can(capability) }
+    /// everyone's camera and every listener's microphone. Until the coordinator has said, what
+    /// the call's type lets anyone send (so joining an audio room from its lobby does not turn
+    /// the camera on while the join is under way).
+    public func maySend(_ capability: OwnCapability) -> Bool {
+        knowsCapabilities ? can(capability) : id.type.allowsAnyone(capability)
+    }
 
     private var sendingRights: (audio: Bool, video: Bool) { (maySend(.sendAudio), maySend(.sendVideo)) }
 

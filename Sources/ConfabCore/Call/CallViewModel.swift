@@ -14,7 +14,13 @@ import Observation
 @MainActor
 public final class CallViewModel {
     /// The single source of truth for routing: one screen per state.
-    public var callingState: CallingState = .idle
+    public var callingState: CallingState = .idle {
+        // A lobby's call type already rules out some media (LocalMedia.lobbyCallType).
+        didSet {
+            let lobbyCallType: CallType? = if case .lobby(let info) = callingState { info.callType } else { nil }
+            if localMedia.lobbyCallType != lobbyCallType { localMedia.lobbyCallType = lobbyCallType }
+        }
+    }
     /// Your microphone, camera and speaker: choices, desktop access, push-to-talk.
     public let localMedia: LocalMedia
     /// Mic/camera/speaker choices (the seed's name; `localMedia` owns them).

@@ -21,6 +21,9 @@ public final class LocalMedia {
 
     /// The call these devices feed, while there is one (set by `CallViewModel`).
     @ObservationIgnored weak var call: ActiveCall?
+    /// The type of the call whose lobby is open (set by `CallViewModel`): before there is a
+    /// call, its type says what may not be sent at all (no camera for an audio room's lobby).
+    var lobbyCallType: CallType?
     @ObservationIgnored private var speakingWhileMutedDetector = SpeakingWhileMutedDetector()
     /// Tells the user something about their devices (`CallViewModel` shows it as a toast).
     @ObservationIgnored var report: @MainActor (String) -> Void = { _ in }
@@ -32,17 +35,23 @@ public final class LocalMedia {
     /// The settings as media must follow them: a toggle that is on does not open a device the
     /// desktop refuses, nor send what the call does not let us send (`ActiveCall.maySend`).
     public var effectiveSettings: CallSettings {
-        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone && (call?.maySend(.sendAudio) ?? true),
-                     videoOn: callSettings.videoOn && deviceAccess.camera && (call?.maySend(.sendVideo) ?? true),
+        CallSettings(audioOn: callSettings.audioOn && deviceAccess.microphone && maySend(.sendAudio),
+                     videoOn: callSettings.videoOn && deviceAccess.camera && maySend(.sendVideo),
                      speakerOn: callSettings.speakerOn)
+    }
+
+    /// The call's word once there is a call; in a lobby, its type's.
+    private func maySend(_ capability: OwnCapability) -> Bool {
+        if let call { return call.maySend(capability) }
+        return lobbyCallType?.allowsAnyone(capability) ?? true
     }
 
     /// Why the call does not let our microphone or camera go out (`ActiveCall.maySend`), in the
     /// user's words; nil when it does. The toggles show it, and are off and cannot be pressed.
     public var microphoneRefusal: String? {
-        call?.maySend(.sendAudio) == false ? tr("Only those allowed to speak are heard in this call. Raise your hand to ask.") : nil
+        maySend(.sendAudio) ? nil : tr("Only those allowed to speak are heard in this call. Raise your hand to ask.")
     }
-    public var cameraRefusal: String? { call?.maySend(.sendVideo) == false ? tr("Nobody’s camera is shown in this call.") : nil }
+    public var cameraRefusal: String? { maySend(.sendVideo) ? nil : tr("Nobody’s camera is shown in this call.") }
 
     /// The user's toggle (the button, Ctrl+D). Where the call lets nobody hear us it says why
     /// and changes nothing (the button cannot be pressed then; the shortcut can).

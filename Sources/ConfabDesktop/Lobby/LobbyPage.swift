@@ -188,7 +188,8 @@ final class LobbyPage: MainWindowPage {
 
     private func updatePreview() {
         if lobby.cameraState != .running { previewHasFrame = false }
-        preview.update(cameraState: lobby.cameraState, hasFrame: previewHasFrame, userName: callViewModel.currentUser.name)
+        preview.update(cameraState: lobby.cameraState, hasFrame: previewHasFrame, userName: callViewModel.currentUser.name,
+                       refusal: callViewModel.localMedia.cameraRefusal)
     }
 
     private func updateMicrophone() {
@@ -209,8 +210,10 @@ final class LobbyPage: MainWindowPage {
 
     private func updateControls() {
         let settings = callViewModel.callSettings
-        microphoneToggle.update(isOn: settings.audioOn)
-        cameraToggle.update(isOn: settings.videoOn)
+        // A call type that lets nobody send something (an audio room's cameras) says so here,
+        // before the join, rather than previewing what will not be sent.
+        microphoneToggle.update(isOn: settings.audioOn, refusal: callViewModel.localMedia.microphoneRefusal)
+        cameraToggle.update(isOn: settings.videoOn, refusal: callViewModel.localMedia.cameraRefusal)
         let state = callViewModel.callingState
         // Joined, the lobby stays a moment while the call's media starts (AppRouter).
         let joining = state == .joining || state == .inCall || state == .reconnecting

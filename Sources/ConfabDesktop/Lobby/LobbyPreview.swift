@@ -62,7 +62,9 @@ final class LobbyPreview {
     func show(_ frame: VideoFrame) { picture.show(frame) }
 
     /// One page per state: video while the camera runs and has produced a frame, else the avatar.
-    func update(cameraState: LobbyViewModel.CameraState, hasFrame: Bool, userName: String) {
+    /// - Parameter refusal: why the call lets nobody's camera be seen, if it does not; said
+    ///   in place of "Camera is off".
+    func update(cameraState: LobbyViewModel.CameraState, hasFrame: Bool, userName: String, refusal: String? = nil) {
         let caption: String
         switch cameraState {
         case .running where hasFrame:
@@ -70,7 +72,7 @@ final class LobbyPreview {
             updateBackground()
             return
         case .running: caption = tr("Starting camera…")
-        case .off: caption = tr("Camera is off")
+        case .off: caption = refusal ?? tr("Camera is off")
         case .noCamera: caption = tr("No camera found")
         case .failed(let reason): caption = reason
         }
