@@ -364,6 +364,7 @@ class AnAudioRoom(MediaCallTestCase):
         self.assertIsNone(find(lobby, role="image", name="Camera preview"), "the audio room's lobby previews the camera")
         lobby_camera = on_screen(lobby, role="push button", name="Camera")
         self.assertFalse(lobby_camera.getState().contains(pyatspi.STATE_SENSITIVE), "the lobby's camera toggle can be pressed in an audio room")
+        self.assertIsNotNone(find(lobby, role="label", name="Check your microphone"), "the lobby asks to check a camera nobody will see")
         screenshot(self.xvfb.display, "audio-room-lobby.png")
         click(join)
         call = wait_for(lambda: top_level_window(self.accessible, name="townhall (audio_room) – Confab")
