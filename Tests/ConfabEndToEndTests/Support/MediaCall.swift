@@ -154,6 +154,16 @@ extension MediaCall {
 
 extension MediaCall {
     nonisolated(unsafe) private static var stampedOutcomes: [String: Result<(reports: [String: MediaPeerReport], stamps: [String: Date]), any Error>] = [:]
+    /// The peers' logs of each suite's call (its folder is removed once read), for a test to
+    /// show when what the reports say fails it.
+    nonisolated(unsafe) private static var stampedLogs: [String: [String: String]] = [:]
+
+    /// `user`'s log in `suite`'s call: its lines containing any of `words` (all with none).
+    static func log(of user: String, in suite: String, containing words: [String] = []) -> String {
+        let log = stampedLogs[suite]?[user] ?? "(no log)"
+        guard !words.isEmpty else { return log }
+        return log.split(separator: "\n").filter { line in words.contains { line.contains($0) } }.joined(separator: "\n")
+    }
 
     /// Like `reports(for:peers:)`, for a call with a controller (see media-call.sh) that writes
     /// the moment it acted (an ISO 8601 time) to `stampFile` in the call's folder: the reports,
@@ -187,6 +197,9 @@ extension MediaCall {
                                             strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
                 }
                 stampedOutcomes[suite] = .success((reports, stamps))
+                stampedLogs[suite] = Dictionary(uniqueKeysWithValues: peers.map { peer in
+                    (peer.user, (try? String(contentsOf: directory.appendingPathComponent("\(peer.user).log"), encoding: .utf8)) ?? "(no log)")
+                })
                 try? FileManager.default.removeItem(at: directory)
             } catch {
                 stampedOutcomes[suite] = .failure(error)
