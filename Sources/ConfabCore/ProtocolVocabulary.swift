@@ -6,6 +6,8 @@
 @_exported import enum ConfabProtocol.CallIDError
 @_exported import enum ConfabProtocol.CallType
 @_exported import enum ConfabProtocol.OwnCapability
+// A member's role decides what they may do (a listener a host let speak is a `speaker`).
+@_exported import enum ConfabProtocol.CallRole
 @_exported import enum ConfabProtocol.RecordingState
 // Issue 18: what is said beside the video is the wire's too — the server stamps a chat message's
 // id, sender and time, and the reactions are a closed set, so the app shows exactly what was sent.

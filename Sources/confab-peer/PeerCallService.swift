@@ -74,6 +74,7 @@ final class PeerCallService: CallService {
     func blockUser(_ userID: String, in call: CallID) async throws { try await client.blockUser(userID, in: call) }
     func unblockUser(_ userID: String, in call: CallID) async throws { try await client.unblockUser(userID, in: call) }
     func kickUser(_ userID: String, in call: CallID) async throws { try await client.kickUser(userID, in: call) }
+    func setRole(_ role: CallRole, of userID: String, in call: CallID) async throws { try await client.setRole(role, of: userID, in: call) }
     func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { try await client.pinForEveryone(participant, in: call) }
     func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { try await client.unpinForEveryone(participant, in: call) }
     func startRecording(in call: CallID) async throws { try await client.startRecording(in: call) }

@@ -53,6 +53,45 @@ final class CallViewModelMedia_Tests: XCTestCase {
         waitUntil { service.mediaStatesTold.last.map { $0.microphoneOn && !$0.cameraOn } == true }
     } }
 
+    /// In an audio room a host may let a listener speak and make them a listener again (not
+    /// another host); the listener is told either way. Hosts had no way to answer a raised hand.
+    func test_aHostLetsAListenerSpeak_andTheListenerIsTold() { onMain {
+        let bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(timeIntervalSince1970: 1000))
+        let cleo = CallParticipant(user: User(id: "cleo"), sessionID: "s-cleo", role: "host", joinedAt: Date(timeIntervalSince1970: 1000))
+        let room = CallID(type: .audioRoom, id: "stage")
+        let members = [Member(user: User(id: "ada"), role: "host"), Member(user: User(id: "bob")), Member(user: User(id: "cleo"), role: "host")]
+        let service = FakeCallService()
+        service.mediaOnJoin = endpoint
+        service.capabilitiesOnJoin = [.sendChat, .raiseHand, .sendAudio, .updateCallMember]
+        let host = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: FakeMediaEngine())
+        Task { await host.startCall(room, members: [], ring: false) }
+        waitUntil { host.activeCall?.isMediaConnected == true }
+        let call = try! XCTUnwrap(host.activeCall)
+        service.send(.callUpdated(CallSnapshot(id: room, createdBy: "ada", members: members, ownCapabilities: service.capabilitiesOnJoin)))
+        XCTAssertEqual(call.speakingRight(of: bob), true)
+        XCTAssertNil(call.speakingRight(of: cleo), "a host offered to be let speak")
+        var done = false
+        Task { await call.letSpeak(bob, true); done = true }
+        waitUntil { done }
+        XCTAssertEqual(service.requests.last, "role bob speaker")
+        service.send(.callUpdated(CallSnapshot(id: room, createdBy: "ada", members: [members[0], Member(user: User(id: "bob"), role: "speaker"), members[2]],
+                                               ownCapabilities: service.capabilitiesOnJoin)))
+        XCTAssertEqual(call.speakingRight(of: bob), false, "bob, let speak, cannot be made a listener again")
+
+        // bob's side: told when let speak, and when made a listener again.
+        let listenerService = FakeCallService()
+        listenerService.mediaOnJoin = endpoint
+        listenerService.capabilitiesOnJoin = [.sendChat, .raiseHand]
+        let listener = CallViewModel(currentUser: User(id: "bob"), callService: listenerService, mediaEngine: FakeMediaEngine())
+        Task { await listener.startCall(room, members: [], ring: false) }
+        waitUntil { listener.activeCall?.isMediaConnected == true }
+        XCTAssertNil(listener.toast, "joining as a listener was announced")
+        listenerService.send(.callUpdated(CallSnapshot(id: room, createdBy: "ada", ownCapabilities: [.sendChat, .raiseHand, .sendAudio])))
+        XCTAssertEqual(listener.toast?.message, "A host let you speak. Your microphone is on.")
+        listenerService.send(.callUpdated(CallSnapshot(id: room, createdBy: "ada", ownCapabilities: [.sendChat, .raiseHand])))
+        XCTAssertEqual(listener.toast?.message, "You are a listener again.")
+    } }
+
     /// A listener talking is not heard, whatever her toggle says; the call window tells her
     /// why rather than "Unmute to speak", which the room would refuse. It said nothing with
     /// her toggle on (the hint followed the toggle, not what is sent), and with it off told her

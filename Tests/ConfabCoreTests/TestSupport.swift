@@ -170,6 +170,7 @@ final class FakeCallService: CallService {
     func blockUser(_ userID: String, in call: CallID) async throws { requests.append("block \(userID)") }
     func unblockUser(_ userID: String, in call: CallID) async throws { requests.append("unblock \(userID)") }
     func kickUser(_ userID: String, in call: CallID) async throws { requests.append("kick \(userID)") }
+    func setRole(_ role: CallRole, of userID: String, in call: CallID) async throws { requests.append("role \(userID) \(role.rawValue)") }
     func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { requests.append("pin \(participant.sessionID)") }
     func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws { requests.append("unpin \(participant.sessionID)") }
 

@@ -23,12 +23,40 @@ final class CapabilityTests: ServerTestCase {
         XCTAssertFalse(capabilities.contains(.sendVideo))
     }
 
+    /// A listener a host let speak: heard as a host is, seen by nobody, moderating nothing; in
+    /// a video call the role changes nothing.
+    func test_speakerRole_inAnAudioRoomSpeaksButModeratesNothing_inADefaultCallIsAUser() {
+        let capabilities = CallPermissions.capabilities(type: .audioRoom, role: .speaker)
+        XCTAssertEqual(capabilities.subtracting(CallPermissions.capabilities(type: .audioRoom, role: .user)), [.sendAudio])
+        XCTAssertEqual(CallPermissions.capabilities(type: .default, role: .speaker), CallPermissions.capabilities(type: .default, role: .user))
+    }
+
+    /// The host lets bob speak (`addMembers` with the speaker role): bob's own capabilities
+    /// gain sendAudio; made a user again, he is a listener again. A listener cannot do it.
+    func test_hostLetsAListenerSpeak_andTakesItBack_aListenerCannot() async throws {
+        let alice = try await connect("alice")
+        let bob = try await connect("bob")
+        let room = cid("audio_room:stage")
+        _ = try await alice.send(GetOrCreateCallRequest(cid: room, members: [MemberRequest(userId: "bob")]))
+        do {
+            _ = try await bob.send(AddMembersRequest(cid: room, members: [MemberRequest(userId: "bob", role: .speaker)]))
+            XCTFail("a listener let himself speak")
+        } catch {}
+        _ = try await alice.send(AddMembersRequest(cid: room, members: [MemberRequest(userId: "bob", role: .speaker)]))
+        let speaking = try await bob.send(GetCallRequest(cid: room))
+        XCTAssertTrue(speaking.call.ownCapabilities.contains(.sendAudio))
+        XCTAssertFalse(speaking.call.ownCapabilities.contains(.muteUsers))
+        _ = try await alice.send(AddMembersRequest(cid: room, members: [MemberRequest(userId: "bob", role: .user)]))
+        let listening = try await bob.send(GetCallRequest(cid: room))
+        XCTAssertFalse(listening.call.ownCapabilities.contains(.sendAudio))
+    }
+
     func test_everyRoleInEveryCallType_maySendChatReactAndRaiseAHand_butOnlyHostsAndAdminsAdmit() {
         for type in CallType.allCases {
             for role in CallRole.allCases {
                 let capabilities = CallPermissions.capabilities(type: type, role: role)
                 XCTAssertTrue(capabilities.isSuperset(of: [.sendChat, .sendReaction, .raiseHand]), "\(type) \(role)")
-                XCTAssertEqual(capabilities.contains(.admitParticipants), role != .user, "\(type) \(role)")
+                XCTAssertEqual(capabilities.contains(.admitParticipants), role == .host || role == .admin, "\(type) \(role)")
             }
         }
     }

@@ -386,6 +386,41 @@ class AnAudioRoom(MediaCallTestCase):
         self.assertEqual(ada["framesReceived"], 0, f"bob received ada's camera in an audio room: {ada}")
         self.assertGreater(ada["audioReadings"], 0, f"bob never heard ada, the room's host: {ada}")
 
+    def test_aListenersRaisedHand_theHostLetsHimSpeak_andHeIsHeard(self):
+        """bob, a listener, raises his hand; ada (the host) opens his menu in the people list
+        and lets him speak: bob is told, his microphone goes out, and ada's window shows him
+        heard. The app told listeners to raise a hand, and offered hosts nothing to answer it."""
+        from confab_ui import Peer, MEDIA_ADDRESS, find_all, type_text
+        import subprocess
+        title = "stage (audio_room) – Confab"
+        type_text(find(self.home, role="text", name="Call name"), "audio_room:stage")
+        click(find(self.home, role="push button", name="Join…"))
+        lobby = wait_for(lambda: top_level_window(self.accessible, name=title), what="the room's lobby")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
+        wait_for(lambda: on_screen(top_level_window(self.accessible, name=title), name="Hang up"), timeout=20, what="the room")
+        call = top_level_window(self.accessible, name=title)
+        bob = Peer(self.server, "bob", ["join", "audio_room:stage", "--duration", "40", "--media", "test", "--raise-hand",
+                                        "--no-noise-suppression", "--no-gain-control", "--no-echo-cancellation",
+                                        "--media-address", MEDIA_ADDRESS])
+        self.addCleanup(bob.stop)
+        def bob_shown(*words):
+            # bob's tile and, once the list is open, his row: "bob, hand raised, microphone off, …"
+            names = [node.name for node in find_all(call, name_contains="bob, ")]
+            return bool(names) and all(all(word in name for word in words) for name in names)
+        wait_for(lambda: bob_shown("hand raised", "microphone off"), timeout=20, what="bob's tile: a listener, hand raised")
+        # xdotool reads the title as a regular expression: its brackets are escaped.
+        press_keys(self.xvfb.display, title.replace("(", "\\(").replace(")", "\\)"), "ctrl+p")
+        subprocess.run(["xdotool", "keyup", "ctrl"], env=dict(os.environ, DISPLAY=self.xvfb.display), check=True, timeout=10)
+        wait_for(lambda: on_screen(call, name_contains="listening"), what="bob listed as listening")
+        click(wait_for(lambda: on_screen(call, name="Actions for bob"), what="bob's menu"))
+        screenshot(self.xvfb.display, "audio-room-let-speak-menu.png")
+        click(wait_for(lambda: find(self.accessible, role="push button", name="Let speak bob"), what="Let speak"))
+        wait_for(lambda: find(call, name_contains="bob, ") and not any("microphone off" in node.name for node in find_all(call, name_contains="bob, ")),
+                 timeout=15, what="bob heard in ada's window once let speak")
+        self.assertIsNone(on_screen(call, name_contains="listening"), "bob still listed as listening")
+        screenshot(self.xvfb.display, "audio-room-bob-speaks.png")
+        wait_for(lambda: "A host let you speak. Your microphone is on." in bob.output(), timeout=10, what="bob told he may speak")
+
     def test_aListenerTalking_isToldSheMayNotSpeak_notToUnmute(self):
         """bob opens the room (its host); ada joins as a listener, her microphone toggle on from
         the lobby, and talks (the test microphone's tone). Nobody hears her: the call window

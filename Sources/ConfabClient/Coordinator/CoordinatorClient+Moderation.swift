@@ -19,6 +19,10 @@ extension CoordinatorClient {
         _ = try await send(KickUserRequest(cid: call, userId: userID))
     }
 
+    public func setRole(_ role: CallRole, of userID: String, in call: CallID) async throws {
+        _ = try await send(AddMembersRequest(cid: call, members: [MemberRequest(userId: userID, role: role)]))
+    }
+
     public func pinForEveryone(_ participant: ConfabCore.CallParticipant, in call: CallID) async throws {
         _ = try await send(PinForEveryoneRequest(cid: call, userId: participant.user.id, sessionId: participant.sessionID))
     }

@@ -15,6 +15,9 @@ public final class ActiveCall {
     public private(set) var blockedUsers: [User] = []
     /// What the current user may do in this call, as the coordinator computed it.
     public private(set) var ownCapabilities: Set<OwnCapability> = []
+    /// The members' roles, by user id (the call's state carries them): who in an audio room a
+    /// host has let speak.
+    public private(set) var memberRoles: [String: CallRole] = [:]
     /// The participant speaking now (kept while they go on speaking, so the spotlight does not flicker).
     public private(set) var dominantSpeaker: CallParticipant?
     /// The call is being recorded: the call window shows it to everyone.
@@ -182,10 +185,17 @@ public final class ActiveCall {
 
     /// Taken away (joining an audio room) or given (a host let a listener speak): what is sent
     /// follows, the user's own choice kept for the next call.
-    private func followSendingRights(from before: (audio: Bool, video: Bool)) {
+    private func followSendingRights(from before: (audio: Bool, video: Bool), announcing: Bool = true) {
         guard sendingRights != before else { return }
         setAudioEnabled(localMedia.effectiveSettings.audioOn)
         setVideoEnabled(localMedia.effectiveSettings.videoOn)
+        // A host let us speak in an audio room, or made us a listener again: news only after
+        // the join's answer (which tells a listener what they may do; that is not news).
+        if announcing, knowsCapabilities, id.type == .audioRoom, sendingRights.audio != before.audio {
+            report(sendingRights.audio
+                ? (localMedia.callSettings.audioOn ? tr("A host let you speak. Your microphone is on.") : tr("A host let you speak. Unmute to be heard."))
+                : tr("You are a listener again."))
+        }
     }
 
     /// The other participant to show large: pinned here, else pinned for everyone, else the
@@ -225,7 +235,7 @@ public final class ActiveCall {
         if !knowsCapabilities {
             let couldSend = sendingRights
             knowsCapabilities = true
-            followSendingRights(from: couldSend)
+            followSendingRights(from: couldSend, announcing: false)
         }
         if joinedAt != nil {
             let now = Date()
@@ -270,6 +280,9 @@ public final class ActiveCall {
             mediaStateChanged(sessionID: participant.sessionID, microphoneOn: participant.microphoneOn, cameraOn: participant.cameraOn)
         }
         blockedUsers = snapshot.blockedUserIDs.map { User(id: $0) }
+        let roles = Dictionary(snapshot.members.compactMap { member in CallRole(rawValue: member.role).map { (member.user.id, $0) } },
+                               uniquingKeysWith: { _, last in last })
+        if roles != memberRoles { memberRoles = roles }
         let couldSend = sendingRights
         ownCapabilities = snapshot.ownCapabilities
         followSendingRights(from: couldSend)
@@ -610,6 +623,27 @@ public final class ActiveCall {
 
     public func unblock(_ user: User) async {
         await request({ tr("Couldn’t unblock %@: %@", user.name, $0) }) { try await $0.unblockUser(user.id, in: $1) }
+    }
+
+    /// In an audio room, whether a host may let `participant` speak (`true`), make them a
+    /// listener again (`false`), or neither (nil: not a host, not an audio room, or one of
+    /// its hosts). Raising a hand is how a listener asks.
+    public func speakingRight(of participant: CallParticipant) -> Bool? {
+        guard id.type == .audioRoom, can(.updateCallMember) else { return nil }
+        switch memberRoles[participant.user.id] {
+        case .host?, .admin?: return nil
+        case .speaker?: return false
+        case .user?, nil: return true
+        }
+    }
+
+    /// Lets `participant` speak in an audio room, or (`false`) makes them a listener again.
+    public func letSpeak(_ participant: CallParticipant, _ allowed: Bool) async {
+        let failure: (String) -> String = allowed
+            ? { tr("Couldn’t let %@ speak: %@", participant.name, $0) } : { tr("Couldn’t make %@ a listener: %@", participant.name, $0) }
+        await request(failure) { service, call in
+            try await service.setRole(allowed ? .speaker : .user, of: participant.user.id, in: call)
+        }
     }
 
     public func kick(_ participant: CallParticipant) async {

@@ -41,6 +41,9 @@ public protocol CallService: AnyObject {
     func kickUser(_ userID: String, in call: CallID) async throws
     func pinForEveryone(_ participant: CallParticipant, in call: CallID) async throws
     func unpinForEveryone(_ participant: CallParticipant, in call: CallID) async throws
+    /// Makes `userID` a member of `call` with `role` (needs `updateCallMember`): a host lets a
+    /// listener of an audio room speak (`speaker`), or makes them a listener again (`user`).
+    func setRole(_ role: CallRole, of userID: String, in call: CallID) async throws
 
     // Recording, backstage and broadcasting (capabilities startRecording, stopRecording, goLive,
     // stopLive, startBroadcasting, stopBroadcasting).
@@ -92,6 +95,9 @@ extension CallService {
     public func stopBroadcasting(in call: CallID) async throws { throw CallError(tr("This call service cannot broadcast.")) }
     public func renewMedia(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no media.")) }
     public func resetCallLink(in call: CallID) async throws -> CallSnapshot { throw CallError(tr("This call service has no call links.")) }
+    public func setRole(_ role: CallRole, of userID: String, in call: CallID) async throws {
+        throw CallError(tr("This call service cannot change roles."))
+    }
     public func sendChatMessage(_ text: String, in call: CallID) async throws -> ChatMessage { throw CallError(tr("This call service has no chat.")) }
     public func chatMessages(in call: CallID) async throws -> [ChatMessage] { [] }
     public func sendReaction(_ reaction: Reaction, in call: CallID) async throws { throw CallError(tr("This call service has no reactions.")) }

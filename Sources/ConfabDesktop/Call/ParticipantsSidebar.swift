@@ -125,7 +125,7 @@ final class ParticipantsSidebar {
         people.add(row(name: tr("%@ (you)", vm.currentUser.name), avatarName: vm.currentUser.name,
                        detail: ownDetail.isEmpty ? nil : ownDetail.joined(separator: ", "), actions: []))
         for participant in participants {
-            people.add(row(name: participant.name, detail: describe(participant), actions: actions(for: participant, in: call)))
+            people.add(row(name: participant.name, detail: describe(participant, in: call), actions: actions(for: participant, in: call)))
         }
         list.append(people)
 
@@ -157,8 +157,10 @@ final class ParticipantsSidebar {
         return row
     }
 
-    private func describe(_ participant: CallParticipant) -> String? {
+    private func describe(_ participant: CallParticipant, in call: ActiveCall) -> String? {
         var parts: [String] = []
+        // Who in an audio room only listens (its hosts and those they let speak are heard).
+        if call.id.type == .audioRoom, (call.memberRoles[participant.user.id] ?? .user) == .user { parts.append(tr("listening")) }
         if participant.isHandRaised { parts.append(tr("✋ hand raised")) }
         if !participant.hasAudio { parts.append(tr("microphone off")) }
         if participant.isPinned { parts.append(tr("pinned for everyone")) }
@@ -176,6 +178,12 @@ final class ParticipantsSidebar {
         var actions: [HostAction] = []
         if call.can(.muteUsers), participant.hasAudio {
             actions.append(HostAction(title: tr("Mute"), isDestructive: false) { [weak call] in Task { await call?.mute(participant) } })
+        }
+        // In an audio room a listener asks with a raised hand; a host lets them speak here.
+        if let allowed = call.speakingRight(of: participant) {
+            actions.append(HostAction(title: allowed ? tr("Let speak") : tr("Make a listener"), isDestructive: false) { [weak call] in
+                Task { await call?.letSpeak(participant, allowed) }
+            })
         }
         if call.canLowerOthersHands, participant.isHandRaised {
             actions.append(HostAction(title: tr("Lower hand"), isDestructive: false) { [weak call] in

@@ -21,12 +21,14 @@ enum CallPermissions {
 
     static func capabilities(type: CallType, role: CallRole) -> Set<OwnCapability> {
         switch (type, role) {
-        case (.default, .user):
+        case (.default, .user), (.default, .speaker):
             everyone.union([.sendAudio, .sendVideo, .screenshare])
         case (.default, .host), (.default, .admin):
             everyone.union([.sendAudio, .sendVideo, .screenshare]).union(moderation)
         case (.audioRoom, .user):
             everyone
+        case (.audioRoom, .speaker):
+            everyone.union([.sendAudio])
         case (.audioRoom, .host), (.audioRoom, .admin):
             everyone.union([.sendAudio]).union(moderation)
         }
