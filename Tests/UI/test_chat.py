@@ -338,6 +338,7 @@ class SidebarKeepsItsWidthInAWideWindow(MediaCallTestCase):
         time.sleep(1)
         self.assertLessEqual(box(sidebar)[2], 400, f"the people list is wider than a sidebar: {box(sidebar)}")
         self.assertGreaterEqual(box(tile)[2], 800, f"bob's tile did not get the rest of the window: {box(tile)}")
+        people_width = box(sidebar)[2]
 
         dave = Peer(self.server, "dave", ["join", "default:wide", "--duration", "40", "--chat-after", "2",
                                           "--chat", "a long line about the quarterly numbers that nobody wrapped by hand, " * 3])
@@ -347,3 +348,5 @@ class SidebarKeepsItsWidthInAWideWindow(MediaCallTestCase):
         time.sleep(1)
         screenshot(self.xvfb.display, "sidebar-wide.png")
         self.assertLessEqual(box(sidebar)[2], 400, f"the chat with a long message is wider than a sidebar: {box(sidebar)}")
+        # One width whatever it shows: the video's tiles do not jump as a page or a line changes.
+        self.assertEqual(box(sidebar)[2], people_width, "the sidebar changed width from the people list to the chat")

@@ -412,6 +412,7 @@ class AnAudioRoom(MediaCallTestCase):
         press_keys(self.xvfb.display, title.replace("(", "\\(").replace(")", "\\)"), "ctrl+p")
         subprocess.run(["xdotool", "keyup", "ctrl"], env=dict(os.environ, DISPLAY=self.xvfb.display), check=True, timeout=10)
         wait_for(lambda: on_screen(call, name_contains="listening"), what="bob listed as listening")
+        sidebar_width = box(on_screen(call, name="People and chat"))[2]
         click(wait_for(lambda: on_screen(call, name="Actions for bob"), what="bob's menu"))
         screenshot(self.xvfb.display, "audio-room-let-speak-menu.png")
         click(wait_for(lambda: find(self.accessible, role="push button", name="Let speak bob"), what="Let speak"))
@@ -419,6 +420,8 @@ class AnAudioRoom(MediaCallTestCase):
                  timeout=15, what="bob heard in ada's window once let speak")
         self.assertIsNone(on_screen(call, name_contains="listening"), "bob still listed as listening")
         screenshot(self.xvfb.display, "audio-room-bob-speaks.png")
+        # The list keeps its width as bob's line shortens: the video beside it does not jump.
+        self.assertEqual(box(on_screen(call, name="People and chat"))[2], sidebar_width, "the sidebar changed width with bob's line")
         wait_for(lambda: "A host let you speak. Your microphone is on." in bob.output(), timeout=10, what="bob told he may speak")
 
     def test_aListenerTalking_isToldSheMayNotSpeak_notToUnmute(self):

@@ -14,6 +14,8 @@ final class ParticipantsSidebar {
     }
 
     let view: Widget
+    /// Fits a 360 px phone, folded over the video.
+    private static let width = 330
     private let callViewModel: CallViewModel
     private weak var call: ActiveCall?
     private let list = Box(.vertical, spacing: 12)
@@ -50,13 +52,15 @@ final class ParticipantsSidebar {
         header.setMargins(top: 6, bottom: 6, start: 6, end: 6)
         let column = Box(.vertical, children: [header, Separator(), pages])
         column.addCSSClass("background")
-        column.setSizeRequest(width: 300, height: -1)
+        // One width whatever it shows (a long line made it wider, and the video beside it
+        // jumped as a hand went up or a page changed): at least this wide, and clamped to it.
+        column.setSizeRequest(width: Self.width, height: -1)
         // Said outright, or the tab switcher's horizontal expand spreads up to the column, and
         // a flap whose sidebar and content both expand splits the window in half (630 px of a
         // 1260 px window went to the list); not expanding, it keeps its own width.
         column.expand(horizontally: false, vertically: true)
         column.setAccessibleLabel(tr("People and chat"))
-        view = column
+        view = Clamp(maximumWidth: Self.width, child: column)
     }
 
     /// Lists `call`'s people (and shows its chat) from now on.
@@ -230,7 +234,9 @@ final class ParticipantsSidebar {
         let text = Box(.vertical, spacing: 2, children: [nameLabel])
         if let detail {
             let detailLabel = Label(detail, cssClasses: ["dim-label", "caption"])
-            detailLabel.align(horizontal: .start)
+            // Several details ("listening, ✋ hand raised, microphone off") take two lines
+            // rather than widen the list; filling the row's width, wrapped only when they must.
+            detailLabel.wrapAtStart()
             text.append(detailLabel)
         }
         text.expand(horizontally: true, vertically: false)
