@@ -350,6 +350,17 @@ class AnAudioRoom(MediaCallTestCase):
     ada but never gets a picture of her."""
     server_args = ("--open-calls",)
 
+    def join_room(self, name):
+        """Home → the audio room `name`'s lobby → Join: its call window."""
+        from confab_ui import type_text
+        title = f"{name} (audio_room) – Confab"
+        type_text(find(self.home, role="text", name="Call name"), f"audio_room:{name}")
+        click(find(self.home, role="push button", name="Join…"))
+        lobby = wait_for(lambda: top_level_window(self.accessible, name=title), what="the room's lobby")
+        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
+        wait_for(lambda: on_screen(top_level_window(self.accessible, name=title), name="Hang up"), timeout=20, what="the room")
+        return top_level_window(self.accessible, name=title)
+
     def test_theHostIsHeardButNotSeen_andHerCameraToggleSaysWhy(self):
         from confab_ui import Peer, MEDIA_ADDRESS, find_all, type_text
         import pyatspi
@@ -390,15 +401,10 @@ class AnAudioRoom(MediaCallTestCase):
         """bob, a listener, raises his hand; ada (the host) opens his menu in the people list
         and lets him speak: bob is told, his microphone goes out, and ada's window shows him
         heard. The app told listeners to raise a hand, and offered hosts nothing to answer it."""
-        from confab_ui import Peer, MEDIA_ADDRESS, find_all, type_text
+        from confab_ui import Peer, MEDIA_ADDRESS, find_all
         import subprocess
         title = "stage (audio_room) – Confab"
-        type_text(find(self.home, role="text", name="Call name"), "audio_room:stage")
-        click(find(self.home, role="push button", name="Join…"))
-        lobby = wait_for(lambda: top_level_window(self.accessible, name=title), what="the room's lobby")
-        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
-        wait_for(lambda: on_screen(top_level_window(self.accessible, name=title), name="Hang up"), timeout=20, what="the room")
-        call = top_level_window(self.accessible, name=title)
+        call = self.join_room("stage")
         bob = Peer(self.server, "bob", ["join", "audio_room:stage", "--duration", "40", "--media", "test", "--raise-hand",
                                         "--no-noise-suppression", "--no-gain-control", "--no-echo-cancellation",
                                         "--media-address", MEDIA_ADDRESS])
@@ -429,18 +435,12 @@ class AnAudioRoom(MediaCallTestCase):
         the lobby, and talks (the test microphone's tone). Nobody hears her: the call window
         said nothing then, and with her toggle off told her to "Unmute to speak", which the
         room refuses. It says why she is not heard."""
-        from confab_ui import Peer, MEDIA_ADDRESS, type_text
+        from confab_ui import Peer, MEDIA_ADDRESS
         bob = Peer(self.server, "bob", ["join", "audio_room:townhall", "--create", "--duration", "40", "--media", "test",
                                         "--media-address", MEDIA_ADDRESS])
         self.addCleanup(bob.stop)
-        title = "townhall (audio_room) – Confab"
         wait_for(lambda: call_exists(self.server, "audio_room:townhall"), timeout=20, what="bob's room")
-        type_text(find(self.home, role="text", name="Call name"), "audio_room:townhall")
-        click(find(self.home, role="push button", name="Join…"))
-        lobby = wait_for(lambda: top_level_window(self.accessible, name=title), what="the room's lobby")
-        click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="Join call"))
-        wait_for(lambda: on_screen(top_level_window(self.accessible, name=title), name="Hang up"), timeout=20, what="the room")
-        window = top_level_window(self.accessible, name=title)
+        window = self.join_room("townhall")
         wait_for(lambda: find(window, name_contains="bob, "), timeout=20, what="bob's tile")
         said = wait_for(lambda: on_screen(window, role="label", name_contains="Only those allowed to speak"), timeout=15,
                         what="the window saying ada, talking with her toggle on, is not heard")
