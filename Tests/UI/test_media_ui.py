@@ -424,11 +424,14 @@ class AnAudioRoom(MediaCallTestCase):
         click(wait_for(lambda: find(self.accessible, role="push button", name="Let speak bob"), what="Let speak"))
         wait_for(lambda: find(call, name_contains="bob, ") and not any("microphone off" in node.name for node in find_all(call, name_contains="bob, ")),
                  timeout=15, what="bob heard in ada's window once let speak")
+        # His raised hand was the asking: it is down now.
+        wait_for(lambda: not any("hand raised" in node.name for node in find_all(call, name_contains="bob, ")),
+                 what="bob's hand lowered once he may speak")
         self.assertIsNone(on_screen(call, name_contains="listening"), "bob still listed as listening")
         screenshot(self.xvfb.display, "audio-room-bob-speaks.png")
         # The list keeps its width as bob's line shortens: the video beside it does not jump.
         self.assertEqual(box(on_screen(call, name="People and chat"))[2], sidebar_width, "the sidebar changed width with bob's line")
-        wait_for(lambda: "A host let you speak. Your microphone is on." in bob.output(), timeout=10, what="bob told he may speak")
+        bob.wait_for_output("A host let you speak. Your microphone is on.", timeout=10)
 
     def test_aListenerTalking_isToldSheMayNotSpeak_notToUnmute(self):
         """bob opens the room (its host); ada joins as a listener, her microphone toggle on from

@@ -638,7 +638,12 @@ public final class ActiveCall {
     }
 
     /// Lets `participant` speak in an audio room, or (`false`) makes them a listener again.
+    /// A raised hand was the asking: it goes down as they are let speak, first, so that what
+    /// they are told last (and keep on screen) is that they may speak.
     public func letSpeak(_ participant: CallParticipant, _ allowed: Bool) async {
+        if allowed, canLowerOthersHands, participants[participant.sessionID]?.isHandRaised == true {
+            await lowerHand(of: participant)
+        }
         let failure: (String) -> String = allowed
             ? { tr("Couldn’t let %@ speak: %@", participant.name, $0) } : { tr("Couldn’t make %@ a listener: %@", participant.name, $0) }
         await request(failure) { service, call in
