@@ -630,11 +630,14 @@ public final class ActiveCall {
     /// its hosts). Raising a hand is how a listener asks.
     public func speakingRight(of participant: CallParticipant) -> Bool? {
         guard id.type == .audioRoom, can(.updateCallMember) else { return nil }
-        switch memberRoles[participant.user.id] {
-        case .host?, .admin?: return nil
-        case .speaker?: return false
-        case .user?, nil: return true
-        }
+        if isListening(participant) { return true }
+        return memberRoles[participant.user.id] == .speaker ? false : nil
+    }
+
+    /// In an audio room, whether `participant` only listens: not one of its hosts, and not let
+    /// speak (someone let in by link or an open call is no member, so a listener too).
+    public func isListening(_ participant: CallParticipant) -> Bool {
+        id.type == .audioRoom && (memberRoles[participant.user.id] ?? .user) == .user
     }
 
     /// Lets `participant` speak in an audio room, or (`false`) makes them a listener again.

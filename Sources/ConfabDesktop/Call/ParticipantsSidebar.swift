@@ -164,7 +164,7 @@ final class ParticipantsSidebar {
     private func describe(_ participant: CallParticipant, in call: ActiveCall) -> String? {
         var parts: [String] = []
         // Who in an audio room only listens (its hosts and those they let speak are heard).
-        if call.id.type == .audioRoom, (call.memberRoles[participant.user.id] ?? .user) == .user { parts.append(tr("listening")) }
+        if call.isListening(participant) { parts.append(tr("listening")) }
         if participant.isHandRaised { parts.append(tr("✋ hand raised")) }
         if !participant.hasAudio { parts.append(tr("microphone off")) }
         if participant.isPinned { parts.append(tr("pinned for everyone")) }

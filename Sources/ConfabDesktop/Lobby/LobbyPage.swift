@@ -59,8 +59,9 @@ final class LobbyPage: MainWindowPage {
         cameraToggle = MediaToggle(.camera) { [weak lobby] in lobby?.toggleCamera() }
         deviceSelectors = DeviceSelectors { [weak lobby] device in lobby?.selectDevice(device) }
 
-        // Nothing to check on a camera the call will not show (an audio room).
-        let subtitle = info.callType.allowsAnyone(.sendVideo) ? tr("Check your camera and microphone") : tr("Check your microphone")
+        // Nothing to check on a camera the call will not show (an audio room): the same rule
+        // the toggle and the preview follow (LocalMedia.cameraRefusal).
+        let subtitle = callViewModel.localMedia.cameraRefusal == nil ? tr("Check your camera and microphone") : tr("Check your microphone")
         let header = HeaderBar(title: name, subtitle: subtitle)
         let back = Button(iconName: "go-previous-symbolic", accessibleLabel: tr("Back"))
         back.tooltip = tr("Back (Escape)")
