@@ -146,7 +146,7 @@ let package = Package(
                     exclude: ["Support/media-call.sh", "Support/production-host.py", "Support/kill-janus.sh", "Support/block-janus.sh", "Support/restart-server.sh",
                               "Support/packet-loss.sh", "Support/bandwidth-cap.sh", "Support/server-children.py", "Support/coordinator_ws.py",
                               "Support/janus-interop.sh", "Support/plain-janus.sh", "Support/chromium-page.sh",
-                              "Support/network-change.sh", "Support/kill-janus-node.py", "Support/replica-call.sh",
+                              "Support/network-change.sh", "Support/block-receiver.sh", "Support/kill-janus-node.py", "Support/replica-call.sh",
                               "Support/test-postgres.sh", "Support/peers.sh", "Resources"], swiftSettings: testSettings),
         .testTarget(
             name: "ConfabServerTests",

@@ -299,14 +299,17 @@ public final class CallMediaSession {
     }
 
     /// A receiver for `feed` (already in `remoteFeeds`), playing to the current speaker.
-    private func startReceiving(_ feed: PublishedFeed) {
+    /// - Parameter replacing: a receiver made anew (`receiveAnew`): the speaker already plays
+    ///   this feed, and the new connection is expected to be heard from soon.
+    private func startReceiving(_ feed: PublishedFeed, replacing: Bool = false) {
         guard let janus, let speaker, let remote = remoteFeeds[feed.id] else { return }
         do {
             let subscriber = try Subscriber(feed: feed.id, isScreenshare: remote.isScreenshare, configuration: configuration,
                                             speakerSink: CallSpeaker.receiverSink(feed: feed.id, probeName: speaker.echoProbeName),
                                             logger: logger)
+            subscriber.watch = ReceiverWatch(replacing: replacing)
             // (A shared screen has no sound.)
-            if !remote.isScreenshare { speaker.add(feed: feed.id) }
+            if !remote.isScreenshare, !replacing { speaker.add(feed: feed.id) }
             subscribers[feed.id] = subscriber
             subscriber.framesAtLastRefresh = remote.framesReceived
             applyWantedVideo(to: subscriber, feed: feed.id)
@@ -333,6 +336,17 @@ public final class CallMediaSession {
             remoteFeeds[feed.id] = nil
             publishedFeeds[feed.id] = nil
         }
+    }
+
+    /// `feedID`'s connection stopped hearing from Janus while ours to it works
+    /// (`ReceiverWatch`): a new connection for that participant alone. Their tile stays (they
+    /// did not leave), their sound keeps its place in the speaker's mix, and the others, and
+    /// what we send, go on as they are.
+    private func receiveAnew(_ feedID: UInt64) {
+        guard !stopped, let feed = publishedFeeds[feedID], let old = subscribers.removeValue(forKey: feedID) else { return }
+        logger.info("nothing from the media server on a receiving connection: receiving anew", metadata: ["feed": "\(feedID)"])
+        Task { await old.stop() }
+        startReceiving(feed, replacing: true)
     }
 
     private func takeSpareHandle() -> Task<JanusHandle, any Error>? {
@@ -410,6 +424,9 @@ public final class CallMediaSession {
                 self.remoteFeeds[feedID]?.connectionQuality = reception.quality
                 self.remoteFeeds[feedID]?.videoNacksSent = reception.videoNacksSent.map(Int.init)
                 self.remoteFeeds[feedID]?.videoKeyframeRequestsSent = reception.videoKeyframeRequestsSent.map(Int.init)
+                if subscriber.watch.follow(heard: reception.heardFromJanus, sendingPath: self.mediaPath), self.subscribers[feedID] === subscriber {
+                    self.receiveAnew(feedID)
+                }
                 if let bytes = reception.videoBytesReceived {
                     if let last = self.remoteFeeds[feedID]?.videoBytesReceived {
                         self.remoteFeeds[feedID]?.videoBitrate = max(0, bytes - last) * 8

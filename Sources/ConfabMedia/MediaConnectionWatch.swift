@@ -94,3 +94,49 @@ struct MediaConnectionWatch {
         return nil
     }
 }
+
+/// Decides when one receiving connection (a `Subscriber`) is dead while our sending one is not:
+/// Janus sends a sender report about each stream it forwards us once a second, for as long as
+/// it has forwarded anything on it (a sender that mutes or turns its camera off is still
+/// reported on), so a connection that hears neither packets nor reports is not being reached.
+/// Each receiver has a connection of its own, and one can die alone: a mapping a NAT or firewall
+/// forgot, or (CI, NetworkChange) a network that came back under the sending connection while a
+/// receiving one stayed deaf until the next change, 17 s later. The publisher's watch
+/// (`MediaConnectionWatch`) sees only what we send; this one asks for that participant anew.
+struct ReceiverWatch {
+    /// Silent this long while our sending path is up: made anew. Reports come once a second;
+    /// a few missed ones are a congested moment, not a dead connection.
+    static let giveUpAfter: Duration = .seconds(4)
+
+    /// Whether Janus was ever heard on this connection (or the one it replaces): before that,
+    /// silence may be a participant who has sent nothing yet.
+    private var hasHeard: Bool
+    /// Since when nothing was heard while our own path was up; nil while heard, or while the
+    /// path is down (then the whole connection is the publisher's watch's to judge, and a
+    /// receiver is not counted silent for what was everyone's outage).
+    private var silentSince: ContinuousClock.Instant?
+
+    /// - Parameter replacing: true for a connection made anew: it must be heard soon too.
+    init(replacing: Bool = false) {
+        hasHeard = replacing
+    }
+
+    /// Once a second: whether anything came since the last look, and our sending path. Returns
+    /// true when the connection should be made anew (then the watch starts over).
+    mutating func follow(heard: Bool, sendingPath: MediaPath, now: ContinuousClock.Instant = .now) -> Bool {
+        if heard {
+            hasHeard = true
+            silentSince = nil
+            return false
+        }
+        guard hasHeard, sendingPath == .up else {
+            silentSince = nil
+            return false
+        }
+        let since = silentSince ?? now
+        silentSince = since
+        guard now - since >= Self.giveUpAfter else { return false }
+        silentSince = nil
+        return true
+    }
+}

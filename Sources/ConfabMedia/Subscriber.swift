@@ -20,6 +20,8 @@ final class Subscriber {
     var framesAtLastRefresh = 0
     /// Audio packets counted at the last refresh (see `audioPacketsReceived`).
     var audioPacketsAtLastRefresh = 0
+    /// Whether this connection still hears from Janus (followed by `CallMediaSession`).
+    var watch = ReceiverWatch()
 
     private let feed: UInt64
     private let configuration: CallMediaConfiguration
@@ -238,7 +240,14 @@ final class Subscriber {
         /// Retransmission requests (NACK) and keyframe requests (PLI, FIR) we sent for the video.
         var videoNacksSent: Double?
         var videoKeyframeRequestsSent: Double?
+        /// Whether Janus reached this connection since the last reading: a packet, or a sender
+        /// report (see `ReceiverWatch`).
+        var heardFromJanus: Bool
     }
+
+    /// What Janus had sent at the last reading: packets, and the time in its newest sender
+    /// report of each stream.
+    private var lastHeard: [Double] = []
 
     /// Packets received and lost at the last reading: quality is judged on the last second,
     /// not on the whole call (a loss burst a minute ago is no reason to say "poor" now).
@@ -258,7 +267,17 @@ final class Subscriber {
         }
         return Reception(quality: connectionQuality(reports, roundTripTime: roundTripTime), videoBytesReceived: video?["bytes-received"]?.number,
                          videoNacksSent: video.flatMap { RTPSourceStatistics.value("sent-nack-count", in: $0) },
-                         videoKeyframeRequestsSent: keyframeRequests)
+                         videoKeyframeRequestsSent: keyframeRequests, heardFromJanus: heardFromJanus(reports))
+    }
+
+    /// Whether the packets received, or any stream's newest sender report, changed since the
+    /// last reading.
+    private func heardFromJanus(_ reports: [[String: StatisticValue]]) -> Bool {
+        let heard: [Double] = reports.filter { $0["type"]?.text == "inbound-rtp" }
+            .sorted { ($0["id"]?.text ?? "") < ($1["id"]?.text ?? "") }
+            .flatMap { report -> [Double] in [report["packets-received"]?.number ?? 0, RTPSourceStatistics.value("sr-ntptime", in: report) ?? 0] }
+        defer { lastHeard = heard }
+        return heard != lastHeard && heard.contains { $0 > 0 }
     }
 
     /// Loss over the last second, jitter and round trip of what we receive, as a quality.

@@ -122,3 +122,54 @@ final class MediaPathNeverUp_EndToEndTests: XCTestCase {
         XCTAssertEqual(camera.first?.deviceOpenAfter, false, "the camera device stayed open")
     }
 }
+
+/// One receiving connection dies while the rest work: alice's connection receiving bob stops
+/// passing anything, both ways, 10 s into the call (a NAT or firewall that forgot that one
+/// mapping; or, seen once in CI, the network coming back under alice's sending connection
+/// while this one stayed deaf until the next change, 17 s later). Janus reports on what it
+/// forwards once a second: alice notices the silence, receives bob anew over a new connection,
+/// and sees and hears him again — without giving up what she sends, which bob kept seeing.
+final class ReceiverLost_EndToEndTests: XCTestCase {
+    private static let call = "default:receiver-lost"
+    private static let address = "10.98.0.4"
+    private static let blockAfter = 10.0, callLasts = 30.0
+    /// ~5 s of silence (`ReceiverWatch`), then a new connection (~0.5 s here).
+    private static let backWithin = 10.0
+    private static let peers = [
+        MediaCall.Peer(user: "alice", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "440",
+            "--media-address", address, "--verbose",
+        ]),
+        MediaCall.Peer(user: "bob", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "smpte", "--tone", "660",
+        ]),
+    ]
+
+    func test_aDeadReceivingConnection_isMadeAnew_andTheOtherSideNeverPauses() async throws {
+        let (reports, blocked) = try await MediaCall.reports(
+            for: "receiver-lost", peers: Self.peers,
+            controller: [MediaCall.supportScript("block-receiver.sh"), Self.address, "\(Self.blockAfter)", "\(Self.callLasts)"],
+            stampFile: "receiver-blocked-at", timeout: .seconds(Int64(Self.callLasts) + 40))
+        let alicesLog = MediaCall.log(of: "alice", in: "receiver-lost", containing: ["receiving anew", "giving the media connection up", "media path", "first frame"])
+        let fromBob = try XCTUnwrap(reports["alice"]?.received(from: "bob"), "alice received nothing from bob")
+        // The block is real, and it took alice's receiving connection: her view of bob stopped.
+        let frames = try XCTUnwrap(fromBob.frames(at: blocked.addingTimeInterval(1)))
+        let stalled = fromBob.samples.contains { $0.at > blocked.addingTimeInterval(3) && $0.at < blocked.addingTimeInterval(4) && $0.framesReceived <= frames + 2 }
+        XCTAssertTrue(stalled, "alice kept seeing bob after the block: it took another connection")
+        let video = fromBob.samples.first { $0.at > blocked.addingTimeInterval(2) && $0.framesReceived > frames + 10 }
+        let readings = try XCTUnwrap(fromBob.audioReadings(at: blocked.addingTimeInterval(3)))
+        let audio = fromBob.samples.first { $0.at > blocked.addingTimeInterval(3) && $0.audioReadings > readings + 5 }
+        print("receiver lost: alice's log:\n\(alicesLog)")
+        print("receiver lost: alice saw bob again \(video.map { $0.at.timeIntervalSince(blocked) } ?? -1) s after the block, heard him \(audio.map { $0.at.timeIntervalSince(blocked) } ?? -1) s after")
+        XCTAssertLessThan(try XCTUnwrap(video, "alice never saw bob again; her log:\n\(alicesLog)").at.timeIntervalSince(blocked), Self.backWithin)
+        XCTAssertLessThan(try XCTUnwrap(audio, "alice never heard bob again; her log:\n\(alicesLog)").at.timeIntervalSince(blocked), Self.backWithin)
+        // What alice sends was left alone: bob's view of her never paused, and she was not
+        // told her audio and video were reconnecting.
+        let fromAlice = try XCTUnwrap(reports["bob"]?.received(from: "alice"))
+        let during = fromAlice.samples.filter { $0.at > blocked && $0.at < blocked.addingTimeInterval(Self.backWithin) }
+        let paused = zip(during, during.dropFirst(2)).first { $1.framesReceived == $0.framesReceived }
+        XCTAssertNil(paused, "bob's view of alice paused at \(paused?.0.at.description ?? ""): her sending connection was given up too")
+        let messages = try XCTUnwrap(reports["alice"]?.media?.messages)
+        XCTAssertFalse(messages.contains { $0.hasSuffix("Reconnecting audio and video…") }, "\(messages)")
+    }
+}

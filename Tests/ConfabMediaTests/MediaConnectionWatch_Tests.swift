@@ -114,3 +114,57 @@ final class MediaConnectionWatch_Tests: XCTestCase {
         XCTAssertEqual(LocalCandidates(gathered: 2, isGatheringComplete: true), .found)
     }
 }
+
+/// When one receiving connection is made anew (`ReceiverWatch`): one that stops hearing from
+/// Janus while our sending path is up, and not for a participant who never sent, nor for an
+/// outage of the whole path (the publisher's watch replaces everything then).
+final class ReceiverWatch_Tests: XCTestCase {
+    private let start = ContinuousClock.now
+    private func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
+
+    /// Follows `watch` once a second from `from` to `to` (inclusive), returning the seconds at which it gave up.
+    private func follow(_ watch: inout ReceiverWatch, heard: Bool, path: MediaPath, from: Int, to: Int) -> [Int] {
+        (from...to).filter { watch.follow(heard: heard, sendingPath: path, now: at(Double($0))) }
+    }
+
+    func test_heardThenSilent_whileSendingWorks_isMadeAnewOnce_afterFourSeconds() {
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, heard: true, path: .up, from: 0, to: 5), [])
+        // Silent from 6 s: counted from the first silent look.
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 6, to: 9), [], "made anew before four silent seconds")
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 10, to: 10), [10])
+        // Then it starts over: not again at every look.
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 11, to: 14), [])
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 15, to: 15), [15])
+    }
+
+    func test_aReportNowAndThen_keepsItUp() {
+        var watch = ReceiverWatch()
+        for second in 0..<30 {
+            // A congested link: three looks in four find nothing new.
+            XCTAssertFalse(watch.follow(heard: second % 4 == 0, sendingPath: .up, now: at(Double(second))), "at \(second) s")
+        }
+    }
+
+    func test_neverHeard_isNotMadeAnew() {
+        // Someone who has sent nothing yet (camera off, muted from the start): nothing to judge.
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 0, to: 30), [])
+    }
+
+    func test_aConnectionMadeAnew_mustBeHeardToo() {
+        var watch = ReceiverWatch(replacing: true)
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 0, to: 4), [4])
+    }
+
+    func test_silentWhileOurOwnPathIsDown_isNotCounted() {
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, heard: true, path: .up, from: 0, to: 2), [])
+        // Everything down for 10 s: the publisher's watch decides.
+        XCTAssertEqual(follow(&watch, heard: false, path: .down, from: 3, to: 12), [])
+        // Our path back: the receiver gets its own four seconds from here, not from 3 s.
+        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 13, to: 16), [])
+        XCTAssertEqual(follow(&watch, heard: true, path: .up, from: 17, to: 17), [], "heard again")
+        XCTAssertEqual(follow(&watch, heard: false, path: .connecting, from: 18, to: 30), [])
+    }
+}
