@@ -343,7 +343,8 @@ public final class CallMediaSession {
     /// did not leave), their sound keeps its place in the speaker's mix, and the others, and
     /// what we send, go on as they are.
     private func receiveAnew(_ feedID: UInt64) {
-        guard !stopped, let feed = publishedFeeds[feedID], let old = subscribers.removeValue(forKey: feedID) else { return }
+        // (Not once the whole connection is given up: a new one is being made.)
+        guard !stopped, !hasFailed, let feed = publishedFeeds[feedID], let old = subscribers.removeValue(forKey: feedID) else { return }
         logger.info("nothing from the media server on a receiving connection: receiving anew", metadata: ["feed": "\(feedID)"])
         Task { await old.stop() }
         startReceiving(feed, replacing: true)
@@ -424,7 +425,8 @@ public final class CallMediaSession {
                 self.remoteFeeds[feedID]?.connectionQuality = reception.quality
                 self.remoteFeeds[feedID]?.videoNacksSent = reception.videoNacksSent.map(Int.init)
                 self.remoteFeeds[feedID]?.videoKeyframeRequestsSent = reception.videoKeyframeRequestsSent.map(Int.init)
-                if subscriber.watch.follow(heard: reception.heardFromJanus, sendingPath: self.mediaPath), self.subscribers[feedID] === subscriber {
+                if subscriber.watch.follow(heard: reception.heardFromJanus, sendingPath: self.mediaPath, networkChangedLately: self.watch.changedLately()),
+                   self.subscribers[feedID] === subscriber {
                     self.receiveAnew(feedID)
                 }
                 if let bytes = reception.videoBytesReceived {

@@ -75,6 +75,12 @@ struct MediaConnectionWatch {
         return path == .down ? .networkChanged : nil
     }
 
+    /// Whether the network changed within `networkChangeCounts` of `now` (after the connection
+    /// was published): a receiving connection silent then is given up sooner (`ReceiverWatch`).
+    func changedLately(now: ContinuousClock.Instant = .now) -> Bool {
+        networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
+    }
+
     /// Once a second, with the publisher's path, how long since Janus last reported on what we
     /// send (nil before its first report), and what ICE gathered.
     mutating func follow(path: MediaPath, silence: Duration?, candidates: LocalCandidates,
@@ -84,7 +90,7 @@ struct MediaConnectionWatch {
         // is known to have found nothing, the change is acted on.
         if candidates == .noAddress, hasNetworkChanged { return .madeWithoutAddress }
         if path == .connecting, now - connectedAt > Self.connectingLimit { return .pathDown }
-        let changedLately = networkChangedAt.map { now - $0 < Self.networkChangeCounts } ?? false
+        let changedLately = changedLately(now: now)
         // Right after a network change, a report missing for 1.5 s (they come about once a
         // second) is enough: the addresses under the connection may be gone.
         if changedLately, let silence, silence > Self.silenceAfterNetworkChange { return .networkChanged }
@@ -107,6 +113,10 @@ struct ReceiverWatch {
     /// Silent this long while our sending path is up: made anew. Reports come once a second;
     /// a few missed ones are a congested moment, not a dead connection.
     static let giveUpAfter: Duration = .seconds(4)
+    /// The same, soon after a network change: the addresses under it may be gone, and a
+    /// receiving connection that works hears packets at once when the network is back (the
+    /// sending one's watch gives up a path silent 1.5 s then, too).
+    static let giveUpAfterNetworkChange: Duration = .milliseconds(1500)
 
     /// Whether Janus was ever heard on this connection (or the one it replaces): before that,
     /// silence may be a participant who has sent nothing yet.
@@ -121,9 +131,11 @@ struct ReceiverWatch {
         hasHeard = replacing
     }
 
-    /// Once a second: whether anything came since the last look, and our sending path. Returns
-    /// true when the connection should be made anew (then the watch starts over).
-    mutating func follow(heard: Bool, sendingPath: MediaPath, now: ContinuousClock.Instant = .now) -> Bool {
+    /// Once a second: whether anything came since the last look, our sending path, and whether
+    /// the network changed lately. Returns true when the connection should be made anew (then
+    /// the watch starts over).
+    mutating func follow(heard: Bool, sendingPath: MediaPath, networkChangedLately: Bool = false,
+                         now: ContinuousClock.Instant = .now) -> Bool {
         if heard {
             hasHeard = true
             silentSince = nil
@@ -135,7 +147,7 @@ struct ReceiverWatch {
         }
         let since = silentSince ?? now
         silentSince = since
-        guard now - since >= Self.giveUpAfter else { return false }
+        guard now - since >= (networkChangedLately ? Self.giveUpAfterNetworkChange : Self.giveUpAfter) else { return false }
         silentSince = nil
         return true
     }

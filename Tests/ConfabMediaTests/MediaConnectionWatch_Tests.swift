@@ -138,6 +138,22 @@ final class ReceiverWatch_Tests: XCTestCase {
         XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 15, to: 15), [15])
     }
 
+    func test_soonAfterANetworkChange_aboutTwoSilentSecondsAreEnough() {
+        var watch = ReceiverWatch()
+        XCTAssertFalse(watch.follow(heard: true, sendingPath: .up, networkChangedLately: true, now: at(0)))
+        XCTAssertFalse(watch.follow(heard: false, sendingPath: .up, networkChangedLately: true, now: at(1)))
+        XCTAssertFalse(watch.follow(heard: false, sendingPath: .up, networkChangedLately: true, now: at(2)))
+        XCTAssertTrue(watch.follow(heard: false, sendingPath: .up, networkChangedLately: true, now: at(3)))
+    }
+
+    func test_aNetworkChange_isKnownForFiveSecondsAfterPublishing() {
+        var watch = MediaConnectionWatch()
+        watch.connected(at: at(0))
+        XCTAssertNil(watch.networkChanged(path: .up, candidates: .found, now: at(10)))
+        XCTAssertTrue(watch.changedLately(now: at(14.5)))
+        XCTAssertFalse(watch.changedLately(now: at(15.5)))
+    }
+
     func test_aReportNowAndThen_keepsItUp() {
         var watch = ReceiverWatch()
         for second in 0..<30 {
