@@ -152,8 +152,26 @@ final class Media_EndToEndTests: XCTestCase {
 
     /// The figures of the run, for people reading the test log (not assertions).
     private static func printSummary(_ reports: [String: MediaPeerReport]) {
+        // What each one sent, to tell a sender that sent nothing from receivers that got nothing
+        // (CI once: alice and bob decoded no frame of carol, who saw them both).
+        for (user, report) in reports.sorted(by: { $0.key < $1.key }) {
+            guard let media = report.media else {
+                print("media: \(user) has no media report (\(report.error ?? "no error"))")
+                continue
+            }
+            let joined = media.joinRequestedAt
+            func after(_ date: Date?) -> String { date.map { String(format: "%.2f s", $0.timeIntervalSince(joined ?? $0)) } ?? "-" }
+            let sent = media.sentVideo ?? []
+            let sizes = Set(sent.map { "\($0.width)x\($0.height)" }).sorted()
+            let rates = sent.compactMap(\.videoKilobitsPerSecond).map { String(Int($0)) }
+            print("media: \(user) in the call \(after(media.inCallAt)), media connected \(after(media.connectedAt)) after asking to join; "
+                + "sent \(sizes) at \(rates.joined(separator: ", ")) kbit/s over \(sent.count) samples; receiving \(media.remote.map(\.userID).sorted())")
+        }
         for (observer, sender) in pairs {
-            guard let received = reports[observer]?.received(from: sender) else { continue }
+            guard let received = reports[observer]?.received(from: sender) else {
+                print("media: \(observer) ← \(sender): nothing at all")
+                continue
+            }
             let first = received.firstFrameAfterJoinSeconds.map { String(format: "%.3f s", $0) } ?? "-"
             let fps = received.averageFPS.map { String(format: "%.1f", $0) } ?? "-"
             let level = received.audioLevelAverage.map { String(format: "%.2f dB", $0) } ?? "-"
