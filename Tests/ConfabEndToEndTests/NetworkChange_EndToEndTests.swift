@@ -124,7 +124,7 @@ final class MediaPathNeverUp_EndToEndTests: XCTestCase {
 }
 
 /// One receiving connection dies while the rest work: alice's connection receiving bob stops
-/// passing anything, both ways, 10 s into the call (a NAT or firewall that forgot that one
+/// passing anything, both ways, 8 s into the call (a NAT or firewall that forgot that one
 /// mapping; or, seen once in CI, the network coming back under alice's sending connection
 /// while this one stayed deaf until the next change, 17 s later). Janus reports on what it
 /// forwards once a second: alice notices the silence, receives bob anew over a new connection,
@@ -132,7 +132,7 @@ final class MediaPathNeverUp_EndToEndTests: XCTestCase {
 final class ReceiverLost_EndToEndTests: XCTestCase {
     private static let call = "default:receiver-lost"
     private static let address = "10.98.0.4"
-    private static let blockAfter = 10.0, callLasts = 30.0
+    private static let blockAfter = 8.0, callLasts = 22.0
     /// ~5 s of silence (`ReceiverWatch`), then a new connection (~0.5 s here).
     private static let backWithin = 10.0
     private static let peers = [
