@@ -365,6 +365,17 @@ class Server:
         with urllib.request.urlopen(http, timeout=2) as response:
             return _json.loads(response.read())
 
+    def stored_call(self, cid, column="cid"):
+        """`column` of the call `cid` as the server stored it (its SQLite database), or None
+        while there is no such call."""
+        import sqlite3
+        database = sqlite3.connect(os.path.join(self.directory, "calls.sqlite"))
+        try:
+            row = database.execute(f"SELECT {column} FROM call WHERE cid = ?", (cid,)).fetchone()
+        finally:
+            database.close()
+        return row[0] if row else None
+
     def wait_for_connections(self, count):
         wait_for(lambda: self.health().get("connections") == count, what=f"{count} clients signed in to the server")
 

@@ -3,7 +3,6 @@ window, which keeps its size and place from step to step; at phone size (360x640
 of the call stays reachable and inside the window. Screenshots of every page, light and dark,
 are saved under the build folder's ui-artifacts."""
 import os
-import sqlite3
 import subprocess
 import time
 import unittest
@@ -27,16 +26,6 @@ def frames(accessible):
         if window is not None and window.getState().contains(pyatspi.STATE_SHOWING):
             shown.append(window)
     return shown
-
-
-def link_secret(server, cid):
-    """The call's secret as the server stored it (what its hosts' Copy link carries)."""
-    database = sqlite3.connect(os.path.join(server.directory, "calls.sqlite"))
-    try:
-        row = database.execute("SELECT linkSecret FROM call WHERE cid = ?", (cid,)).fetchone()
-    finally:
-        database.close()
-    return row[0] if row else None
 
 
 def open_link(test, home, link, title):
@@ -87,7 +76,8 @@ class MainWindowTestCase(XvfbTestCase):
         return top_level_window(self.accessible, name=title)
 
     def link_secret(self, cid):
-        return link_secret(self.server, cid)
+        """The call's secret as the server stored it (what its hosts' Copy link carries)."""
+        return self.server.stored_call(cid, "linkSecret")
 
     def open_link(self, home, link, title):
         return open_link(self, home, link, title)
@@ -512,7 +502,7 @@ class CallPageAfterTheMediaSignals(MediaCallTestCase):
         bob = Peer(self.server, "bob", ["join", "default:signals", "--create", "--duration", "40", "--media", "test",
                                         "--media-address", MEDIA_ADDRESS])
         self.addCleanup(bob.stop)
-        secret = wait_for(lambda: link_secret(self.server, "default:signals"), timeout=20, what="bob's call to exist")
+        secret = wait_for(lambda: self.server.stored_call("default:signals", "linkSecret"), timeout=20, what="bob's call to exist")
         lobby = open_link(self, self.home, f"confab://join/default/signals?secret={secret}", "signals – Confab")
         wait_for(lambda: find(lobby, role="image", name="Camera preview"), what="the lobby's camera preview")
         click(wait_for(lambda: find(lobby, role="push button", name="Join call"), what="the Join button"))

@@ -4,7 +4,6 @@ must receive the app's camera. Needs a network namespace (Janus ignores loopback
 suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
 import json
 import os
-import sqlite3
 import subprocess
 import time
 import unittest
@@ -331,17 +330,6 @@ class SwitchingDevicesInACall(MediaCallTestCase):
         self.assertIsNotNone(from_ada[0].get("centerPixel"), "bob lost ada's video")
 
 
-if __name__ == "__main__":
-    unittest.main(verbosity=2)
-
-
-def call_exists(server, cid):
-    database = sqlite3.connect(os.path.join(server.directory, "calls.sqlite"))
-    try:
-        return database.execute("SELECT 1 FROM call WHERE cid = ?", (cid,)).fetchone() is not None
-    finally:
-        database.close()
-
 
 class AnAudioRoom(MediaCallTestCase):
     """In an audio room only hosts speak and nobody is seen (the coordinator's table): ada opens
@@ -442,10 +430,14 @@ class AnAudioRoom(MediaCallTestCase):
         bob = Peer(self.server, "bob", ["join", "audio_room:townhall", "--create", "--duration", "40", "--media", "test",
                                         "--media-address", MEDIA_ADDRESS])
         self.addCleanup(bob.stop)
-        wait_for(lambda: call_exists(self.server, "audio_room:townhall"), timeout=20, what="bob's room")
+        wait_for(lambda: self.server.stored_call("audio_room:townhall"), timeout=20, what="bob's room")
         window = self.join_room("townhall")
         wait_for(lambda: find(window, name_contains="bob, "), timeout=20, what="bob's tile")
         said = wait_for(lambda: on_screen(window, role="label", name_contains="Only those allowed to speak"), timeout=15,
                         what="the window saying ada, talking with her toggle on, is not heard")
         self.assertIsNone(on_screen(window, role="label", name_contains="Unmute to speak"))
         screenshot(self.xvfb.display, "listener-talking.png")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
