@@ -299,15 +299,13 @@ public final class CallMediaSession {
     }
 
     /// A receiver for `feed` (already in `remoteFeeds`), playing to the current speaker.
-    /// - Parameter replacing: a receiver made anew (`receiveAnew`): the speaker already plays
-    ///   this feed, and the new connection is expected to be heard from soon.
+    /// - Parameter replacing: a receiver made anew (`receiveAnew`): the speaker already plays this feed.
     private func startReceiving(_ feed: PublishedFeed, replacing: Bool = false) {
         guard let janus, let speaker, let remote = remoteFeeds[feed.id] else { return }
         do {
             let subscriber = try Subscriber(feed: feed.id, isScreenshare: remote.isScreenshare, configuration: configuration,
                                             speakerSink: CallSpeaker.receiverSink(feed: feed.id, probeName: speaker.echoProbeName),
                                             logger: logger)
-            subscriber.watch = ReceiverWatch(replacing: replacing)
             // (A shared screen has no sound.)
             if !remote.isScreenshare, !replacing { speaker.add(feed: feed.id) }
             subscribers[feed.id] = subscriber
@@ -409,6 +407,9 @@ public final class CallMediaSession {
     /// Once a second: frame rates, stale video/audio, connection quality from statistics.
     private func refreshFeeds() {
         publisher?.checkCamera()
+        // Receiving connections that stopped hearing from Janus (`ReceiverWatch`).
+        var deaf: [UInt64] = []
+        defer { deaf.forEach(receiveAnew) }
         for (feedID, subscriber) in subscribers {
             let frames = remoteFeeds[feedID]?.framesReceived ?? 0
             remoteFeeds[feedID]?.framesPerSecond = Double(frames - subscriber.framesAtLastRefresh)
@@ -419,16 +420,17 @@ public final class CallMediaSession {
             let audioPackets = subscriber.audioPacketsReceived ?? 0
             remoteFeeds[feedID]?.isAudioFlowing = audioPackets > subscriber.audioPacketsAtLastRefresh
             subscriber.audioPacketsAtLastRefresh = audioPackets
+            if let received = subscriber.packetsFromJanus,
+               subscriber.watch.follow(received: received, carriedMedia: subscriber.hasCarriedMedia, sendingPath: mediaPath,
+                                       networkChangedLately: watch.changedLately()) {
+                deaf.append(feedID)
+            }
             Task {
                 let reception = await subscriber.receptionStatistics(roundTripTime: self.sentVideo?.roundTripTime)
                 guard self.remoteFeeds[feedID] != nil else { return }
                 self.remoteFeeds[feedID]?.connectionQuality = reception.quality
                 self.remoteFeeds[feedID]?.videoNacksSent = reception.videoNacksSent.map(Int.init)
                 self.remoteFeeds[feedID]?.videoKeyframeRequestsSent = reception.videoKeyframeRequestsSent.map(Int.init)
-                if subscriber.watch.follow(heard: reception.heardFromJanus, sendingPath: self.mediaPath, networkChangedLately: self.watch.changedLately()),
-                   self.subscribers[feedID] === subscriber {
-                    self.receiveAnew(feedID)
-                }
                 if let bytes = reception.videoBytesReceived {
                     if let last = self.remoteFeeds[feedID]?.videoBytesReceived {
                         self.remoteFeeds[feedID]?.videoBitrate = max(0, bytes - last) * 8

@@ -101,54 +101,53 @@ struct MediaConnectionWatch {
     }
 }
 
-/// Decides when one receiving connection (a `Subscriber`) is dead while our sending one is not:
-/// Janus sends a sender report about each stream it forwards us once a second, for as long as
-/// it has forwarded anything on it (a sender that mutes or turns its camera off is still
-/// reported on), so a connection that hears neither packets nor reports is not being reached.
-/// Each receiver has a connection of its own, and one can die alone: a mapping a NAT or firewall
-/// forgot, or (CI, NetworkChange) a network that came back under the sending connection while a
-/// receiving one stayed deaf until the next change, 17 s later. The publisher's watch
-/// (`MediaConnectionWatch`) sees only what we send; this one asks for that participant anew.
+/// Decides when one receiving connection (a `Subscriber`) is dead while our sending one is not.
+/// Each participant we receive comes over a connection of its own, and one can die alone: a
+/// mapping a NAT or firewall forgot, or (CI, NetworkChange) a network that came back under the
+/// sending connection while a receiving one stayed deaf until the next change, 17 s later. The
+/// publisher's watch (`MediaConnectionWatch`) sees only what we send; this one has that
+/// participant received anew.
+///
+/// What it hears is every packet the connection receives (`Subscriber.packetsFromJanus`): the
+/// media, and Janus's sender report on each stream once a second, which keeps coming after its
+/// sender mutes or turns the camera off (webrtcbin's statistics drop such a stream ~10 s after
+/// its last packet, so they cannot tell). Before any media was forwarded on it Janus sends
+/// nothing to hear, and silence then says nothing; but a connection that never received a
+/// single packet (Janus starts the DTLS handshake at once) never came up.
 struct ReceiverWatch {
-    /// Silent this long while our sending path is up: made anew. Reports come once a second;
-    /// a few missed ones are a congested moment, not a dead connection.
+    /// Silent this long while our sending path is up, after media came: made anew. Reports
+    /// come once a second; a few missed ones are a congested moment, not a dead connection.
     static let giveUpAfter: Duration = .seconds(4)
     /// The same, soon after a network change: the addresses under it may be gone, and a
     /// receiving connection that works hears packets at once when the network is back (the
     /// sending one's watch gives up a path silent 1.5 s then, too).
     static let giveUpAfterNetworkChange: Duration = .milliseconds(1500)
+    /// Nothing at all received this long while our sending path is up: it never came up.
+    static let connectingLimit: Duration = .seconds(8)
 
-    /// Whether Janus was ever heard on this connection (or the one it replaces): before that,
-    /// silence may be a participant who has sent nothing yet.
-    private var hasHeard: Bool
+    private var firstLook: ContinuousClock.Instant?
+    private var lastReceived = 0
     /// Since when nothing was heard while our own path was up; nil while heard, or while the
     /// path is down (then the whole connection is the publisher's watch's to judge, and a
     /// receiver is not counted silent for what was everyone's outage).
     private var silentSince: ContinuousClock.Instant?
 
-    /// - Parameter replacing: true for a connection made anew: it must be heard soon too.
-    init(replacing: Bool = false) {
-        hasHeard = replacing
-    }
-
-    /// Once a second: whether anything came since the last look, our sending path, and whether
-    /// the network changed lately. Returns true when the connection should be made anew (then
-    /// the watch starts over).
-    mutating func follow(heard: Bool, sendingPath: MediaPath, networkChangedLately: Bool = false,
+    /// Once a second: the packets received so far, whether media ever came on this connection,
+    /// our sending path, and whether the network changed lately. Returns true when the
+    /// connection should be made anew.
+    mutating func follow(received: Int, carriedMedia: Bool, sendingPath: MediaPath, networkChangedLately: Bool = false,
                          now: ContinuousClock.Instant = .now) -> Bool {
-        if heard {
-            hasHeard = true
+        let firstLook = self.firstLook ?? now
+        self.firstLook = firstLook
+        defer { lastReceived = received }
+        guard received == lastReceived, sendingPath == .up else {
             silentSince = nil
             return false
         }
-        guard hasHeard, sendingPath == .up else {
-            silentSince = nil
-            return false
-        }
+        if received == 0 { return now - firstLook >= Self.connectingLimit }
+        guard carriedMedia else { return false }
         let since = silentSince ?? now
         silentSince = since
-        guard now - since >= (networkChangedLately ? Self.giveUpAfterNetworkChange : Self.giveUpAfter) else { return false }
-        silentSince = nil
-        return true
+        return now - since >= (networkChangedLately ? Self.giveUpAfterNetworkChange : Self.giveUpAfter)
     }
 }

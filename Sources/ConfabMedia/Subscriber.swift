@@ -140,6 +140,9 @@ final class Subscriber {
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md). (Retransmission requests for
         // lost video packets are turned on as the stream appears: see streamLinked.)
         let passiveAnswer = try await webrtc.answer(offer.sdp) { $0.replacing("a=setup:active", with: "a=setup:passive") }
+        // The connection's transport exists once the offer is set: all it receives is counted
+        // from here (`packetsFromJanus`).
+        pipeline.countOutput(ofEvery: "nicesrc")
         JoinTimeline.mark("answer-made", feed: feed)
         // (What it starts waits for the main loop's next turn: the answer is sent first.)
         onAnswerMade?()
@@ -240,14 +243,7 @@ final class Subscriber {
         /// Retransmission requests (NACK) and keyframe requests (PLI, FIR) we sent for the video.
         var videoNacksSent: Double?
         var videoKeyframeRequestsSent: Double?
-        /// Whether Janus reached this connection since the last reading: a packet, or a sender
-        /// report (see `ReceiverWatch`).
-        var heardFromJanus: Bool
     }
-
-    /// What Janus had sent at the last reading: packets, and the time in its newest sender
-    /// report of each stream.
-    private var lastHeard: [Double] = []
 
     /// Packets received and lost at the last reading: quality is judged on the last second,
     /// not on the whole call (a loss burst a minute ago is no reason to say "poor" now).
@@ -267,17 +263,7 @@ final class Subscriber {
         }
         return Reception(quality: connectionQuality(reports, roundTripTime: roundTripTime), videoBytesReceived: video?["bytes-received"]?.number,
                          videoNacksSent: video.flatMap { RTPSourceStatistics.value("sent-nack-count", in: $0) },
-                         videoKeyframeRequestsSent: keyframeRequests, heardFromJanus: heardFromJanus(reports))
-    }
-
-    /// Whether the packets received, or any stream's newest sender report, changed since the
-    /// last reading.
-    private func heardFromJanus(_ reports: [[String: StatisticValue]]) -> Bool {
-        let heard: [Double] = reports.filter { $0["type"]?.text == "inbound-rtp" }
-            .sorted { ($0["id"]?.text ?? "") < ($1["id"]?.text ?? "") }
-            .flatMap { report -> [Double] in [report["packets-received"]?.number ?? 0, RTPSourceStatistics.value("sr-ntptime", in: report) ?? 0] }
-        defer { lastHeard = heard }
-        return heard != lastHeard && heard.contains { $0 > 0 }
+                         videoKeyframeRequestsSent: keyframeRequests)
     }
 
     /// Loss over the last second, jitter and round trip of what we receive, as a quality.
@@ -304,6 +290,14 @@ final class Subscriber {
     /// muted one sends none. The packet that made the stream passed before counting began: it
     /// is counted too, or a refresh right after the stream came would find none and say "off".
     var audioPacketsReceived: Int? { audioDepayloaderName.flatMap { pipeline.buffersArrived(atInputOf: $0) }.map { $0 + 1 } }
+
+    /// Every packet this connection received so far, of any kind: media, Janus's reports, the
+    /// DTLS handshake (see `ReceiverWatch`); nil until the connection is made.
+    var packetsFromJanus: Int? { pipeline.outputCount(ofEvery: "nicesrc") }
+
+    /// Whether media came on this connection: sound, or the video stream (each appears with its
+    /// first packet).
+    var hasCarriedMedia: Bool { audioDepayloaderName != nil || decoderName != nil }
 
     /// The size video arrives at (the decoder's output, before scaling for the tile).
     var receivedVideoSize: VideoSize? {

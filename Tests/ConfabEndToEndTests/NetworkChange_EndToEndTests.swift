@@ -128,7 +128,8 @@ final class MediaPathNeverUp_EndToEndTests: XCTestCase {
 /// mapping; or, seen once in CI, the network coming back under alice's sending connection
 /// while this one stayed deaf until the next change, 17 s later). Janus reports on what it
 /// forwards once a second: alice notices the silence, receives bob anew over a new connection,
-/// and sees and hears him again — without giving up what she sends, which bob kept seeing.
+/// and sees and hears him again — without giving up what she sends, which bob kept seeing; and
+/// without taking carol, who sends nothing, for dead.
 final class ReceiverLost_EndToEndTests: XCTestCase {
     private static let call = "default:receiver-lost"
     private static let address = "10.98.0.4"
@@ -142,6 +143,12 @@ final class ReceiverLost_EndToEndTests: XCTestCase {
         ]),
         MediaCall.Peer(user: "bob", joinsAfter: 1, arguments: [
             "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "smpte", "--tone", "660",
+        ]),
+        // Sends nothing from 4 s on: Janus still reports on her streams, so alice, hearing no
+        // packet from her, must not take her connection for dead.
+        MediaCall.Peer(user: "carol", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "880",
+            "--mute-after", "3", "--camera-off-after", "3",
         ]),
     ]
 
@@ -171,5 +178,8 @@ final class ReceiverLost_EndToEndTests: XCTestCase {
         XCTAssertNil(paused, "bob's view of alice paused at \(paused?.0.at.description ?? ""): her sending connection was given up too")
         let messages = try XCTUnwrap(reports["alice"]?.media?.messages)
         XCTAssertFalse(messages.contains { $0.hasSuffix("Reconnecting audio and video…") }, "\(messages)")
+        // Only bob's connection was made anew: carol's, silent but reported on, was left alone.
+        let madeAnew = alicesLog.split(separator: "\n").filter { $0.contains("receiving anew") }
+        XCTAssertEqual(madeAnew.count, 1, "alice made these receiving connections anew:\n\(madeAnew.joined(separator: "\n"))")
     }
 }

@@ -116,34 +116,70 @@ final class MediaConnectionWatch_Tests: XCTestCase {
 }
 
 /// When one receiving connection is made anew (`ReceiverWatch`): one that stops hearing from
-/// Janus while our sending path is up, and not for a participant who never sent, nor for an
-/// outage of the whole path (the publisher's watch replaces everything then).
+/// Janus while our sending path is up, or never hears anything; not one that carried no media
+/// yet (Janus forwards nothing, so sends nothing to hear), nor for an outage of the whole path
+/// (the publisher's watch replaces everything then).
 final class ReceiverWatch_Tests: XCTestCase {
     private let start = ContinuousClock.now
     private func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int(seconds * 1000)) }
 
-    /// Follows `watch` once a second from `from` to `to` (inclusive), returning the seconds at which it gave up.
-    private func follow(_ watch: inout ReceiverWatch, heard: Bool, path: MediaPath, from: Int, to: Int) -> [Int] {
-        (from...to).filter { watch.follow(heard: heard, sendingPath: path, now: at(Double($0))) }
+    /// Looks once a second from `from` to `to` (inclusive), with the packet count each second
+    /// gives (`received(second)`), returning the seconds at which it gave up.
+    private func follow(_ watch: inout ReceiverWatch, from: Int, to: Int, media: Bool = true, path: MediaPath = .up,
+                        networkChanged: Bool = false, received: (Int) -> Int) -> [Int] {
+        (from...to).filter {
+            watch.follow(received: received($0), carriedMedia: media, sendingPath: path, networkChangedLately: networkChanged, now: at(Double($0)))
+        }
     }
 
-    func test_heardThenSilent_whileSendingWorks_isMadeAnewOnce_afterFourSeconds() {
+    func test_heardThenSilent_whileSendingWorks_isMadeAnew_afterFourSilentSeconds() {
         var watch = ReceiverWatch()
-        XCTAssertEqual(follow(&watch, heard: true, path: .up, from: 0, to: 5), [])
-        // Silent from 6 s: counted from the first silent look.
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 6, to: 9), [], "made anew before four silent seconds")
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 10, to: 10), [10])
-        // Then it starts over: not again at every look.
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 11, to: 14), [])
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 15, to: 15), [15])
+        XCTAssertEqual(follow(&watch, from: 0, to: 5) { $0 * 50 }, [])
+        // Nothing more from 6 s on: counted from the first silent look.
+        XCTAssertEqual(follow(&watch, from: 6, to: 9) { _ in 250 }, [], "made anew before four silent seconds")
+        XCTAssertEqual(follow(&watch, from: 10, to: 10) { _ in 250 }, [10])
+    }
+
+    func test_reportsAlone_keepItUp() {
+        // The sender muted and turned the camera off: one report a second, on two streams.
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, from: 0, to: 60) { 100 + $0 * 2 }, [])
+    }
+
+    func test_aReportNowAndThen_keepsItUp() {
+        // A congested link: three looks in four find nothing new.
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, from: 0, to: 30) { 100 + $0 / 4 }, [])
+    }
+
+    func test_noMediaEverForwarded_silenceIsNotJudged() {
+        // Someone who has sent nothing yet (camera off, muted from the start): after the
+        // handshake Janus has nothing to send.
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, from: 0, to: 30, media: false) { _ in 12 }, [])
+    }
+
+    func test_nothingEverReceived_neverCameUp_isMadeAnewAfterEightSeconds() {
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, from: 0, to: 7, media: false) { _ in 0 }, [])
+        XCTAssertEqual(follow(&watch, from: 8, to: 8, media: false) { _ in 0 }, [8])
     }
 
     func test_soonAfterANetworkChange_aboutTwoSilentSecondsAreEnough() {
         var watch = ReceiverWatch()
-        XCTAssertFalse(watch.follow(heard: true, sendingPath: .up, networkChangedLately: true, now: at(0)))
-        XCTAssertFalse(watch.follow(heard: false, sendingPath: .up, networkChangedLately: true, now: at(1)))
-        XCTAssertFalse(watch.follow(heard: false, sendingPath: .up, networkChangedLately: true, now: at(2)))
-        XCTAssertTrue(watch.follow(heard: false, sendingPath: .up, networkChangedLately: true, now: at(3)))
+        XCTAssertEqual(follow(&watch, from: 0, to: 0, networkChanged: true) { _ in 100 }, [])
+        XCTAssertEqual(follow(&watch, from: 1, to: 3, networkChanged: true) { _ in 100 }, [3])
+    }
+
+    func test_silentWhileOurOwnPathIsDown_isNotCounted() {
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, from: 0, to: 2) { $0 * 50 }, [])
+        // Everything down for 10 s: the publisher's watch decides.
+        XCTAssertEqual(follow(&watch, from: 3, to: 12, path: .down) { _ in 100 }, [])
+        // Our path back: the receiver gets its own four seconds from here, not from 3 s.
+        XCTAssertEqual(follow(&watch, from: 13, to: 16) { _ in 100 }, [])
+        XCTAssertEqual(follow(&watch, from: 17, to: 17) { _ in 101 }, [], "heard again")
+        XCTAssertEqual(follow(&watch, from: 18, to: 30, path: .connecting) { _ in 101 }, [])
     }
 
     func test_aNetworkChange_isKnownForFiveSecondsAfterPublishing() {
@@ -152,35 +188,5 @@ final class ReceiverWatch_Tests: XCTestCase {
         XCTAssertNil(watch.networkChanged(path: .up, candidates: .found, now: at(10)))
         XCTAssertTrue(watch.changedLately(now: at(14.5)))
         XCTAssertFalse(watch.changedLately(now: at(15.5)))
-    }
-
-    func test_aReportNowAndThen_keepsItUp() {
-        var watch = ReceiverWatch()
-        for second in 0..<30 {
-            // A congested link: three looks in four find nothing new.
-            XCTAssertFalse(watch.follow(heard: second % 4 == 0, sendingPath: .up, now: at(Double(second))), "at \(second) s")
-        }
-    }
-
-    func test_neverHeard_isNotMadeAnew() {
-        // Someone who has sent nothing yet (camera off, muted from the start): nothing to judge.
-        var watch = ReceiverWatch()
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 0, to: 30), [])
-    }
-
-    func test_aConnectionMadeAnew_mustBeHeardToo() {
-        var watch = ReceiverWatch(replacing: true)
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 0, to: 4), [4])
-    }
-
-    func test_silentWhileOurOwnPathIsDown_isNotCounted() {
-        var watch = ReceiverWatch()
-        XCTAssertEqual(follow(&watch, heard: true, path: .up, from: 0, to: 2), [])
-        // Everything down for 10 s: the publisher's watch decides.
-        XCTAssertEqual(follow(&watch, heard: false, path: .down, from: 3, to: 12), [])
-        // Our path back: the receiver gets its own four seconds from here, not from 3 s.
-        XCTAssertEqual(follow(&watch, heard: false, path: .up, from: 13, to: 16), [])
-        XCTAssertEqual(follow(&watch, heard: true, path: .up, from: 17, to: 17), [], "heard again")
-        XCTAssertEqual(follow(&watch, heard: false, path: .connecting, from: 18, to: 30), [])
     }
 }

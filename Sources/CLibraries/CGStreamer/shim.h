@@ -78,6 +78,14 @@ static inline ConfabBufferCount *confab_count_buffers(GstPad *pad) {
                       (GDestroyNotify) g_atomic_rc_box_release);
     return count;
 }
+/* The same for what a source pushes in lists as well as one by one (nicesrc: a connection's
+   packets); a list counts once. */
+static inline ConfabBufferCount *confab_count_buffers_and_lists(GstPad *pad) {
+    ConfabBufferCount *count = g_atomic_rc_box_new0(ConfabBufferCount);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST, confab_count_buffer,
+                      g_atomic_rc_box_acquire(count), (GDestroyNotify) g_atomic_rc_box_release);
+    return count;
+}
 static inline gint confab_buffer_count(ConfabBufferCount *count) { return g_atomic_int_get(&count->buffers); }
 static inline gint confab_last_keyframe(ConfabBufferCount *count) { return g_atomic_int_get(&count->last_keyframe); }
 static inline void confab_release_buffer_count(ConfabBufferCount *count) { g_atomic_rc_box_release(count); }

@@ -94,7 +94,7 @@ extension MediaPipeline {
     }
 
     /// Every element anywhere in the pipeline, inside bins too, with its factory's name.
-    private func forEachElement(_ body: (UnsafeMutablePointer<GstElement>, String?) -> Void) {
+    func forEachElement(_ body: (UnsafeMutablePointer<GstElement>, String?) -> Void) {
         let bin: UnsafeMutablePointer<GstBin> = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
         guard let iterator = gst_bin_iterate_recurse(bin) else { return }
         defer { gst_iterator_free(iterator) }

@@ -320,6 +320,35 @@ public final class MediaPipeline {
         gst_object_unref(gpointer(input))
     }
 
+    /// Counts from now on what every element made by `factory` gives out (its "src" pad),
+    /// anywhere in the pipeline, inside bins too: for `nicesrc`, inside webrtcbin, everything a
+    /// connection receives — media, reports and the DTLS handshake alike, which its statistics
+    /// do not show (a stream that sends nothing drops out of them). Elements made later are not
+    /// counted. Returns how many there were.
+    @discardableResult
+    public func countOutput(ofEvery factory: String) -> Int {
+        let prefix = Self.outputCountPrefix(factory)
+        guard !bufferCounts.keys.contains(where: { $0.hasPrefix(prefix) }) else { return 0 }
+        var found = 0
+        forEachElement { element, made in
+            guard made == factory, let output = gst_element_get_static_pad(element, "src") else { return }
+            bufferCounts[prefix + "\(found)"] = confab_count_buffers_and_lists(output)
+            gst_object_unref(gpointer(output))
+            found += 1
+        }
+        return found
+    }
+
+    /// What the elements counted by `countOutput(ofEvery:)` gave out since, together; nil if
+    /// they are not counted.
+    public func outputCount(ofEvery factory: String) -> Int? {
+        let counts = bufferCounts.filter { $0.key.hasPrefix(Self.outputCountPrefix(factory)) }.values
+        return counts.isEmpty ? nil : counts.reduce(0) { $0 + Int(confab_buffer_count($1)) }
+    }
+
+    /// Keys of `bufferCounts` for the outputs of `factory`'s elements (names of elements have no spaces).
+    private static func outputCountPrefix(_ factory: String) -> String { "output of \(factory) " }
+
     /// From now on only one buffer in `step` reaches the element called `name` (its sink pad);
     /// the others are dropped before it, on the streaming thread. 1 lets all through. No caps
     /// change and nothing renegotiates: the branch's timestamps simply have gaps.
