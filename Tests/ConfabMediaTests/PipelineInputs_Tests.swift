@@ -56,4 +56,20 @@ final class PipelineInputs_Tests: XCTestCase {
         XCTAssertTrue(pipeline.isPlaying)
         pipeline.stop()
     } }
+
+    /// What the elements of one kind give out, inside bins too (a receiving connection's packets
+    /// at webrtcbin's own `nicesrc`, `ReceiverWatch`): every one of them counted, together.
+    func test_countOutput_ofEveryElementOfAKind_insideBinsToo() throws { try onMain {
+        let pipeline = try MediaPipeline(description: "bin ( audiotestsrc num-buffers=5 ! fakesink ) "
+            + "audiotestsrc num-buffers=3 ! fakesink videotestsrc num-buffers=7 ! fakesink")
+        XCTAssertNil(pipeline.outputCount(ofEvery: "audiotestsrc"), "counted before asked")
+        XCTAssertEqual(pipeline.countOutput(ofEvery: "audiotestsrc"), 2)
+        XCTAssertEqual(pipeline.countOutput(ofEvery: "audiotestsrc"), 0, "counted twice")
+        try pipeline.play()
+        XCTAssertTrue(runLoop(until: { pipeline.outputCount(ofEvery: "audiotestsrc") == 8 }),
+                      "counted \(pipeline.outputCount(ofEvery: "audiotestsrc") ?? -1) of the two sources' 8 buffers")
+        runLoop(until: { false }, timeout: 0.2)
+        XCTAssertEqual(pipeline.outputCount(ofEvery: "audiotestsrc"), 8, "the video source's buffers were counted")
+        pipeline.stop()
+    } }
 }
