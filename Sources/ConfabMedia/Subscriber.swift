@@ -140,14 +140,14 @@ final class Subscriber {
         // sometimes lost, costing a 1 s retry (ARCHITECTURE.md). (Retransmission requests for
         // lost video packets are turned on as the stream appears: see streamLinked.)
         let passiveAnswer = try await webrtc.answer(offer.sdp) { $0.replacing("a=setup:active", with: "a=setup:passive") }
-        // The connection's transport exists once the offer is set: all it receives is counted
-        // from here (`packetsFromJanus`).
-        pipeline.countOutput(ofEvery: "nicesrc")
         JoinTimeline.mark("answer-made", feed: feed)
         // (What it starts waits for the main loop's next turn: the answer is sent first.)
         onAnswerMade?()
         _ = try await handle.request(.start, jsep: .answer(passiveAnswer))
         JoinTimeline.mark("answer-accepted", feed: feed)
+        // The connection's transport exists once the offer is set: all it receives is counted
+        // from here (`packetsFromJanus`), off the join's path to its first picture.
+        pipeline.countOutput(ofEvery: "nicesrc")
         if isVideoPaused { configureVideo(send: false) }
         // Watched from here, not from when the video stream appears: a video paused before any
         // of it came has no stream until Janus forwards it again, and a resume Janus did not act

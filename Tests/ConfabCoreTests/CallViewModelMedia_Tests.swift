@@ -151,6 +151,22 @@ final class CallViewModelMedia_Tests: XCTestCase {
 
     private struct JanusDown: Error {}
 
+    /// Our publishing can be done (the engine's `start` returns) before our answer to someone
+    /// already in is made: the call page still waits for that answer, whose picture it shows
+    /// (CI: the page came 33 ms before it).
+    func test_mediaSignalled_notWhenStartReturns_butWhenTheEngineSaysSo() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = endpoint
+        let engine = FakeMediaEngine()
+        engine.signalsAtStart = false
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        Task { await subject.startCall(standup, members: [], ring: false) }
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(subject.activeCall?.isMediaSignalled, false, "signalled as start returned, before the engine said so")
+        engine.signal()
+        waitUntil { subject.activeCall?.isMediaSignalled == true }
+    } }
+
     func test_joinWithoutMediaEndpoint_noMedia() { onMain {
         let (subject, _, engine) = joined(media: nil)
         settle()

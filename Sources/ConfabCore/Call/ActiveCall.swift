@@ -43,8 +43,7 @@ public final class ActiveCall {
     public private(set) var isMediaConnected = false
     /// Whether the join's media got past its own signalling: the first picture has been asked
     /// for (see `CallMediaEngine.start`'s `onSignalled`), so what is left before it comes is the
-    /// network's and takes no main thread; or the first attempt ended (connected or failed), or
-    /// the call has no media. Joined from the lobby, the call page waits for it (AppRouter):
+    /// network's and takes no main thread; or the first attempt failed, or the call has no media. Joined from the lobby, the call page waits for it (AppRouter):
     /// its first layout and paint held the signalling back.
     public private(set) var isMediaSignalled = false
     /// The media connection broke and is being made again (the call goes on meanwhile).
@@ -438,7 +437,10 @@ public final class ActiveCall {
                 return false
             }
             guard mediaAttempt == attempt else { return false }
-            isMediaSignalled = true
+            // (Not signalled here: `start` returns once we are published, which can come before
+            // our answer to someone already in, whose picture the call page waits for; the
+            // engine says when, and the page waits at most a second — CI had the page 33 ms
+            // before the answer, UI CallPageAfterTheMediaSignals.)
             isMediaConnected = true
             // A recovered connection is still "reconnecting" until it carries media: one made
             // while the network is still down connects to the media server and sends nothing.
