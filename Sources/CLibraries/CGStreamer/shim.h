@@ -68,22 +68,18 @@ static inline GstPadProbeReturn confab_count_buffer(GstPad *pad, GstPadProbeInfo
     (void) pad;
     ConfabBufferCount *count = (ConfabBufferCount *) data;
     gint number = g_atomic_int_add(&count->buffers, 1) + 1;
+    /* A list (only counted with `lists_too`) says nothing of its buffers' kinds. */
+    if ((GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER) == 0) return GST_PAD_PROBE_OK;
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
     if (buffer != NULL && !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT)) g_atomic_int_set(&count->last_keyframe, number);
     return GST_PAD_PROBE_OK;
 }
-static inline ConfabBufferCount *confab_count_buffers(GstPad *pad) {
-    ConfabBufferCount *count = g_atomic_rc_box_new0(ConfabBufferCount);
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, confab_count_buffer, g_atomic_rc_box_acquire(count),
-                      (GDestroyNotify) g_atomic_rc_box_release);
-    return count;
-}
-/* The same for what a source pushes in lists as well as one by one (nicesrc: a connection's
+/* `lists_too`: what a source pushes in lists as well as one by one (nicesrc: a connection's
    packets); a list counts once. */
-static inline ConfabBufferCount *confab_count_buffers_and_lists(GstPad *pad) {
+static inline ConfabBufferCount *confab_count_buffers(GstPad *pad, gboolean lists_too) {
     ConfabBufferCount *count = g_atomic_rc_box_new0(ConfabBufferCount);
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST, confab_count_buffer,
-                      g_atomic_rc_box_acquire(count), (GDestroyNotify) g_atomic_rc_box_release);
+    GstPadProbeType kinds = GST_PAD_PROBE_TYPE_BUFFER | (lists_too ? GST_PAD_PROBE_TYPE_BUFFER_LIST : 0);
+    gst_pad_add_probe(pad, kinds, confab_count_buffer, g_atomic_rc_box_acquire(count), (GDestroyNotify) g_atomic_rc_box_release);
     return count;
 }
 static inline gint confab_buffer_count(ConfabBufferCount *count) { return g_atomic_int_get(&count->buffers); }

@@ -42,6 +42,8 @@ public final class MediaPipeline {
     private var mailboxes: [VideoFrameMailbox] = []
     /// Buffers counted at elements' inputs (see `countBuffers`), by element name.
     private var bufferCounts: [String: UnsafeMutablePointer<ConfabBufferCount>] = [:]
+    /// `countOutput(ofEvery:)`'s counters, by factory: one per element found.
+    private var outputCounts: [String: [UnsafeMutablePointer<ConfabBufferCount>]] = [:]
     /// Elements whose input lets only some buffers through (see `letThrough`), by name.
     private var thinnings: [String: UnsafeMutablePointer<ConfabBufferThinning>] = [:]
     public private(set) var isPlaying = false
@@ -105,6 +107,7 @@ public final class MediaPipeline {
         tearDown()
         gst_object_unref(gpointer(pipeline))
         bufferCounts.values.forEach { confab_release_buffer_count($0) }
+        outputCounts.values.joined().forEach { confab_release_buffer_count($0) }
         thinnings.values.forEach { confab_release_thinning($0) }
         MediaPipeline.liveCount -= 1
     }
@@ -316,7 +319,7 @@ public final class MediaPipeline {
         guard bufferCounts[name] == nil, let element = elementPointer(named: name) else { return }
         defer { gst_object_unref(gpointer(element)) }
         guard let input = gst_element_get_static_pad(element, "sink") else { return }
-        bufferCounts[name] = confab_count_buffers(input)
+        bufferCounts[name] = confab_count_buffers(input, /* lists too */ 0)
         gst_object_unref(gpointer(input))
     }
 
@@ -327,27 +330,22 @@ public final class MediaPipeline {
     /// counted. Returns how many there were.
     @discardableResult
     public func countOutput(ofEvery factory: String) -> Int {
-        let prefix = Self.outputCountPrefix(factory)
-        guard !bufferCounts.keys.contains(where: { $0.hasPrefix(prefix) }) else { return 0 }
-        var found = 0
+        guard outputCounts[factory] == nil else { return 0 }
+        var counts: [UnsafeMutablePointer<ConfabBufferCount>] = []
         forEachElement { element, made in
             guard made == factory, let output = gst_element_get_static_pad(element, "src") else { return }
-            bufferCounts[prefix + "\(found)"] = confab_count_buffers_and_lists(output)
+            counts.append(confab_count_buffers(output, /* lists too */ 1))
             gst_object_unref(gpointer(output))
-            found += 1
         }
-        return found
+        if !counts.isEmpty { outputCounts[factory] = counts }
+        return counts.count
     }
 
     /// What the elements counted by `countOutput(ofEvery:)` gave out since, together; nil if
     /// they are not counted.
     public func outputCount(ofEvery factory: String) -> Int? {
-        let counts = bufferCounts.filter { $0.key.hasPrefix(Self.outputCountPrefix(factory)) }.values
-        return counts.isEmpty ? nil : counts.reduce(0) { $0 + Int(confab_buffer_count($1)) }
+        outputCounts[factory]?.reduce(0) { $0 + Int(confab_buffer_count($1)) }
     }
-
-    /// Keys of `bufferCounts` for the outputs of `factory`'s elements (names of elements have no spaces).
-    private static func outputCountPrefix(_ factory: String) -> String { "output of \(factory) " }
 
     /// From now on only one buffer in `step` reaches the element called `name` (its sink pad);
     /// the others are dropped before it, on the streaming thread. 1 lets all through. No caps
