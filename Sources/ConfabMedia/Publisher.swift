@@ -210,9 +210,16 @@ final class Publisher {
     /// keyframe asked for then (a request already taken blocks the next), so the others saw
     /// the camera only with the encoder's own next keyframe, up to 2 s later
     /// (PublisherCameraBack_Tests).
+    ///
+    /// `caps-change-mode=delayed`: the size filter keeps taking the caps it asked for before
+    /// until frames of the new ones come. Its caps are changed from the main thread while the
+    /// camera's thread renegotiates; with the default mode a change that landed between that
+    /// thread's question and its answer turned the answer down, and the camera stopped with
+    /// not-negotiated: a few times in CI's stress runs, and within 2–3 s at hundreds of changes
+    /// a second (`PublisherVideoChain_Tests`; 200 s of them pass now).
     nonisolated static func cameraInputDescription(_ source: String, size: VideoSize, framerate: Int) -> String {
         // (Caps at the end of a description need an explicit capsfilter.)
-        "\(source) ! videorate skip-to-first=true ! videoconvert ! videoscale ! capsfilter name=camera-size caps=\"\(cameraCaps(size, framerate: framerate))\""
+        "\(source) ! videorate skip-to-first=true ! videoconvert ! videoscale ! capsfilter name=camera-size caps-change-mode=delayed caps=\"\(cameraCaps(size, framerate: framerate))\""
     }
 
     nonisolated static func cameraCaps(_ size: VideoSize, framerate: Int) -> String {
@@ -226,7 +233,12 @@ final class Publisher {
         guard size != cameraSize else { return }
         cameraSize = size
         logger.info("taking the camera at the size shown", metadata: ["size": "\(size.width)x\(size.height)"])
-        pipeline.set("caps", Self.cameraCaps(size, framerate: configuration.videoFramerate), onElement: "camera-size")
+        Self.takeCamera(at: size, framerate: configuration.videoFramerate, in: pipeline)
+    }
+
+    /// Asks the running camera input (`cameraInputDescription`) for `size` from its next frames on.
+    static func takeCamera(at size: VideoSize, framerate: Int, in pipeline: MediaPipeline) {
+        pipeline.set("caps", cameraCaps(size, framerate: framerate), onElement: "camera-size")
     }
 
     /// The frame rate and size sent, which follow the path (`useStep` on a running pipeline); a

@@ -26,9 +26,11 @@ final class PublisherCameraRestart_Tests: XCTestCase {
 
         for attempt in 1...4 {
             // What a racing change once left the camera's chain with, made certain: caps that
-            // nothing in it can make. The camera's source stops with not-negotiated.
+            // nothing in it can make, right after the source (the size filter would still take
+            // the old caps for a while, `Publisher.cameraInputDescription`). The camera's
+            // source stops with not-negotiated.
             let before = frames()
-            publisher.pipeline.set("caps", "image/jpeg", onElement: "camera-size")
+            publisher.pipeline.set("caps", "image/jpeg", onElement: "camera-source")
             if attempt <= 3 {
                 XCTAssertTrue(runLoop(until: { frames() >= before + 10 }), "attempt \(attempt): the camera was not opened again (\(failed))")
                 XCTAssertEqual(failed, [], "attempt \(attempt): a camera that stopped for want of caps was reported failed")
