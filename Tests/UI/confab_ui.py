@@ -329,6 +329,13 @@ def read_clipboard(display):
     return subprocess.run(["/usr/bin/python3", "-c", _READ_CLIPBOARD], env=env, capture_output=True, text=True, timeout=20).stdout
 
 
+def pixels(path, x, y, width, height):
+    """Every (r, g, b) of a region of a screenshot, row by row, via ImageMagick."""
+    out = subprocess.run(["convert", path, "-crop", f"{width}x{height}+{x}+{y}", "+repage", "-depth", "8", "rgb:-"],
+                         check=True, capture_output=True).stdout
+    return [tuple(out[i:i + 3]) for i in range(0, len(out) - 2, 3)]
+
+
 def pixel(path, x, y):
     """(r, g, b) of one pixel of a screenshot, via ImageMagick."""
     out = subprocess.run(["convert", path, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],

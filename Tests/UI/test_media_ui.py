@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from confab_ui import MediaCallTestCase, box, click, find, on_screen, pixel, press_keys, screenshot, send_keys, top_level_window, wait_for
+from confab_ui import MediaCallTestCase, box, click, find, on_screen, pixel, pixels, press_keys, screenshot, send_keys, top_level_window, wait_for
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -191,6 +191,8 @@ class NetworkPulledInACall(MediaCallTestCase):
                 shot = screenshot(self.xvfb.display, "network-pulled.png")
                 x, y, width, height = box(tile)
                 middle_left = pixel(shot, x + width // 8, y + height // 2)
+                mark = find(tile, name="Connection poor")
+                mark_pixels = pixels(shot, *box(mark)) if mark else []
             time.sleep(0.25)
         restore()
         print(f"bob's tile while the network was pulled: {sorted(set(names), key=names.index)}")
@@ -199,6 +201,13 @@ class NetworkPulledInACall(MediaCallTestCase):
                         f"bob's tile never said his video was interrupted on a poor connection: {names}")
         # His picture (the ball's blue background), not his avatar on the tile's grey.
         self.assertGreater(middle_left[2], middle_left[0] + 60, f"bob's last picture is gone from his tile: {middle_left}")
+        # The poor connection's mark: red bars on the name's dark pill. (It was the words
+        # "Connection poor" in the theme's dark text straight over his picture, hard to read on
+        # dark video and cut to "Connec…" on a small tile.)
+        self.assertTrue(mark_pixels, "no mark of a poor connection on bob's tile")
+        mean = [sum(p[i] for p in mark_pixels) / len(mark_pixels) for i in range(3)]
+        self.assertLess(max(mean), 110, f"the mark is not on a dark background (mean colour {mean})")
+        self.assertTrue([p for p in mark_pixels if p[0] > 200 and p[2] < 150], "the mark has no red bar")
         wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20 and "interrupted" not in find(call_window, name_contains="bob, ").name,
                  timeout=30, what="bob's video back once the network is")
 

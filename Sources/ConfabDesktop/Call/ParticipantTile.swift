@@ -15,7 +15,9 @@ final class ParticipantTile {
     private let avatar: Avatar
     private let nameLabel = Label("", cssClasses: ["tile-name"])
     private let microphoneOff = Image(iconName: "microphone-disabled-symbolic")
-    private let quality = ConnectionQualityIndicator()
+    /// In the name's pill, bars alone: the word over the picture was dark on dark video, and
+    /// on a small tile it ended "Connec…".
+    private let quality = ConnectionQualityIndicator(showsWord: false)
     private let pinIcon = Image(iconName: "view-pin-symbolic")
     private let handIcon = Label("✋", cssClasses: ["tile-hand"])
     /// The participant's reaction, floating over the tile while it lasts.
@@ -51,11 +53,10 @@ final class ParticipantTile {
         // A long name ends in "…" (its whole in the tooltip): it overflowed the tile, and its
         // width held every tile, and so the window, from narrowing (556 px for a 48-letter id).
         nameLabel.ellipsizeAtEnd()
-        let namePill = Box(.horizontal, spacing: 6, children: [handIcon, pinIcon, microphoneOff, nameLabel])
+        let namePill = Box(.horizontal, spacing: 6, children: [handIcon, pinIcon, microphoneOff, nameLabel, quality.view])
         namePill.addCSSClass("tile-bar")
         namePill.align(vertical: .center)
-        quality.view.align(vertical: .center)
-        let bar = Box(.horizontal, spacing: 6, children: [namePill, spacer, quality.view])
+        let bar = Box(.horizontal, spacing: 6, children: [namePill, spacer])
         pinIcon.isVisible = false
         handIcon.isVisible = false
         reactionLabel.isVisible = false

@@ -8,10 +8,14 @@ final class ConnectionQualityIndicator {
     let view: Box
     private let icon = Image(iconName: "network-cellular-signal-none-symbolic")
     private let label = Label("", cssClasses: ["caption"])
+    private let showsWord: Bool
 
-    init() {
+    /// - Parameter showsWord: false for the bars alone, the word in their tooltip (a call's
+    ///   tiles, where the word did not fit a small tile and ended "Connec…").
+    init(showsWord: Bool = true) {
+        self.showsWord = showsWord
         label.ellipsizeAtEnd()
-        view = Box(.horizontal, spacing: 6, children: [icon, label])
+        view = Box(.horizontal, spacing: 6, children: showsWord ? [icon, label] : [icon])
         view.addCSSClass("connection-quality")
     }
 
@@ -24,6 +28,7 @@ final class ConnectionQualityIndicator {
         ]
         icon.setIconName(icons[quality] ?? "network-cellular-signal-none-symbolic")
         label.text = quality.label
+        if !showsWord { view.tooltip = quality.label }
         view.setAccessibleLabel(quality.label)
         ConnectionQuality.allCases.forEach { view.setCSSClass("quality-\($0.rawValue)", $0 == quality) }
     }
