@@ -317,8 +317,43 @@ public final class ToastOverlay: Widget {
     init(built pointer: UnsafeMutablePointer<GtkWidget>) { super.init(pointer) }
 
     public func showToast(_ title: String) {
-        let toast = adw_toast_new(title)
-        adw_toast_overlay_add_toast(c(), toast) // takes ownership of the toast
+        adw_toast_overlay_add_toast(c(), newToast(title)) // takes ownership of the toast
+    }
+
+    /// A toast whose words wrap onto more lines where one would not hold them: libadwaita's
+    /// own title ends in "…", and in a narrow window (a call at 360 px) "The network connection
+    /// dropped" read "The network connection d…".
+    fileprivate func newToast(_ title: String) -> OpaquePointer {
+        let toast = adw_toast_new("")!
+        setTitle(title, of: toast)
+        return toast
+    }
+
+    /// Gives `toast` a title label saying `title`, in libadwaita 1.2's toast, which lays a
+    /// wrapping title out as follows:
+    /// - its width is what the label asks for, so the label asks for its whole line
+    ///   (natural-wrap-mode none: by default a wrapping label asks for a "pleasing" shape, and a
+    ///   wide window's toast came on two short lines, one that grew wrapping in its first width);
+    /// - it is given up to the overlay's width, close button or not, so the lines are kept to
+    ///   what that width leaves beside the button (~130 px of margins, padding and button; a
+    ///   character ~8 px), or the button was pushed out of the toast;
+    /// - it is bold as libadwaita's title is, not with its "heading" style class, under which
+    ///   the label did not wrap at all and ran out of the toast.
+    /// A new label each time: one whose words change in place is not measured again.
+    fileprivate func setTitle(_ title: String, of toast: OpaquePointer) {
+        let label = gtk_label_new(title)!
+        let text = OpaquePointer(label)
+        gtk_label_set_wrap(text, 1)
+        gtk_label_set_wrap_mode(text, PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_natural_wrap_mode(text, GTK_NATURAL_WRAP_NONE)
+        gtk_label_set_xalign(text, 0)
+        let width = Int(gtk_widget_get_width(widget))
+        if width > 0 { gtk_label_set_max_width_chars(text, gint(max(12, (width - 130) / 8))) }
+        if let bold = pango_attr_list_from_string("0 -1 weight bold") {
+            gtk_label_set_attributes(text, bold)
+            pango_attr_list_unref(bold)
+        }
+        adw_toast_set_custom_title(toast, label)
     }
 
     /// Shows `title` in `previous`'s place while that toast is up or waiting its turn (its words
@@ -326,14 +361,14 @@ public final class ToastOverlay: Widget {
     /// as a new toast, returned so that it can grow in turn.
     public func showToast(_ title: String, growing previous: GrowingToast?) -> GrowingToast {
         if let previous, !previous.isDismissed {
-            adw_toast_set_title(previous.c(), title)
+            setTitle(title, of: previous.c())
             // A toast added again is not added twice: shown, its timeout restarts; queued, it
             // moves up. The overlay takes a reference each time.
             g_object_ref(previous.raw)
             adw_toast_overlay_add_toast(c(), previous.c())
             return previous
         }
-        let toast = GrowingToast(title)
+        let toast = GrowingToast(newToast(title))
         g_object_ref(toast.raw)
         adw_toast_overlay_add_toast(c(), toast.c())
         return toast
@@ -346,8 +381,8 @@ public final class GrowingToast: GObjectReference {
     /// Gone from the screen (timed out, closed): it cannot be shown again.
     public private(set) var isDismissed = false
 
-    fileprivate init(_ title: String) {
-        super.init(takingOwnershipOf: gpointer(adw_toast_new(title)))
+    fileprivate init(_ toast: OpaquePointer) {
+        super.init(takingOwnershipOf: gpointer(toast))
         // The handler holds the wrapper weakly: the toast (which the overlay may keep a moment
         // longer) never keeps it alive.
         onSignal("dismissed") { [weak self] in self?.isDismissed = true }

@@ -6,7 +6,7 @@ import unittest
 
 import pyatspi
 
-from confab_ui import App, XvfbTestCase, application, click, find, is_checked, pixel, press_keys, screenshot, top_level_window, wait_for
+from confab_ui import App, XvfbTestCase, application, box, click, find, is_checked, pixel, pixels, press_keys, screenshot, top_level_window, wait_for
 
 # Nothing listens on the discard port: the lobby must cope with an unreachable server.
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
@@ -162,6 +162,29 @@ class LobbyWithTestDevices(LobbyTestCase):
         self.press("Return")
         wait_for(lambda: find(self.window, name_contains="Not connected to a call server"), what="toast saying why")
         self.assertIsNotNone(find(self.window, role="push button", name="Join call"))
+
+    def test_enterWithoutServer_atPhoneSize_theToastSaysItAll_onMoreLines(self):
+        """Seen as a user: in a call made 360 px wide, the toast saying the media connection had
+        dropped read "The network connection d…": libadwaita's toast cuts its title to one line.
+        A toast's words now wrap where one line does not hold them, beside its close button."""
+        subprocess.run(["xdotool", "search", "--name", f"^{LOBBY_TITLE}$", "windowsize", "360", "640"], check=True,
+                       env=dict(os.environ, DISPLAY=self.xvfb.display), timeout=10, stdout=subprocess.DEVNULL)
+        wait_for(lambda: abs(box(self.window)[2] - 360) < 12, what="the lobby at 360 px")
+        self.press("Return")
+        words = "Not connected to a call server. Check the server address and try again."
+        toast = wait_for(lambda: find(self.window, role="label", name=words), what="the toast saying why")
+        time.sleep(0.5)  # its slide in
+        shot = screenshot(self.xvfb.display, "lobby-toast-360.png")
+        x, y, width, height = box(toast)
+        wx, wy, window_width, window_height = box(self.window)
+        self.assertTrue(wx <= x and x + width <= wx + window_width, f"the toast's words at {box(toast)} overflow the window at {box(self.window)}")
+        # On one line the words ended in "…", the label as tall as the toast's pill (34 px); at
+        # this width they take three lines (~55 px).
+        self.assertGreater(height, 40, f"the toast's words are on one line ({box(toast)}), so cut short")
+        # The close button's white cross, right of the words and inside the window (a wrapping
+        # title once pushed it out of the toast).
+        beside = pixels(shot, x + width, y, wx + window_width - 12 - (x + width), height)
+        self.assertTrue([p for p in beside if min(p) > 200], "no close button beside the toast's words")
 
     def test_escape_closesLobby_andReturnsToIdle(self):
         self.press("Escape")
