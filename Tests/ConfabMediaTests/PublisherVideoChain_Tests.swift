@@ -112,16 +112,16 @@ final class PublisherVideoChain_Tests: XCTestCase {
         let frames = { pipeline.buffersArrived(atInputOf: "self-view") ?? 0 }
         XCTAssertTrue(runLoop(until: { frames() >= 3 }), "the camera gave nothing")
 
-        var flips = 0, sizeChanges = 0
+        // Each round changes both: a send step and the camera's size.
+        var rounds = 0
         let end = Date().addingTimeInterval(ProcessInfo.processInfo.environment["STRESS_SECONDS"].flatMap(Double.init) ?? 8)
         while Date() < end, errors.isEmpty {
-            Publisher.useStep(steps[flips % steps.count], in: pipeline)
-            flips += 1
-            sizeChanges += 1
-            Publisher.takeCamera(at: sizes[sizeChanges % sizes.count], framerate: 30, in: pipeline)
+            Publisher.useStep(steps[rounds % steps.count], in: pipeline)
+            rounds += 1
+            Publisher.takeCamera(at: sizes[rounds % sizes.count], framerate: 30, in: pipeline)
             runLoop(until: { false }, timeout: 0.002)
         }
-        XCTAssertEqual(errors, [], "the camera stopped after \(sizeChanges) size changes and \(flips) send steps")
+        XCTAssertEqual(errors, [], "the camera stopped after \(rounds) size changes and send steps")
         let atEnd = frames()
         XCTAssertTrue(runLoop(until: { frames() >= atEnd + 10 }), "the camera gives no more frames")
         XCTAssertTrue(pipeline.hasElement(named: "camera-source"))

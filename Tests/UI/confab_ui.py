@@ -337,10 +337,8 @@ def pixels(path, x, y, width, height):
 
 
 def pixel(path, x, y):
-    """(r, g, b) of one pixel of a screenshot, via ImageMagick."""
-    out = subprocess.run(["convert", path, "-format", f"%[fx:int(255*p{{{x},{y}}}.r)],%[fx:int(255*p{{{x},{y}}}.g)],%[fx:int(255*p{{{x},{y}}}.b)]", "info:"],
-                         check=True, capture_output=True, text=True).stdout
-    return tuple(int(v) for v in out.strip().split(","))
+    """(r, g, b) of one pixel of a screenshot."""
+    return pixels(path, x, y, 1, 1)[0]
 
 
 class Server:

@@ -43,8 +43,9 @@ public final class ActiveCall {
     public private(set) var isMediaConnected = false
     /// Whether the join's media got past its own signalling: the first picture has been asked
     /// for (see `CallMediaEngine.start`'s `onSignalled`), so what is left before it comes is the
-    /// network's and takes no main thread; or the first attempt failed, or the call has no media. Joined from the lobby, the call page waits for it (AppRouter):
-    /// its first layout and paint held the signalling back.
+    /// network's and takes no main thread; or the first attempt failed, or the call has no
+    /// media. Joined from the lobby, the call page waits for it (AppRouter): its first layout and
+    /// paint held the signalling back.
     public private(set) var isMediaSignalled = false
     /// The media connection broke and is being made again (the call goes on meanwhile).
     public private(set) var isReconnectingMedia = false

@@ -27,8 +27,7 @@ final class ConnectionQualityIndicator {
             .excellent: "network-cellular-signal-excellent-symbolic",
         ]
         icon.setIconName(icons[quality] ?? "network-cellular-signal-none-symbolic")
-        label.text = quality.label
-        if !showsWord { view.tooltip = quality.label }
+        if showsWord { label.text = quality.label } else { view.tooltip = quality.label }
         view.setAccessibleLabel(quality.label)
         ConnectionQuality.allCases.forEach { view.setCSSClass("quality-\($0.rawValue)", $0 == quality) }
     }
