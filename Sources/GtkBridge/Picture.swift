@@ -3,7 +3,8 @@ import CGtk
 import GLibBridge
 
 /// Shows video frames as they arrive: a GtkDrawingArea that paints the newest frame's pixels
-/// with cairo, straight from the GStreamer buffer.
+/// straight from the GStreamer buffer, with cairo under GTK's cairo renderer and as a texture
+/// under the others (GL, a GNOME session's default).
 ///
 /// Not a GtkPicture with a GdkMemoryTexture per frame (as before issue 15): GTK 4.8's cairo
 /// renderer downloads a texture into a new cairo surface at every draw, through a per-pixel
@@ -13,9 +14,20 @@ import GLibBridge
 /// window for every frame. Here a frame becomes a cairo image surface over the frame's own
 /// bytes (`FrameImage`), drawn at one frame pixel per screen pixel when the pipeline scaled it
 /// to the widget (`onPixelSizeChanged`), and a new frame only queues a redraw.
+///
+/// Under GL the same drawing is the costlier path: GTK draws a cairo node into a new, cleared
+/// image and uploads that as a texture for every frame (pixman and `memset`, about a quarter of
+/// the app's main thread in a two-party call under Mesa's software GL; README, issue 15's
+/// thirty-third round). There the frame's own bytes become the texture (`FrameImage.texture`),
+/// uploaded once, with nothing drawn on the CPU. Under the cairo renderer a texture is the
+/// path the first paragraph left (3.3× the main thread's CPU in a two-tile prototype), so each
+/// paint asks which renderer draws the window (`VideoArea`).
 @MainActor
 public final class VideoPicture: Widget {
     public private(set) var framesShown = 0
+    /// Paints that handed GTK the frame as a texture (any renderer but cairo's), and paints
+    /// that drew it with cairo, for the statistics the UI tests and the benchmark read.
+    public private(set) var paints = (asTextures: 0, withCairo: 0)
     /// Told when the widget's size in device pixels changes (noticed as frames are shown), so
     /// the pipeline can scale frames to it; see `ConfabCore.VideoViewport`.
     public var onPixelSizeChanged: (@MainActor (_ width: Int, _ height: Int) -> Void)?
@@ -40,7 +52,10 @@ public final class VideoPicture: Widget {
 
     public init(fit: Fit = .cover) {
         self.fit = fit
-        super.init(Self.newDrawingAreaShownAsImage())
+        super.init(VideoArea.new())
+        VideoArea.paintAsTexture(of: widget) { [weak self] snapshot, width, height in
+            self?.paintAsTexture(snapshot, width: width, height: height) ?? false
+        }
         let box = CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void> { [weak self] cr, width, height in
             self?.draw(cr, width: width, height: height)
         }
@@ -49,19 +64,6 @@ public final class VideoPicture: Widget {
             let box = CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void>.borrow(data)
             MainActor.assumeIsolated { box.body(cr, Int(width), Int(height)) }
         }, box.retainedPointer(), { data in CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void>.release(data) })
-    }
-
-    /// A GtkDrawingArea whose accessible role is an image, as GtkPicture's is (screen readers
-    /// and the UI tests find "Camera preview" as one). The role can only be given at construction.
-    private static func newDrawingAreaShownAsImage() -> UnsafeMutablePointer<GtkWidget> {
-        var role = GValue()
-        g_value_init(&role, gtk_accessible_role_get_type())
-        g_value_set_enum(&role, gint(GTK_ACCESSIBLE_ROLE_IMG.rawValue))
-        defer { g_value_unset(&role) }
-        var names: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("accessible-role"))]
-        defer { free(UnsafeMutableRawPointer(mutating: names[0])) }
-        let object = g_object_new_with_properties(gtk_drawing_area_get_type(), 1, &names, &role)
-        return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
     }
 
     private var area: UnsafeMutablePointer<GtkDrawingArea> { c() }
@@ -106,11 +108,10 @@ public final class VideoPicture: Widget {
         gtk_drawing_area_set_content_height(area, gint(shrinks ? 0 : frameSize.height))
     }
 
-    /// Paints the frame centred, covering or fitting the widget; at one frame pixel per screen
-    /// pixel when the sizes allow it (then cairo only copies), else scaled bilinearly (cairo's
-    /// default "good" filter costs several times more per frame).
-    private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
-        guard let image, frameSize.width > 0, frameSize.height > 0, width > 0, height > 0 else { return }
+    /// Where the frame goes in a widget of `width` x `height`: centred, covering or fitting it,
+    /// at one frame pixel per screen pixel when the sizes allow it (then nothing is resampled).
+    private func placement(width: Int, height: Int) -> (x: Double, y: Double, scale: Double)? {
+        guard frameSize.width > 0, frameSize.height > 0, width > 0, height > 0 else { return nil }
         let across = Double(width) / Double(frameSize.width), down = Double(height) / Double(frameSize.height)
         var scale = fit == .cover ? max(across, down) : min(across, down)
         // Within a pixel of 1:1 (the pipeline scaled it for us): no resampling.
@@ -119,6 +120,13 @@ public final class VideoPicture: Widget {
         }
         let x = ((Double(width) - Double(frameSize.width) * scale) / 2).rounded(.down)
         let y = ((Double(height) - Double(frameSize.height) * scale) / 2).rounded(.down)
+        return (x, y, scale)
+    }
+
+    /// Paints the frame with cairo (the cairo renderer's path), scaled bilinearly where it must
+    /// be (cairo's default "good" filter costs several times more per frame).
+    private func draw(_ cr: OpaquePointer, width: Int, height: Int) {
+        guard let image, let (x, y, scale) = placement(width: width, height: height) else { return }
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, Double(width), Double(height))
         cairo_clip(cr)
@@ -130,6 +138,27 @@ public final class VideoPicture: Widget {
         cairo_pattern_destroy(pattern)
         cairo_paint(cr)
         cairo_restore(cr)
+        paints.withCairo += 1
+    }
+
+    /// Hands GTK the frame as a texture (every renderer but cairo's). False leaves the paint to
+    /// `draw`.
+    private func paintAsTexture(_ snapshot: OpaquePointer, width: Int, height: Int) -> Bool {
+        guard let image, let (x, y, scale) = placement(width: width, height: height) else { return true }
+        guard let texture = image.texture else { return false }
+        var widget = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
+        var frame = graphene_rect_t(origin: graphene_point_t(x: Float(x), y: Float(y)),
+                                    size: graphene_size_t(width: Float(Double(frameSize.width) * scale), height: Float(Double(frameSize.height) * scale)))
+        // Black under the frame: a camera's BGRx leaves its fourth byte unset, and a texture
+        // has no format that ignores it (GTK 4.8). Blended as premultiplied over black, the
+        // colour shows as it is, whatever that byte holds (what cairo's RGB24 does).
+        var black = GdkRGBA(red: 0, green: 0, blue: 0, alpha: 1)
+        gtk_snapshot_push_clip(snapshot, &widget)
+        gtk_snapshot_append_color(snapshot, &black, &frame)
+        gtk_snapshot_append_texture(snapshot, texture, &frame)
+        gtk_snapshot_pop(snapshot)
+        paints.asTextures += 1
+        return true
     }
 
     /// Checked at each frame rather than on a size signal (GTK 4 has none for allocations):
@@ -162,6 +191,14 @@ final class FrameImage {
     let surface: OpaquePointer
     let width: Int32
     let height: Int32
+    private let frame: VideoFrame
+
+    /// The frame as a GdkTexture over its own bytes (no copy; it holds them), made the first
+    /// time a renderer that draws textures asks, then kept: a window painted again for another
+    /// tile's frame reuses it, and GTK's GL renderer uploads a texture it has seen only once.
+    /// Nil if GTK refuses it.
+    private(set) lazy var texture: OpaquePointer? = gdk_memory_texture_new(
+        width, height, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, frame.bytes, gsize(frame.stride))
 
     /// Only its address matters: it names the frame attached to each surface.
     nonisolated(unsafe) private static var frameKey = cairo_user_data_key_t()
@@ -178,11 +215,15 @@ final class FrameImage {
             if let data { Unmanaged<VideoFrame>.fromOpaque(data).release() }
         }
         self.surface = surface
+        self.frame = frame
         width = Int32(frame.width)
         height = Int32(frame.height)
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit {
+        cairo_surface_destroy(surface)
+        if let texture { g_object_unref(UnsafeMutableRawPointer(texture)) }
+    }
 
     /// A new pattern that paints this frame (the caller destroys it); every copy cairo makes
     /// of it (a recording's) holds the frame too, until cairo is done with it.
@@ -208,5 +249,61 @@ final class FrameImage {
             if let data { Unmanaged<FrameImage>.fromOpaque(data).release() }
         }
         return pattern
+    }
+}
+
+/// The GType behind `VideoPicture`: a GtkDrawingArea whose paint (its snapshot) first offers
+/// the picture the chance to hand GTK a texture, and otherwise paints as a drawing area does
+/// (its draw function, with cairo). Which one is decided at each paint, by the renderer of the
+/// window the widget is in, since a widget can move between windows and a window's renderer is
+/// known only once it is realized. Its accessible role is an image, as GtkPicture's is (screen
+/// readers and the UI tests find "Camera preview" as one).
+@MainActor
+enum VideoArea {
+    /// What the picture does at a paint: true when it painted (a texture, or nothing to show).
+    typealias Paint = @MainActor (_ snapshot: OpaquePointer, _ width: Int, _ height: Int) -> Bool
+
+    nonisolated(unsafe) fileprivate static var drawingAreaSnapshot: (@convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?) -> Void)?
+    nonisolated private static let paintKey = g_quark_from_static_string("confab-video-area-paint")
+
+    private static let type: GType = {
+        var parent = GTypeQuery()
+        g_type_query(gtk_drawing_area_get_type(), &parent)
+        return g_type_register_static_simple(gtk_drawing_area_get_type(), "ConfabVideoArea", parent.class_size, { classPointer, _ in
+            guard let widgetClass = classPointer?.assumingMemoryBound(to: GtkWidgetClass.self) else { return }
+            // The class starts as a copy of GtkDrawingArea's: this is its snapshot (the draw func).
+            VideoArea.drawingAreaSnapshot = widgetClass.pointee.snapshot
+            widgetClass.pointee.snapshot = { widget, snapshot in
+                guard let widget, let snapshot else { return }
+                if !VideoArea.rendersWithCairo(widget), let data = g_object_get_qdata(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self), VideoArea.paintKey) {
+                    let box = CallbackBox<Paint>.borrow(data)
+                    let width = Int(gtk_widget_get_width(widget)), height = Int(gtk_widget_get_height(widget))
+                    // GTK paints on the main thread; the snapshot crosses as an address.
+                    let address = Int(bitPattern: snapshot)
+                    let painted = MainActor.assumeIsolated { box.body(OpaquePointer(bitPattern: address)!, width, height) }
+                    if painted { return }
+                }
+                VideoArea.drawingAreaSnapshot?(widget, snapshot)
+            }
+            gtk_widget_class_set_accessible_role(widgetClass, GTK_ACCESSIBLE_ROLE_IMG)
+        }, parent.instance_size, nil, GTypeFlags(rawValue: 0))
+    }()
+
+    static func new() -> UnsafeMutablePointer<GtkWidget> {
+        let object = g_object_new_with_properties(type, 0, nil, nil)
+        return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
+    }
+
+    /// Sets what `widget` (made by `new`) does at a paint, for as long as the widget lives.
+    static func paintAsTexture(of widget: UnsafeMutablePointer<GtkWidget>, _ paint: @escaping Paint) {
+        let object = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self)
+        g_object_set_qdata_full(object, paintKey, CallbackBox<Paint>(paint).retainedPointer()) { CallbackBox<Paint>.release($0) }
+    }
+
+    /// Whether the window `widget` is in is drawn by GTK's cairo renderer (or is not known yet).
+    nonisolated private static func rendersWithCairo(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard let native = gtk_widget_get_native(widget), let renderer = gtk_native_get_renderer(native) else { return true }
+        let instance = UnsafeMutableRawPointer(renderer).assumingMemoryBound(to: GTypeInstance.self)
+        return g_type_check_instance_is_a(instance, gsk_cairo_renderer_get_type()) != 0
     }
 }

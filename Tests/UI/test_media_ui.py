@@ -81,6 +81,53 @@ class DrawingACall(MediaCallTestCase):
         # here before).
         self.assertLess(paints, 0.7 * frames, f"the self-view is painted apart from bob's frames: {summary}")
         self.assertGreater(ours, 0.7 * made, f"the self-view shows too few of the camera's frames: {summary}")
+        # Under the cairo renderer a frame is drawn with cairo: as a texture it costs 3x as much there.
+        drawn = self.last_stats("drawing")[0]
+        self.assertEqual(int(drawn.get("textures", -1)), 0, f"frames were handed to the cairo renderer as textures: {drawn}")
+        self.assertGreater(int(drawn.get("cairo", 0)), 0, f"no frame was drawn with cairo: {drawn}")
+
+
+class DrawingACallWithGL(MediaCallTestCase):
+    """Issue 15, drawn as a GNOME session draws it: with GTK's GL renderer (under Xvfb, Mesa's
+    software one; the other suites use cairo). A tile painted with cairo is drawn there into a
+    new, cleared image that is uploaded for every frame (pixman and memset, a quarter of the
+    main thread); under GL each frame's own bytes are now handed to GTK as a texture. They
+    must still show the frame's colours (a BGRA frame taken for RGBA swaps red and blue), and
+    the self-view's camera frames (BGRx, whose fourth byte nobody sets) must not come out
+    see-through or dark."""
+    app_env = {"GSK_RENDERER": "gl"}
+
+    def test_oneToOneCall_underGL_eachFramePaintedAsATexture_inItsOwnColours(self):
+        bob, call_window = self.call_bob("gl-ui", ["--duration", "30", "--color", "ff8000"])
+        wait_for(lambda: int((self.last_stats("drawing")[0] or {}).get("frames", 0)) > 30, timeout=20,
+                 what="the tiles showing frames")
+        before, lines = self.last_stats("drawing")
+        time.sleep(3)
+        after, _ = self.last_stats("drawing", lines)
+        def change(key):
+            return int(after.get(key, 0)) - int(before.get(key, 0))
+        frames, textures, with_cairo = change("frames"), change("textures"), change("cairo")
+        summary = f"{textures} paints as textures and {with_cairo} with cairo for {frames} frames shown ({before} → {after})"
+        print(f"drawing under GL: {summary}")
+        self.assertGreater(frames, 20, f"the tiles hardly showed frames: {summary}")
+        # A paint may show two frames at once on a busy machine, so not one paint a frame.
+        self.assertGreater(textures, 0.5 * frames, f"the frames were not painted as textures: {summary}")
+        self.assertEqual(with_cairo, 0, f"frames were painted with cairo under GL: {summary}")
+
+        path = screenshot(self.xvfb.display, "drawing-with-gl.png")
+        x, y, width, height = box(find(call_window, name_contains="bob, "))
+        centre = pixels(path, x + width // 2 - 20, y + height // 3, 40, 40)
+        mean = tuple(sum(p[i] for p in centre) / len(centre) for i in range(3))
+        self.assertTrue(abs(mean[0] - 0xff) < 40 and abs(mean[1] - 0x80) < 40 and mean[2] < 40,
+                        f"bob's orange (ff8000) is not what his tile shows: mean {mean}")
+        x, y, width, height = box(find(call_window, name_contains="You"))
+        # The test camera's slate background (30,38,46) in the tile's corners (not the one with
+        # the name): its moving ball covers one of them at most.
+        def slate(corner):
+            return sum(abs(r - 0x30) < 16 and abs(g - 0x38) < 16 and abs(b - 0x46) < 16 for r, g, b in corner) > 0.8 * len(corner)
+        corners = [pixels(path, cx, cy, 12, 8) for cx, cy in
+                   ((x + 16, y + 12), (x + width - 28, y + 12), (x + width - 28, y + height - 20))]
+        self.assertGreaterEqual(sum(map(slate, corners)), 2, f"the self-view is not the camera's picture: {[c[:3] for c in corners]}")
 
 
 class SelfViewFromTheCornerIntoTheGrid(MediaCallTestCase):

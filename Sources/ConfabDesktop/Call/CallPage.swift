@@ -95,7 +95,8 @@ final class CallPage: MainWindowPage {
             }
         }
         drawingStatistics = DrawingStatistics(content: area.view) { [weak area] in
-            (area?.framesShown ?? 0, area?.selfTile.framesShown ?? 0)
+            guard let area else { return DrawingStatistics.Counts() }
+            return DrawingStatistics.Counts(frames: area.framesShown, ours: area.selfTile.framesShown, paints: area.paints)
         }
         reconnectingLabel.isVisible = false
         waitingLabel.isVisible = false

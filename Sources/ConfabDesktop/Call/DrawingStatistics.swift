@@ -7,23 +7,33 @@ import GtkBridge
 /// tests and `meson-helpers/bench-media` (issue 15: drawing is what the app pays beyond
 /// confab-peer):
 ///
-///     confab-stats: drawing paints=1234 frames=2345 self=1170
+///     confab-stats: drawing paints=1234 frames=2345 self=1170 textures=0 cairo=2300
 ///
-/// (`frames` counts every tile's frames, ours included; `self` ours alone.)
+/// (`paints` counts the window's; `frames` every tile's frames, ours included; `self` ours
+/// alone; `textures` and `cairo` the tiles' paints of a frame as a texture, which a renderer
+/// other than cairo's takes, and with cairo: see `VideoPicture`.)
 @MainActor
 final class DrawingStatistics {
     private let paints: PaintCounter
     private var timer: RepeatingTimer?
 
+    /// What the tiles did since the call page opened.
+    struct Counts {
+        var frames = 0
+        var ours = 0
+        var paints = (asTextures: 0, withCairo: 0)
+    }
+
     /// Nil unless `CONFAB_STATS=1`.
-    init?(content: Widget, framesShown: @escaping @MainActor () -> (all: Int, ours: Int),
+    init?(content: Widget, counts: @escaping @MainActor () -> Counts,
           environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard environment["CONFAB_STATS"] == "1" else { return nil }
         let paints = PaintCounter(widget: content)
         self.paints = paints
         timer = RepeatingTimer(interval: 1) {
-            let frames = framesShown()
-            StandardError.write("confab-stats: drawing paints=\(paints.count) frames=\(frames.all) self=\(frames.ours)\n")
+            let tiles = counts()
+            StandardError.write("confab-stats: drawing paints=\(paints.count) frames=\(tiles.frames) self=\(tiles.ours) "
+                                + "textures=\(tiles.paints.asTextures) cairo=\(tiles.paints.withCairo)\n")
         }
     }
 }

@@ -85,6 +85,9 @@ final class ParticipantTile {
     /// Video frames this tile has shown.
     var framesShown: Int { picture.framesShown }
 
+    /// Paints of this tile's frames as textures (under GL) and with cairo.
+    var paints: (asTextures: Int, withCairo: Int) { picture.paints }
+
     /// A frame covers the whole tile (it is scaled to cover it): the tile's tinted background
     /// is painted only where no frame is (confab.css, `.covered`).
     private func updateBackground() {

@@ -11,8 +11,8 @@ public final class VideoFrame: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let stride: Int
-    /// The pixels as a GBytes (owned, +1).
-    let bytes: OpaquePointer
+    /// The pixels as a GBytes (owned, +1; a texture made of them holds them too).
+    package let bytes: OpaquePointer
 
     init(width: Int, height: Int, stride: Int, bytes: OpaquePointer) {
         self.width = width
