@@ -51,7 +51,8 @@ test-ui:
 ## Benchmarks print numbers, never assert: the lobby (start-up, preview fps, CPU, memory) and
 ## signalling (memory per connection, ring fan-out latency, joins per second), calls on
 ## shaped links (received fps, sizes, bitrate, freezes, audio), and the VP8 encoder's speed
-## settings (CPU per frame and picture quality on the send ladder).
+## settings (CPU per frame and picture quality on the send ladder), and what drawing a call costs
+## the main thread under GTK's cairo and GL renderers.
 bench: test-deps
 	$(SWIFT) build -c release --product confab
 	$(SWIFT) build -c release --product confab-server
@@ -60,6 +61,7 @@ bench: test-deps
 	$(SWIFT) build -c release --product confab-peer
 	/usr/bin/python3 meson-helpers/bench-network --binaries .build/release
 	/usr/bin/python3 meson-helpers/bench-encoder
+	meson-helpers/netns-run -- dbus-run-session -- /usr/bin/python3 meson-helpers/bench-drawing --binaries .build/release
 
 ## A call's media beside headless Chromium (issue 15; prints a table, asserts nothing): N confab
 ## apps, N Chromium pages on janus.js and N confab-peers on one Janus, for N = 2 and 4: CPU,
