@@ -53,7 +53,7 @@ public final class VideoPicture: Widget {
     public init(fit: Fit = .cover) {
         self.fit = fit
         super.init(VideoArea.new())
-        VideoArea.paintAsTexture(of: widget) { [weak self] snapshot, width, height in
+        VideoArea.setPaint(of: widget) { [weak self] snapshot, width, height in
             self?.paintAsTexture(snapshot, width: width, height: height) ?? false
         }
         let box = CallbackBox<@MainActor (OpaquePointer, Int, Int) -> Void> { [weak self] cr, width, height in
@@ -294,8 +294,9 @@ enum VideoArea {
         return UnsafeMutableRawPointer(object!).assumingMemoryBound(to: GtkWidget.self)
     }
 
-    /// Sets what `widget` (made by `new`) does at a paint, for as long as the widget lives.
-    static func paintAsTexture(of widget: UnsafeMutablePointer<GtkWidget>, _ paint: @escaping Paint) {
+    /// Sets what `widget` (made by `new`) does at a paint under a renderer other than cairo's,
+    /// for as long as the widget lives.
+    static func setPaint(of widget: UnsafeMutablePointer<GtkWidget>, _ paint: @escaping Paint) {
         let object = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GObject.self)
         g_object_set_qdata_full(object, paintKey, CallbackBox<Paint>(paint).retainedPointer()) { CallbackBox<Paint>.release($0) }
     }
