@@ -27,7 +27,7 @@ public final class VideoPicture: Widget {
     public private(set) var framesShown = 0
     /// Paints that handed GTK the frame as a texture (any renderer but cairo's), and paints
     /// that drew it with cairo, for the statistics the UI tests and the benchmark read.
-    public private(set) var paints = (asTextures: 0, withCairo: 0)
+    public private(set) var paints = PaintCounts()
     /// Told when the widget's size in device pixels changes (noticed as frames are shown), so
     /// the pipeline can scale frames to it; see `ConfabCore.VideoViewport`.
     public var onPixelSizeChanged: (@MainActor (_ width: Int, _ height: Int) -> Void)?
@@ -249,6 +249,21 @@ final class FrameImage {
             if let data { Unmanaged<FrameImage>.fromOpaque(data).release() }
         }
         return pattern
+    }
+}
+
+/// How many times pictures handed GTK a frame as a texture, and drew one with cairo.
+public struct PaintCounts: Sendable {
+    public var asTextures = 0
+    public var withCairo = 0
+
+    public init() {}
+
+    public static func + (left: PaintCounts, right: PaintCounts) -> PaintCounts {
+        var sum = left
+        sum.asTextures += right.asTextures
+        sum.withCairo += right.withCairo
+        return sum
     }
 }
 

@@ -21,7 +21,7 @@ final class DrawingStatistics {
     struct Counts {
         var frames = 0
         var ours = 0
-        var paints = (asTextures: 0, withCairo: 0)
+        var paints = PaintCounts()
     }
 
     /// Nil unless `CONFAB_STATS=1`.

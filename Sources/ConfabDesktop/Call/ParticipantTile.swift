@@ -86,7 +86,7 @@ final class ParticipantTile {
     var framesShown: Int { picture.framesShown }
 
     /// Paints of this tile's frames as textures (under GL) and with cairo.
-    var paints: (asTextures: Int, withCairo: Int) { picture.paints }
+    var paints: PaintCounts { picture.paints }
 
     /// A frame covers the whole tile (it is scaled to cover it): the tile's tinted background
     /// is painted only where no frame is (confab.css, `.covered`).

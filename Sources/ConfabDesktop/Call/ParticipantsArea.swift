@@ -106,9 +106,7 @@ final class ParticipantsArea {
     var framesShown: Int { tiles.values.reduce(selfTile.framesShown) { $0 + $1.framesShown } }
 
     /// Paints of the tiles' frames, ours included, as textures and with cairo (CONFAB_STATS).
-    var paints: (asTextures: Int, withCairo: Int) {
-        tiles.values.reduce(selfTile.paints) { ($0.asTextures + $1.paints.asTextures, $0.withCairo + $1.paints.withCairo) }
-    }
+    var paints: PaintCounts { tiles.values.reduce(selfTile.paints) { $0 + $1.paints } }
 
     private static let sharePage = "screenshare"
     /// The self-view's look while it sits in the grid's corner, over the video (confab.css).
