@@ -1,5 +1,5 @@
 """What a process or a process tree costs over a window, from /proc: CPU (utime+stime), PSS, and
-CPU by thread name. Shared by meson-helpers/bench-media and bench-lobby."""
+CPU by thread name. Shared by meson-helpers/bench-media, bench-lobby and bench-drawing."""
 import os
 import re
 import time
@@ -130,6 +130,8 @@ class ThreadMeter:
             by_name[name] = (cpu + 100 * (ticks - ticks_before) / CLOCK_TICKS / elapsed,
                              rate + (switches - switches_before) / elapsed)
         self.switches_per_second = sum(rate for _, rate in by_name.values())
+        # Each name's CPU in % of a core, for a caller that wants one thread's figure.
+        self.cpu_by_name = {name: cpu for name, (cpu, _) in by_name.items()}
         busiest = sorted(by_name.items(), key=lambda item: -item[1][0])[:top]
         # Each thread's CPU and how often it was switched in a second: waking up costs too.
         return ", ".join(f"{name} {cpu:.1f} ({rate:.0f}/s)" for name, (cpu, rate) in busiest if cpu >= 0.05) \

@@ -450,6 +450,13 @@ def type_text(node, text):
     node.queryEditableText().setTextContents(text)
 
 
+def ring_from_home(home, people, call_name):
+    """On the home page: who to ring (e.g. "bob, cleo") and the call's name, then Call."""
+    type_text(find(home, role="text", name="People to call"), people)
+    type_text(find(home, role="text", name="Call name"), call_name)
+    click(find(home, role="push button", name="Call"))
+
+
 def top_level_window(app, name=None, name_contains=None):
     """One of the app's windows, by title. (GTK 4.8 reports windows as "frame" or, for some
     windows that open while another is focused, as "filler"; the title is what identifies them.)"""
@@ -533,9 +540,7 @@ class MediaCallTestCase(XvfbTestCase):
                                         "--media-address", MEDIA_ADDRESS, *bob_arguments])
         self.addCleanup(bob.stop)
         self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), call_name)
-        click(find(self.home, role="push button", name="Call"))
+        ring_from_home(self.home, "bob", call_name)
         call_window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
         wait_for(lambda: find(call_window, name_contains=tile), timeout=20, what=f"bob's tile ({tile})")
         return bob, call_window

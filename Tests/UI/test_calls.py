@@ -10,7 +10,7 @@ import unittest
 import pyatspi
 
 from confab_ui import (App, NotificationStandIn, Peer, Server, XvfbTestCase, application, box, click, find, on_screen, press_keys, screenshot,
-                       top_level_window, type_text, wait_for)
+                       top_level_window, ring_from_home, wait_for)
 
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -57,9 +57,7 @@ class CallsTestCase(XvfbTestCase):
         tile and our own."""
         self.peer("bob", "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
         self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), name)
-        click(find(self.home, role="push button", name="Call"))
+        ring_from_home(self.home, "bob", name)
         call_window = self.window(f"{name} – Confab")
         return call_window, self.wait_for_tile(call_window, "bob"), self.wait_for_tile(call_window, "You")
 
@@ -128,9 +126,7 @@ class AppRingsPeer(CallsTestCase):
         for user in ("bob", "cleo"):
             self.peer(user, "answer", "--accept", "--duration", "40", "--timeout", "30", "--pattern", "ball")
         self.server.wait_for_connections(3)
-        type_text(find(self.home, role="text", name="People to call"), "bob, cleo")
-        type_text(find(self.home, role="text", name="Call name"), "ui-pin")
-        click(find(self.home, role="push button", name="Call"))
+        ring_from_home(self.home, "bob, cleo", "ui-pin")
         call_window = self.window("ui-pin – Confab")
         for name in ("bob", "cleo"):
             self.wait_for_tile(call_window, name)
@@ -159,9 +155,7 @@ class AppRingsPeer(CallsTestCase):
         bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
         self.server.wait_for_connections(2)  # the app and bob are both signed in
 
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), "ui-ring")
-        click(find(self.home, role="push button", name="Call"))
+        ring_from_home(self.home, "bob", "ui-ring")
 
         call_window = self.window("ui-ring – Confab")
         self.wait_for_tile(call_window, "bob")
@@ -262,9 +256,7 @@ class HostActions(CallsTestCase):
     def test_participantsSidebar_hostPinsBobForEveryone_removesHimAfterConfirming_andLayoutSwitches(self):
         bob = self.peer("bob", "answer", "--accept", "--duration", "20", "--timeout", "30")
         self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), "bob")
-        type_text(find(self.home, role="text", name="Call name"), "ui-host")
-        click(find(self.home, role="push button", name="Call"))
+        ring_from_home(self.home, "bob", "ui-host")
         call_window = self.window("ui-host – Confab")
         self.wait_for_tile(call_window, "bob")
 

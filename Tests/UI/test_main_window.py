@@ -10,7 +10,7 @@ import unittest
 import pyatspi
 
 from confab_ui import (MEDIA_ADDRESS, App, MediaCallTestCase, Peer, Server, XvfbTestCase, application, click, find, find_all, on_screen, press_keys, read_clipboard,
-                       screenshot, top_level_window, type_text, wait_for, walk)
+                       screenshot, top_level_window, type_text, ring_from_home, wait_for, walk)
 
 
 def extents(node):
@@ -94,9 +94,7 @@ class MainWindowTestCase(XvfbTestCase):
         returns the call page once bob's tile is there."""
         bob = self.peer("bob", "answer", "--accept", "--duration", str(duration), "--timeout", "30")
         self.server.wait_for_connections(2)
-        type_text(find(home, role="text", name="People to call"), "bob")
-        type_text(find(home, role="text", name="Call name"), call_name)
-        click(find(home, role="push button", name="Call"))
+        ring_from_home(home, "bob", call_name)
         call = self.page(title, "the call")
         wait_for(lambda: find(call, name_contains="bob, "), timeout=20, what="bob's tile")
         return bob, call
@@ -278,9 +276,7 @@ class ALongNameFitsAPhoneSizedWindow(MainWindowTestCase):
     def test_ringingAndInTheCall_theNameIsCutToItsTile_andTheWindowNarrowsTo360(self):
         callee = self.peer(self.LONG, "answer", "--accept", "--duration", "60", "--timeout", "30")
         self.server.wait_for_connections(2)
-        type_text(find(self.home, role="text", name="People to call"), self.LONG)
-        type_text(find(self.home, role="text", name="Call name"), "long-name")
-        click(find(self.home, role="push button", name="Call"))
+        ring_from_home(self.home, self.LONG, "long-name")
         call = self.page("long-name – Confab", "the call")
         tile = wait_for(lambda: find(call, name_contains=f"{self.LONG}, "), timeout=20, what="the long-named person's tile")
 

@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 from confab_ui import (MEDIA_ADDRESS, App, Peer, Server, XvfbTestCase, application, click, find, screenshot, top_level_window,
-                       type_text, wait_for)
+                       ring_from_home, wait_for)
 
 UNREACHABLE_SERVER = "ws://127.0.0.1:9"
 CAMERA = "Camera access required"
@@ -261,9 +261,7 @@ class InCall(PermissionsBannerTestCase):
         self.bob = Peer(self.server, "bob", ["answer", "--accept", "--duration", "20", "--timeout", "30"])
         self.server.wait_for_connections(2)
         home = self.window
-        type_text(find(home, role="text", name="People to call"), "bob")
-        type_text(find(home, role="text", name="Call name"), call_name)
-        click(find(home, role="push button", name="Call"))
+        ring_from_home(home, "bob", call_name)
         self.window = wait_for(lambda: top_level_window(self.accessible, name=f"{call_name} – Confab"), what="the call window")
         wait_for(lambda: find(self.window, role="push button", name="Hang up"), what="Hang up")
 
@@ -298,9 +296,7 @@ class PrivacyObeyedInCall(InCall):
                                              "--media-address", MEDIA_ADDRESS])
         self.server.wait_for_connections(2)
         home = self.window
-        type_text(find(home, role="text", name="People to call"), "bob")
-        type_text(find(home, role="text", name="Call name"), "privacy-call")
-        click(find(home, role="push button", name="Call"))
+        ring_from_home(home, "bob", "privacy-call")
         self.window = wait_for(lambda: top_level_window(self.accessible, name="privacy-call – Confab"), what="the call window")
         wait_for(lambda: find(self.window, name_contains="bob, "), timeout=20, what="bob's tile")
         time.sleep(3)  # bob receives ada's camera for a while
