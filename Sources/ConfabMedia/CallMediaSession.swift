@@ -69,6 +69,8 @@ public final class CallMediaSession {
     private var statisticsTimer: RepeatingTimer?
     /// The participant sessions whose camera video is received; nil for everyone's.
     private var wantedVideo: Set<String>?
+    /// Who says they send (`expectMedia(from:)`).
+    private var remoteSenders = RemoteSenders()
     /// The pixel size each participant session's camera is shown at (their tile): frames are
     /// made into it as they are decoded (`VideoFrameScaler`).
     private var displaySizes: [String: VideoSize] = [:]
@@ -224,6 +226,19 @@ public final class CallMediaSession {
         guard let screen = screenPublisher else { return }
         screenPublisher = nil
         await screen.stop()
+    }
+
+    /// Who says they send (`RemoteSenders`): their receiving connection is judged by its
+    /// silence even before any media came on it (`ReceiverWatch`).
+    public func expectMedia(from senders: RemoteSenders) { remoteSenders = senders }
+
+    /// Whether media should be coming to us from `feedID` now: its participant says their
+    /// microphone is on, or their camera is and we have not paused it at Janus. (A shared
+    /// screen's feed is judged as before: by what came on it.)
+    private func isSending(_ feedID: UInt64) -> Bool {
+        guard let remote = remoteFeeds[feedID], !remote.isScreenshare else { return false }
+        return remoteSenders.microphoneOn.contains(remote.sessionID)
+            || (remoteSenders.cameraOn.contains(remote.sessionID) && !remote.isVideoPaused)
     }
 
     /// Receives the camera video of these participant sessions only (nil: everyone's); the
@@ -421,8 +436,8 @@ public final class CallMediaSession {
             remoteFeeds[feedID]?.isAudioFlowing = audioPackets > subscriber.audioPacketsAtLastRefresh
             subscriber.audioPacketsAtLastRefresh = audioPackets
             if let received = subscriber.packetsFromJanus,
-               subscriber.watch.follow(received: received, carriedMedia: subscriber.hasCarriedMedia, sendingPath: mediaPath,
-                                       networkChangedLately: watch.changedLately()) {
+               subscriber.watch.follow(received: received, carriedMedia: subscriber.hasCarriedMedia, senderSends: isSending(feedID),
+                                       sendingPath: mediaPath, networkChangedLately: watch.changedLately()) {
                 deaf.append(feedID)
             }
             Task {

@@ -184,6 +184,14 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     var watchedSessions: Set<String>? { everyonesVideoWatchers.count > 0 ? nil : Set(videoWatchers.keys) }
 
     private func updateWantedVideo() { session?.receiveVideo(of: watchedSessions) }
+
+    /// Who says they send (kept for a session started later).
+    private var senders = RemoteSenders()
+
+    public func expectMedia(from senders: RemoteSenders) {
+        self.senders = senders
+        session?.expectMedia(from: senders)
+    }
     /// Asked before the whole X display is shared (X11 has no picker of its own); gets the
     /// display's name, answers whether to go ahead. Nil shares without asking (confab-peer).
     public var confirmSharingWholeDisplay: (@MainActor (String) async -> Bool)?
@@ -277,6 +285,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         session.setSpeakerEnabled(settings.speakerOn)
         session.limitCamera(to: cameraLimit)
         session.receiveVideo(of: watchedSessions)
+        session.expectMedia(from: senders)
         for sessionID in viewports.keys { updateDisplaySize(of: sessionID) }
         do {
             try await session.start(settings: settings)

@@ -112,8 +112,11 @@ struct MediaConnectionWatch {
 /// media, and Janus's sender report on each stream once a second, which keeps coming after its
 /// sender mutes or turns the camera off (webrtcbin's statistics drop such a stream ~10 s after
 /// its last packet, so they cannot tell). Before any media was forwarded on it Janus sends
-/// nothing to hear, and silence then says nothing; but a connection that never received a
-/// single packet (Janus starts the DTLS handshake at once) never came up.
+/// nothing to hear, and silence then says nothing unless the participant says they send (their
+/// microphone on, or their camera on and not paused by us): a connection made while they were
+/// muted with the camera off, and dead by the time they spoke, stayed deaf for good. A
+/// connection that never received a single packet (Janus starts the DTLS handshake at once)
+/// never came up.
 struct ReceiverWatch {
     /// Silent this long while our sending path is up, after media came: made anew. Reports
     /// come once a second; a few missed ones are a congested moment, not a dead connection.
@@ -133,10 +136,10 @@ struct ReceiverWatch {
     private var silentSince: ContinuousClock.Instant?
 
     /// Once a second: the packets received so far, whether media ever came on this connection,
-    /// our sending path, and whether the network changed lately. Returns true when the
-    /// connection should be made anew.
-    mutating func follow(received: Int, carriedMedia: Bool, sendingPath: MediaPath, networkChangedLately: Bool = false,
-                         now: ContinuousClock.Instant = .now) -> Bool {
+    /// whether its participant says they send, our sending path, and whether the network
+    /// changed lately. Returns true when the connection should be made anew.
+    mutating func follow(received: Int, carriedMedia: Bool, senderSends: Bool = false, sendingPath: MediaPath,
+                         networkChangedLately: Bool = false, now: ContinuousClock.Instant = .now) -> Bool {
         let firstLook = self.firstLook ?? now
         self.firstLook = firstLook
         defer { lastReceived = received }
@@ -145,7 +148,12 @@ struct ReceiverWatch {
             return false
         }
         if received == 0 { return now - firstLook >= Self.connectingLimit }
-        guard carriedMedia else { return false }
+        // Nothing came yet and nothing is sent: silence is all there is to hear. The count
+        // starts when they say they send.
+        guard carriedMedia || senderSends else {
+            silentSince = nil
+            return false
+        }
         let since = silentSince ?? now
         silentSince = since
         return now - since >= (networkChangedLately ? Self.giveUpAfterNetworkChange : Self.giveUpAfter)

@@ -71,6 +71,8 @@ final class Publisher {
     /// The highest sequence number each of Janus's receiver reports covered, by report: a report
     /// is new when it covers packets the last one did not.
     private var reportedSequences: [String: Double] = [:]
+    /// The packets Janus had sent us on this connection at the last look (`followThePath`).
+    private var packetsFromJanus = 0
     /// Whether what we send reaches Janus (see `MediaPath`).
     private(set) var mediaPath = MediaPath.connecting
     /// How long since Janus last reported on what we send; nil before its first report.
@@ -407,6 +409,9 @@ final class Publisher {
         setSending(audio: settings.audioOn)
         setSending(video: settings.videoOn)
         let offer = try await webrtc.offer { OpusOffer.addingParameters(to: $0, payloadType: 111) }
+        // The transport exists once the offer is set: what Janus sends on it is counted from
+        // here (`followThePath`).
+        pipeline.countOutput(ofEvery: "nicesrc")
         let configured = try await handle.request(.publish, jsep: .offer(offer))
         guard let answer = configured.jsep, answer.type == .answer else { throw JanusError.unexpectedReply("no SDP answer to our offer") }
         try await webrtc.setRemoteDescription(.answer, sdp: answer.sdp)
@@ -570,12 +575,23 @@ final class Publisher {
     /// Until the first one the connection is still being made; after that, three seconds
     /// without one while we send is a path that is down. Sending nothing (microphone muted,
     /// camera off) leaves nothing to report on, so the path counts as up.
+    ///
+    /// webrtcbin's statistics drop a stream ~10 s after its last packet and do not bring it back
+    /// when it sends again: someone who joined muted with the camera off and unmuted later had
+    /// no report of what they sent, ever, and their whole connection was given up 9 s after they
+    /// unmuted ("Reconnecting audio and video…", everyone gone for a moment). With no report in
+    /// the statistics at all, any packet Janus sent on the connection since the last look (its
+    /// receiver reports, about one a second while it receives) tells the path is up.
     private func followThePath(_ reports: [[String: StatisticValue]], now: ContinuousClock.Instant = .now) {
-        for report in reports where report["type"]?.text == "remote-inbound-rtp" {
+        let receiverReports = reports.filter { $0["type"]?.text == "remote-inbound-rtp" }
+        for report in receiverReports {
             guard let id = report["id"]?.text, let sequence = RTPSourceStatistics.value("rb-exthighestseq", in: report) else { continue }
             if sequence > reportedSequences[id] ?? -1 { lastReportAt = now }
             reportedSequences[id] = sequence
         }
+        let packets = pipeline.outputCount(ofEvery: "nicesrc") ?? 0
+        defer { packetsFromJanus = packets }
+        if receiverReports.isEmpty, lastReportAt != nil, packets > packetsFromJanus { lastReportAt = now }
         if !isAudioOn, !isVideoOn {
             lastReportAt = now
         }

@@ -118,6 +118,30 @@ final class ActiveCallMediaState_Tests: XCTestCase {
         XCTAssertNil(call.participants["s-bob"]?.cameraOnSince)
     } }
 
+    func test_whoSends_isToldToTheMediaEngine_whenItChanges() { onMain {
+        let service = FakeCallService()
+        service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
+        var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(timeIntervalSince1970: 1000))
+        bob.microphoneOn = false
+        bob.cameraOn = false
+        service.participantsOnJoin = [bob]
+        let engine = FakeMediaEngine()
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
+        viewModel = subject
+        var done = false
+        Task { await subject.startCall(self.standup, members: [], ring: false); done = true }
+        waitUntil { done && subject.activeCall?.isMediaConnected == true }
+        XCTAssertEqual(engine.toldSenders.last ?? RemoteSenders(), RemoteSenders(), "bob, muted with his camera off, was said to send")
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: false))
+        XCTAssertEqual(engine.toldSenders.last, RemoteSenders(microphoneOn: ["s-bob"]))
+        let told = engine.toldSenders.count
+        // Media readings change the participants every second: nothing new is told for them.
+        engine.update(["s-bob": ParticipantMedia(hasAudio: true)])
+        XCTAssertEqual(engine.toldSenders.count, told, "the same senders were told again")
+        service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: false, cameraOn: true))
+        XCTAssertEqual(engine.toldSenders.last, RemoteSenders(cameraOn: ["s-bob"]))
+    } }
+
     func test_mediaStateChanged_showsAtOnce_forThatCallOnly() { onMain {
         let (_, service, call) = inCall(bobsMicrophone: true, bobsCamera: true)
 

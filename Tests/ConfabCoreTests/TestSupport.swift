@@ -315,6 +315,10 @@ final class FakeMediaEngine: CallMediaEngine {
     func stopScreenshare() async { screenshareStopCount += 1 }
     func stop() async { stopCount += 1 }
 
+    /// Who the call said sends, each time it changed (`expectMedia(from:)`).
+    private(set) var toldSenders: [RemoteSenders] = []
+    func expectMedia(from senders: RemoteSenders) { toldSenders.append(senders) }
+
     func update(_ media: [String: ParticipantMedia]) { onUpdate?(media) }
     func signal() { onSignalled?() }
     func fail(_ reason: String) { onFailure?(reason) }

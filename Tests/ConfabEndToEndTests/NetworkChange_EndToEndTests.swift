@@ -155,7 +155,7 @@ final class ReceiverLost_EndToEndTests: XCTestCase {
     func test_aDeadReceivingConnection_isMadeAnew_andTheOtherSideNeverPauses() async throws {
         let (reports, blocked) = try await MediaCall.reports(
             for: "receiver-lost", peers: Self.peers,
-            controller: [MediaCall.supportScript("block-receiver.sh"), Self.address, "\(Self.blockAfter)", "\(Self.callLasts)"],
+            controller: [MediaCall.supportScript("block-receiver.sh"), Self.address, "\(Self.blockAfter)", "\(Self.callLasts)", "busiest"],
             stampFile: "receiver-blocked-at", timeout: .seconds(Int64(Self.callLasts) + 40))
         let alicesLog = MediaCall.log(of: "alice", in: "receiver-lost", containing: ["receiving anew", "giving the media connection up", "media path", "first frame"])
         let fromBob = try XCTUnwrap(reports["alice"]?.received(from: "bob"), "alice received nothing from bob")
@@ -181,5 +181,92 @@ final class ReceiverLost_EndToEndTests: XCTestCase {
         // Only bob's connection was made anew: carol's, silent but reported on, was left alone.
         let madeAnew = alicesLog.split(separator: "\n").filter { $0.contains("receiving anew") }
         XCTAssertEqual(madeAnew.count, 1, "alice made these receiving connections anew:\n\(madeAnew.joined(separator: "\n"))")
+    }
+}
+
+/// Receiving connections die before anything came on one of them: carol joins muted with her
+/// camera off, so Janus has nothing to send alice on the connection receiving her; then every
+/// connection alice receives on stops passing anything (both ways) while her sending one works
+/// (a NAT that forgot those mappings), before carol unmutes. No count of packets can tell
+/// carol's connection from an idle socket, so all of them are blocked. Silence there says
+/// nothing until carol's device says her microphone is on; from then on alice must hear her.
+/// Before, a connection that never carried media was never judged, and alice never heard carol
+/// (what a network change under a muted participant's connection left: issue 15's notes).
+final class ReceiverLostBeforeMedia_EndToEndTests: XCTestCase {
+    private static let call = "default:receiver-lost-early"
+    private static let address = "10.98.0.4"
+    /// The block lands at ~10 s (7 s, then 3 s of counting); carol unmutes 13 s into her call.
+    private static let blockAfter = 7.0, unmuteAfter = 13.0, callLasts = 28.0
+    /// carol's state reaches alice within the second, then ~4 s of silence (`ReceiverWatch`),
+    /// then a new connection.
+    private static let heardWithin = 9.0
+    private static let peers = [
+        MediaCall.Peer(user: "alice", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "440",
+            "--media-address", address, "--verbose",
+        ]),
+        MediaCall.Peer(user: "bob", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "smpte", "--tone", "660",
+        ]),
+        MediaCall.Peer(user: "carol", joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "880",
+            "--join-muted", "--join-camera-off", "--unmute-after", "\(Int(unmuteAfter))",
+        ]),
+    ]
+
+    private func call() async throws -> (reports: [String: MediaPeerReport], stamp: Date) {
+        try await MediaCall.reports(
+            for: "receiver-lost-early", peers: Self.peers,
+            controller: [MediaCall.supportScript("block-receiver.sh"), Self.address, "\(Self.blockAfter)", "\(Self.callLasts)", "all-but-sending"],
+            stampFile: "receiver-blocked-at", timeout: .seconds(Int64(Self.callLasts) + 40))
+    }
+
+    /// When carol's microphone went on, by her own report.
+    private func unmuted(_ reports: [String: MediaPeerReport]) throws -> Date {
+        try XCTUnwrap(reports["carol"]?.media?.microphone.first { $0.on }?.at, "carol never unmuted")
+    }
+
+    func test_aReceivingConnectionDeadBeforeItsParticipantSpoke_isMadeAnewWhenTheySpeak() async throws {
+        let (reports, blocked) = try await call()
+        let alicesLog = MediaCall.log(of: "alice", in: "receiver-lost-early", containing: ["receiving anew", "giving the media connection up", "media path", "carol"])
+        print("receiver lost before media: alice's log:\n\(alicesLog)")
+        let fromCarol = try XCTUnwrap(reports["alice"]?.received(from: "carol"), "alice received nothing from carol")
+        // Nothing came from carol before the block (she was muted): her connection had carried
+        // no media when it was blocked.
+        XCTAssertEqual(fromCarol.audioReadings(at: blocked) ?? 0, 0, "alice heard carol before she unmuted")
+        // The block is real: alice's view of bob stopped.
+        let fromBob = try XCTUnwrap(reports["alice"]?.received(from: "bob"), "alice received nothing from bob")
+        let frames = try XCTUnwrap(fromBob.frames(at: blocked.addingTimeInterval(1)))
+        XCTAssertTrue(fromBob.samples.contains { $0.at > blocked.addingTimeInterval(2) && $0.at < blocked.addingTimeInterval(3) && $0.framesReceived <= frames + 2 },
+                      "alice kept seeing bob after the block: the block missed her receiving connections")
+        let unmuted = try unmuted(reports)
+        XCTAssertGreaterThan(unmuted, blocked, "carol unmuted before the block")
+        let heard = fromCarol.samples.first { $0.at > blocked && $0.audioReadings > 5 }
+        print("receiver lost before media: alice heard carol \(heard.map { $0.at.timeIntervalSince(unmuted) } ?? -1) s after her unmute")
+        XCTAssertLessThan(try XCTUnwrap(heard, "alice never heard carol").at.timeIntervalSince(unmuted), Self.heardWithin)
+        // What alice sends was left alone.
+        let messages = try XCTUnwrap(reports["alice"]?.media?.messages)
+        XCTAssertFalse(messages.contains { $0.hasSuffix("Reconnecting audio and video…") }, "\(messages)")
+    }
+
+    /// carol herself, 13 s muted with her camera off, then unmuted: webrtcbin had long dropped
+    /// her audio's statistics and never brought them back, so Janus's reports on what she sent
+    /// were never seen, her path counted as down 3 s after she unmuted and her whole
+    /// connection was given up 6 s later ("Reconnecting audio and video…", everyone gone from
+    /// her call for a moment, and she from theirs). bob, whose connections are not blocked,
+    /// must hear her at once, and she must keep her connection.
+    func test_joinedMutedWithTheCameraOff_unmutingLater_keepsTheConnection() async throws {
+        let (reports, _) = try await call()
+        let unmuted = try unmuted(reports)
+        let carolsMessages = try XCTUnwrap(reports["carol"]?.media?.messages)
+        XCTAssertFalse(carolsMessages.contains { $0.hasSuffix("Reconnecting audio and video…") },
+                       "carol's connection was given up after she unmuted: \(carolsMessages)")
+        let fromCarol = try XCTUnwrap(reports["bob"]?.received(from: "carol"), "bob received nothing from carol")
+        let heard = try XCTUnwrap(fromCarol.samples.first { $0.at > unmuted && $0.audioReadings > 5 }, "bob never heard carol")
+        print("joined muted: bob heard carol \(heard.at.timeIntervalSince(unmuted)) s after she unmuted")
+        XCTAssertLessThan(heard.at.timeIntervalSince(unmuted), 3)
+        // Her feed stayed the one bob first received: a connection made anew is a new feed.
+        XCTAssertNil(fromCarol.goneAt.flatMap { $0 < unmuted.addingTimeInterval(10) ? $0 : nil },
+                     "carol's feed left bob's call \(fromCarol.goneAt.map { "\($0.timeIntervalSince(unmuted))" } ?? "") s after she unmuted")
     }
 }

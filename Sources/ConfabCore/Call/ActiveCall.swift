@@ -11,7 +11,9 @@ import Observation
 public final class ActiveCall {
     public let id: CallID
     /// Everyone in the call's session, by session id (a user on two devices appears twice).
-    public private(set) var participants: [String: CallParticipant] = [:]
+    public private(set) var participants: [String: CallParticipant] = [:] {
+        didSet { tellMediaWhoSends() }
+    }
     public private(set) var blockedUsers: [User] = []
     /// What the current user may do in this call, as the coordinator computed it.
     public private(set) var ownCapabilities: Set<OwnCapability> = []
@@ -81,6 +83,8 @@ public final class ActiveCall {
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
+    /// Who the media engine was last told sends (`RemoteSenders`).
+    @ObservationIgnored private var toldSenders = RemoteSenders()
     /// Our own session, whose entry in what the media engine reports is our uplink.
     @ObservationIgnored private var mediaSessionID: String?
     /// Our own connection to the media server as it sees what we send (loss and round trip),
@@ -533,6 +537,15 @@ public final class ActiveCall {
             if participants[sessionID]?.media != updated { participants[sessionID]?.media = updated }
         }
         updateDominantSpeaker()
+    }
+
+    /// Tells the media engine who says they send, when that changed: a receiving connection
+    /// that hears nothing from one of them is dead (ConfabMedia's `ReceiverWatch`).
+    private func tellMediaWhoSends() {
+        let senders = RemoteSenders(participants.values)
+        guard senders != toldSenders else { return }
+        toldSenders = senders
+        mediaEngine?.expectMedia(from: senders)
     }
 
     private func updateDominantSpeaker() {

@@ -22,6 +22,26 @@ public enum MediaPath: Sendable, Equatable {
     case down
 }
 
+/// Who says their microphone or camera is on, by participant session (their device's word,
+/// through the coordinator). A connection receiving one of them that hears nothing is dead even
+/// when nothing ever came on it (ConfabMedia's `ReceiverWatch`): one made anew after a network
+/// change while they were muted with the camera off stayed deaf once they spoke.
+public struct RemoteSenders: Sendable, Equatable {
+    public var microphoneOn: Set<String>
+    public var cameraOn: Set<String>
+
+    public init(microphoneOn: Set<String> = [], cameraOn: Set<String> = []) {
+        self.microphoneOn = microphoneOn
+        self.cameraOn = cameraOn
+    }
+
+    /// The participants whose device said it sends (one that has not said is left out).
+    public init(_ participants: some Sequence<CallParticipant>) {
+        self.init(microphoneOn: Set(participants.filter { $0.microphoneOn == true }.map(\.sessionID)),
+                  cameraOn: Set(participants.filter { $0.cameraOn == true }.map(\.sessionID)))
+    }
+}
+
 /// What media we receive from one participant session, as the media engine measured it.
 public struct ParticipantMedia: Sendable, Equatable {
     public var hasVideo: Bool
@@ -110,6 +130,8 @@ public protocol CallMediaEngine: AnyObject {
     /// went: a laptop back on its Wi-Fi), until the subscription goes, connected or not: a
     /// media connection lost meanwhile is worth trying again now.
     func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription
+    /// Who says they send now (see `RemoteSenders`); told again whenever it changes.
+    func expectMedia(from senders: RemoteSenders)
 }
 
 extension CallMediaEngine {
@@ -121,6 +143,8 @@ extension CallMediaEngine {
     public func limitCamera(to shown: ShownSize) {}
     /// Engines that watch no network (test fakes) never say it changed.
     public func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription { Subscription {} }
+    /// Engines that watch no connection (test fakes) need not know who sends.
+    public func expectMedia(from senders: RemoteSenders) {}
 }
 
 /// The user cancelled the desktop's "choose what to share" dialog: nothing to report.
