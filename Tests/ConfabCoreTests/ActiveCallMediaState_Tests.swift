@@ -79,11 +79,13 @@ final class ActiveCallMediaState_Tests: XCTestCase {
         XCTAssertFalse(bob.isVideoInterrupted())
     }
 
-    func test_pictureStoppedThenAReconnect_isStillAnInterruption_untilTheCameraIsSaidOff() { onMain {
+    /// In a call with media (a fake engine) and bob, whose device said what `bob` sets.
+    @MainActor private func inCallWithMedia(bob configure: (inout CallParticipant) -> Void)
+        -> (FakeCallService, FakeMediaEngine, ActiveCall?) {
         let service = FakeCallService()
         service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
         var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(timeIntervalSince1970: 1000))
-        bob.cameraOn = true
+        configure(&bob)
         service.participantsOnJoin = [bob]
         let engine = FakeMediaEngine()
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
@@ -91,7 +93,12 @@ final class ActiveCallMediaState_Tests: XCTestCase {
         var done = false
         Task { await subject.startCall(self.standup, members: [], ring: false); done = true }
         waitUntil { done && subject.activeCall?.isMediaConnected == true }
-        guard let call = subject.activeCall else { return XCTFail("no call") }
+        return (service, engine, subject.activeCall)
+    }
+
+    func test_pictureStoppedThenAReconnect_isStillAnInterruption_untilTheCameraIsSaidOff() { onMain {
+        let (service, engine, activeCall) = inCallWithMedia { $0.cameraOn = true }
+        guard let call = activeCall else { return XCTFail("no call") }
 
         engine.update(["s-bob": ParticipantMedia(hasVideo: true)])
         XCTAssertEqual(call.participants["s-bob"]?.hasVideo, true)
@@ -119,18 +126,11 @@ final class ActiveCallMediaState_Tests: XCTestCase {
     } }
 
     func test_whoSends_isToldToTheMediaEngine_whenItChanges() { onMain {
-        let service = FakeCallService()
-        service.mediaOnJoin = MediaEndpointInfo(url: "ws://127.0.0.1:8188", room: 42, token: "t-1")
-        var bob = CallParticipant(user: User(id: "bob"), sessionID: "s-bob", role: "user", joinedAt: Date(timeIntervalSince1970: 1000))
-        bob.microphoneOn = false
-        bob.cameraOn = false
-        service.participantsOnJoin = [bob]
-        let engine = FakeMediaEngine()
-        let subject = CallViewModel(currentUser: User(id: "ada"), callService: service, mediaEngine: engine)
-        viewModel = subject
-        var done = false
-        Task { await subject.startCall(self.standup, members: [], ring: false); done = true }
-        waitUntil { done && subject.activeCall?.isMediaConnected == true }
+        let (service, engine, call) = inCallWithMedia {
+            $0.microphoneOn = false
+            $0.cameraOn = false
+        }
+        XCTAssertNotNil(call, "no call")
         XCTAssertEqual(engine.toldSenders.last ?? RemoteSenders(), RemoteSenders(), "bob, muted with his camera off, was said to send")
         service.send(.mediaStateChanged(standup, sessionID: "s-bob", microphoneOn: true, cameraOn: false))
         XCTAssertEqual(engine.toldSenders.last, RemoteSenders(microphoneOn: ["s-bob"]))

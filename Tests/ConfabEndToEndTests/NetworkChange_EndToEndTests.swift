@@ -201,18 +201,16 @@ final class ReceiverLostBeforeMedia_EndToEndTests: XCTestCase {
     /// then a new connection.
     private static let heardWithin = 9.0
     private static let peers = [
-        MediaCall.Peer(user: "alice", joinsAfter: 1, arguments: [
-            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "440",
-            "--media-address", address, "--verbose",
-        ]),
-        MediaCall.Peer(user: "bob", joinsAfter: 1, arguments: [
-            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "smpte", "--tone", "660",
-        ]),
-        MediaCall.Peer(user: "carol", joinsAfter: 1, arguments: [
-            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", "ball", "--tone", "880",
-            "--join-muted", "--join-camera-off", "--unmute-after", "\(Int(unmuteAfter))",
-        ]),
+        peer("alice", "ball", 440, ["--media-address", address, "--verbose"]),
+        peer("bob", "smpte", 660),
+        peer("carol", "ball", 880, ["--join-muted", "--join-camera-off", "--unmute-after", "\(Int(unmuteAfter))"]),
     ]
+
+    private static func peer(_ user: String, _ pattern: String, _ tone: Int, _ more: [String] = []) -> MediaCall.Peer {
+        MediaCall.Peer(user: user, joinsAfter: 1, arguments: [
+            "join", call, "--create", "--duration", "\(Int(callLasts - 1))", "--pattern", pattern, "--tone", "\(tone)",
+        ] + more)
+    }
 
     private func call() async throws -> (reports: [String: MediaPeerReport], stamp: Date) {
         try await MediaCall.reports(
