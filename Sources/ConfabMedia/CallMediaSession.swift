@@ -232,13 +232,12 @@ public final class CallMediaSession {
     /// silence even before any media came on it (`ReceiverWatch`).
     public func expectMedia(from senders: RemoteSenders) { remoteSenders = senders }
 
-    /// Whether media should be coming to us from `feedID` now: its participant says their
-    /// microphone is on, or their camera is and we have not paused it at Janus. (A shared
-    /// screen's feed is judged as before: by what came on it.)
+    /// Whether sound should be coming to us from `feedID` now: its participant says their
+    /// microphone is on (a silent one sends a packet every 400 ms). A shared screen's feed is
+    /// judged as before: by what came on it.
     private func isSending(_ feedID: UInt64) -> Bool {
         guard let remote = remoteFeeds[feedID], !remote.isScreenshare else { return false }
         return remoteSenders.microphoneOn.contains(remote.sessionID)
-            || (remoteSenders.cameraOn.contains(remote.sessionID) && !remote.isVideoPaused)
     }
 
     /// Receives the camera video of these participant sessions only (nil: everyone's); the

@@ -112,9 +112,12 @@ struct MediaConnectionWatch {
 /// media, and Janus's sender report on each stream once a second, which keeps coming after its
 /// sender mutes or turns the camera off (webrtcbin's statistics drop such a stream ~10 s after
 /// its last packet, so they cannot tell). Before any media was forwarded on it Janus sends
-/// nothing to hear, and silence then says nothing unless the participant says they send (their
-/// microphone on, or their camera on and not paused by us): a connection made while they were
-/// muted with the camera off, and dead by the time they spoke, stayed deaf for good. A
+/// nothing to hear, and silence then says nothing — unless the participant turned their
+/// microphone on while this connection was watched: one that died while they were muted with
+/// the camera off stayed deaf for good once they spoke. (Only a change seen here counts: a
+/// participant whose microphone was on from the start may simply not reach Janus yet, their own
+/// connection still coming up under load, and a connection made anew then would be no
+/// better.) A
 /// connection that never received a single packet (Janus starts the DTLS handshake at once)
 /// never came up.
 struct ReceiverWatch {
@@ -134,6 +137,10 @@ struct ReceiverWatch {
     /// path is down (then the whole connection is the publisher's watch's to judge, and a
     /// receiver is not counted silent for what was everyone's outage).
     private var silentSince: ContinuousClock.Instant?
+    /// Whether the participant was seen turning their microphone on while watched (and has not
+    /// turned it off since), and what they said at the last look.
+    private var sawSenderStart = false
+    private var senderSentAtLastLook: Bool?
 
     /// Once a second: the packets received so far, whether media ever came on this connection,
     /// whether its participant says they send, our sending path, and whether the network
@@ -142,6 +149,9 @@ struct ReceiverWatch {
                          networkChangedLately: Bool = false, now: ContinuousClock.Instant = .now) -> Bool {
         let firstLook = self.firstLook ?? now
         self.firstLook = firstLook
+        if senderSentAtLastLook == false, senderSends { sawSenderStart = true }
+        if !senderSends { sawSenderStart = false }
+        senderSentAtLastLook = senderSends
         defer { lastReceived = received }
         guard received == lastReceived, sendingPath == .up else {
             silentSince = nil
@@ -149,8 +159,8 @@ struct ReceiverWatch {
         }
         if received == 0 { return now - firstLook >= Self.connectingLimit }
         // Nothing came yet and nothing is sent: silence is all there is to hear. The count
-        // starts when they say they send.
-        guard carriedMedia || senderSends else {
+        // starts when they turn their microphone on.
+        guard carriedMedia || sawSenderStart else {
             silentSince = nil
             return false
         }

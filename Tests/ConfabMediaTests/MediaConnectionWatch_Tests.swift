@@ -169,6 +169,13 @@ final class ReceiverWatch_Tests: XCTestCase {
         XCTAssertEqual(follow(&watch, from: 25, to: 25, media: false, sends: true) { _ in 12 }, [25])
     }
 
+    func test_noMediaYet_theirMicrophoneOnFromTheStart_silenceIsNotJudged() {
+        // Their own connection may still be coming up (a loaded machine): nothing to hear yet,
+        // and a new connection would hear no more.
+        var watch = ReceiverWatch()
+        XCTAssertEqual(follow(&watch, from: 0, to: 30, media: false, sends: true) { _ in 12 }, [])
+    }
+
     func test_noMediaYet_theirMicrophoneGoesOn_andItComes_isKept() {
         var watch = ReceiverWatch()
         XCTAssertEqual(follow(&watch, from: 0, to: 20, media: false) { _ in 12 }, [])

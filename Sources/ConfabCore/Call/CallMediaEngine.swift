@@ -22,23 +22,22 @@ public enum MediaPath: Sendable, Equatable {
     case down
 }
 
-/// Who says their microphone or camera is on, by participant session (their device's word,
-/// through the coordinator). A connection receiving one of them that hears nothing is dead even
-/// when nothing ever came on it (ConfabMedia's `ReceiverWatch`): one made anew after a network
-/// change while they were muted with the camera off stayed deaf once they spoke.
+/// Who says their microphone is on, by participant session (their device's word, through the
+/// coordinator). A connection receiving one of them that hears nothing after they turned it on
+/// is dead even when nothing ever came on it (ConfabMedia's `ReceiverWatch`): one that died
+/// while they were muted with the camera off stayed deaf once they spoke. (The camera is left
+/// out: its video may be paused at Janus by us, and a resume Janus does not act on is asked
+/// again, `Subscriber`.)
 public struct RemoteSenders: Sendable, Equatable {
     public var microphoneOn: Set<String>
-    public var cameraOn: Set<String>
 
-    public init(microphoneOn: Set<String> = [], cameraOn: Set<String> = []) {
+    public init(microphoneOn: Set<String> = []) {
         self.microphoneOn = microphoneOn
-        self.cameraOn = cameraOn
     }
 
-    /// The participants whose device said it sends (one that has not said is left out).
+    /// The participants whose device said its microphone is on (one that has not said is left out).
     public init(_ participants: some Sequence<CallParticipant>) {
-        self.init(microphoneOn: Set(participants.filter { $0.microphoneOn == true }.map(\.sessionID)),
-                  cameraOn: Set(participants.filter { $0.cameraOn == true }.map(\.sessionID)))
+        self.init(microphoneOn: Set(participants.filter { $0.microphoneOn == true }.map(\.sessionID)))
     }
 }
 
