@@ -69,7 +69,7 @@ public final class CallMediaSession {
     private var statisticsTimer: RepeatingTimer?
     /// The participant sessions whose camera video is received; nil for everyone's.
     private var wantedVideo: Set<String>?
-    /// Who says they send (`expectMedia(from:)`).
+    /// Whose microphone is on, by their device's word (`expectMedia(from:)`).
     private var remoteSenders = RemoteSenders()
     /// The pixel size each participant session's camera is shown at (their tile): frames are
     /// made into it as they are decoded (`VideoFrameScaler`).
@@ -228,14 +228,14 @@ public final class CallMediaSession {
         await screen.stop()
     }
 
-    /// Who says they send (`RemoteSenders`): their receiving connection is judged by its
-    /// silence even before any media came on it (`ReceiverWatch`).
+    /// Whose microphone is on (`RemoteSenders`): a receiving connection whose participant turns
+    /// it on is judged by its silence even before any media came on it (`ReceiverWatch`).
     public func expectMedia(from senders: RemoteSenders) { remoteSenders = senders }
 
     /// Whether sound should be coming to us from `feedID` now: its participant says their
     /// microphone is on (a silent one sends a packet every 400 ms). A shared screen's feed is
     /// judged as before: by what came on it.
-    private func isSending(_ feedID: UInt64) -> Bool {
+    private func isMicrophoneOn(_ feedID: UInt64) -> Bool {
         guard let remote = remoteFeeds[feedID], !remote.isScreenshare else { return false }
         return remoteSenders.microphoneOn.contains(remote.sessionID)
     }
@@ -435,7 +435,7 @@ public final class CallMediaSession {
             remoteFeeds[feedID]?.isAudioFlowing = audioPackets > subscriber.audioPacketsAtLastRefresh
             subscriber.audioPacketsAtLastRefresh = audioPackets
             if let received = subscriber.packetsFromJanus,
-               subscriber.watch.follow(received: received, carriedMedia: subscriber.hasCarriedMedia, senderSends: isSending(feedID),
+               subscriber.watch.follow(received: received, carriedMedia: subscriber.hasCarriedMedia, microphoneOn: isMicrophoneOn(feedID),
                                        sendingPath: mediaPath, networkChangedLately: watch.changedLately()) {
                 deaf.append(feedID)
             }

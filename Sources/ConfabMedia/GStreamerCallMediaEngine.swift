@@ -185,7 +185,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     private func updateWantedVideo() { session?.receiveVideo(of: watchedSessions) }
 
-    /// Who says they send (kept for a session started later).
+    /// Whose microphone is on (kept for a session started later).
     private var senders = RemoteSenders()
 
     public func expectMedia(from senders: RemoteSenders) {

@@ -139,19 +139,19 @@ struct ReceiverWatch {
     private var silentSince: ContinuousClock.Instant?
     /// Whether the participant was seen turning their microphone on while watched (and has not
     /// turned it off since), and what they said at the last look.
-    private var sawSenderStart = false
-    private var senderSentAtLastLook: Bool?
+    private var sawMicrophoneTurnedOn = false
+    private var microphoneOnAtLastLook: Bool?
 
     /// Once a second: the packets received so far, whether media ever came on this connection,
-    /// whether its participant says they send, our sending path, and whether the network
+    /// whether its participant's microphone is on (their device's word), our sending path, and whether the network
     /// changed lately. Returns true when the connection should be made anew.
-    mutating func follow(received: Int, carriedMedia: Bool, senderSends: Bool = false, sendingPath: MediaPath,
+    mutating func follow(received: Int, carriedMedia: Bool, microphoneOn: Bool = false, sendingPath: MediaPath,
                          networkChangedLately: Bool = false, now: ContinuousClock.Instant = .now) -> Bool {
         let firstLook = self.firstLook ?? now
         self.firstLook = firstLook
-        if senderSentAtLastLook == false, senderSends { sawSenderStart = true }
-        if !senderSends { sawSenderStart = false }
-        senderSentAtLastLook = senderSends
+        if microphoneOnAtLastLook == false, microphoneOn { sawMicrophoneTurnedOn = true }
+        if !microphoneOn { sawMicrophoneTurnedOn = false }
+        microphoneOnAtLastLook = microphoneOn
         defer { lastReceived = received }
         guard received == lastReceived, sendingPath == .up else {
             silentSince = nil
@@ -160,7 +160,7 @@ struct ReceiverWatch {
         if received == 0 { return now - firstLook >= Self.connectingLimit }
         // Nothing came yet and nothing is sent: silence is all there is to hear. The count
         // starts when they turn their microphone on.
-        guard carriedMedia || sawSenderStart else {
+        guard carriedMedia || sawMicrophoneTurnedOn else {
             silentSince = nil
             return false
         }

@@ -125,10 +125,10 @@ final class ReceiverWatch_Tests: XCTestCase {
 
     /// Looks once a second from `from` to `to` (inclusive), with the packet count each second
     /// gives (`received(second)`), returning the seconds at which it gave up.
-    private func follow(_ watch: inout ReceiverWatch, from: Int, to: Int, media: Bool = true, sends: Bool = false, path: MediaPath = .up,
+    private func follow(_ watch: inout ReceiverWatch, from: Int, to: Int, media: Bool = true, microphoneOn: Bool = false, path: MediaPath = .up,
                         networkChanged: Bool = false, received: (Int) -> Int) -> [Int] {
         (from...to).filter {
-            watch.follow(received: received($0), carriedMedia: media, senderSends: sends, sendingPath: path,
+            watch.follow(received: received($0), carriedMedia: media, microphoneOn: microphoneOn, sendingPath: path,
                          networkChangedLately: networkChanged, now: at(Double($0)))
         }
     }
@@ -165,31 +165,31 @@ final class ReceiverWatch_Tests: XCTestCase {
         // Up (the handshake's packets), then muted with the camera off for 20 s: left alone.
         XCTAssertEqual(follow(&watch, from: 0, to: 20, media: false) { _ in 12 }, [])
         // They unmute at 21 s; nothing comes: counted from then, not from the last packet.
-        XCTAssertEqual(follow(&watch, from: 21, to: 24, media: false, sends: true) { _ in 12 }, [], "made anew before four silent seconds")
-        XCTAssertEqual(follow(&watch, from: 25, to: 25, media: false, sends: true) { _ in 12 }, [25])
+        XCTAssertEqual(follow(&watch, from: 21, to: 24, media: false, microphoneOn: true) { _ in 12 }, [], "made anew before four silent seconds")
+        XCTAssertEqual(follow(&watch, from: 25, to: 25, media: false, microphoneOn: true) { _ in 12 }, [25])
     }
 
     func test_noMediaYet_theirMicrophoneOnFromTheStart_silenceIsNotJudged() {
         // Their own connection may still be coming up (a loaded machine): nothing to hear yet,
         // and a new connection would hear no more.
         var watch = ReceiverWatch()
-        XCTAssertEqual(follow(&watch, from: 0, to: 30, media: false, sends: true) { _ in 12 }, [])
+        XCTAssertEqual(follow(&watch, from: 0, to: 30, media: false, microphoneOn: true) { _ in 12 }, [])
     }
 
     func test_noMediaYet_theirMicrophoneGoesOn_andItComes_isKept() {
         var watch = ReceiverWatch()
         XCTAssertEqual(follow(&watch, from: 0, to: 20, media: false) { _ in 12 }, [])
         // Their first packets come within the second; media from then on.
-        XCTAssertEqual(follow(&watch, from: 21, to: 21, media: false, sends: true) { _ in 12 }, [])
-        XCTAssertEqual(follow(&watch, from: 22, to: 60, sends: true) { 12 + ($0 - 21) * 50 }, [])
+        XCTAssertEqual(follow(&watch, from: 21, to: 21, media: false, microphoneOn: true) { _ in 12 }, [])
+        XCTAssertEqual(follow(&watch, from: 22, to: 60, microphoneOn: true) { 12 + ($0 - 21) * 50 }, [])
     }
 
     func test_theySayTheySendOnlyBriefly_theSilenceBeforeAndAfterIsNotCounted() {
         var watch = ReceiverWatch()
         XCTAssertEqual(follow(&watch, from: 0, to: 10, media: false) { _ in 12 }, [])
-        XCTAssertEqual(follow(&watch, from: 11, to: 13, media: false, sends: true) { _ in 12 }, [])
+        XCTAssertEqual(follow(&watch, from: 11, to: 13, media: false, microphoneOn: true) { _ in 12 }, [])
         XCTAssertEqual(follow(&watch, from: 14, to: 30, media: false) { _ in 12 }, [])
-        XCTAssertEqual(follow(&watch, from: 31, to: 33, media: false, sends: true) { _ in 12 }, [], "the earlier silent seconds counted")
+        XCTAssertEqual(follow(&watch, from: 31, to: 33, media: false, microphoneOn: true) { _ in 12 }, [], "the earlier silent seconds counted")
     }
 
     func test_nothingEverReceived_neverCameUp_isMadeAnewAfterEightSeconds() {

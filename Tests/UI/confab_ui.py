@@ -125,14 +125,15 @@ class ConfabProcess:
 class App(ConfabProcess):
     """The built `confab` with its own config directory."""
 
-    def __init__(self, xvfb, args, extra_env=None, device_preferences=None):
+    def __init__(self, xvfb, args, extra_env=None, device_preferences=None, wrapper=()):
+        """`wrapper`: a command that runs the app in place of itself (`exec`), keeping its pid."""
         self.config_home = tempfile.mkdtemp(prefix="confab-ui-")
         if device_preferences is not None:
             # Choices remembered from an earlier run, in the app's own file format.
             os.makedirs(os.path.join(self.config_home, "confab"))
             with open(os.path.join(self.config_home, "confab", "devices.json"), "w") as file:
                 json.dump(device_preferences, file)
-        super().__init__([confab_binary(), *args], app_environment(xvfb, self.config_home, extra_env),
+        super().__init__([*wrapper, confab_binary(), *args], app_environment(xvfb, self.config_home, extra_env),
                          os.path.join(self.config_home, "confab.log"))
 
     def stop(self):
@@ -513,9 +514,11 @@ class MediaCallTestCase(XvfbTestCase):
             raise unittest.SkipTest("needs a network namespace: run the UI suites through meson-helpers/netns-run")
         super().setUpClass()
 
-    # More confab-server arguments, and more of the app's environment, for subclasses.
+    # More confab-server arguments, more of the app's environment, and a command the app is
+    # run through (`App`'s wrapper), for subclasses.
     server_args = ()
     app_env = {}
+    app_wrapper = ()
 
     def setUp(self):
         self.server = Server(["--media-address", MEDIA_ADDRESS, *self.server_args], media=True)
@@ -523,7 +526,8 @@ class MediaCallTestCase(XvfbTestCase):
         # The app sends 360p at most here (up to five video pipelines share two cores; 720p
         # costs ~4x to encode) and prints what it receives each second (CONFAB_STATS).
         self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS,
-                                   "--max-video-size", "640x360"], extra_env={"CONFAB_STATS": "1", **self.app_env})
+                                   "--max-video-size", "640x360"], extra_env={"CONFAB_STATS": "1", **self.app_env},
+                       wrapper=self.app_wrapper)
         self.addCleanup(self.app.stop)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")

@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from confab_ui import MediaCallTestCase, box, click, find, on_screen, pixel, pixels, press_keys, screenshot, send_keys, top_level_window, wait_for
+from confab_ui import MEDIA_ADDRESS, MediaCallTestCase, box, click, find, find_all, on_screen, pixel, pixels, press_keys, screenshot, send_keys, top_level_window, wait_for
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -295,6 +295,109 @@ class NetworkChangedUnderTheCoordinator(MediaCallTestCase):
         wait_for(lambda: float((self.reception("bob", after)[0] or {}).get("fps", 0)) >= 20, timeout=15,
                  what="bob's video after the app connected again")
         self.assertIsNotNone(find(call_window, name_contains="bob, "), "bob's tile left the call window")
+
+
+class NetworkGoneForAWhile(MediaCallTestCase):
+    """A laptop off the network for a while mid-call (a train's tunnel, a Wi-Fi that drops):
+    every packet of the app's — to and from the call server, Janus and bob — is dropped for
+    15 s, and a route comes and goes as a network leaving and coming back does. The app runs
+    in a cgroup of its own, which nftables' `socket cgroupv2` matches, so bob's sockets stay up.
+    Meanwhile the call says it lost the connection, and the self-view goes on showing our
+    camera, which still runs: it showed our avatar, as if the camera were off, for as long as
+    the network was away. When the network is back the app signs in again, bob's video comes
+    back, bob receives ada's again, and the call stops saying it is reconnecting."""
+
+    cgroup = "confab-ui-app"
+    app_wrapper = ("sh", "-c", f'echo $$ > /sys/fs/cgroup/{cgroup}/cgroup.procs && exec "$0" "$@"')
+
+    @classmethod
+    def setUpClass(cls):
+        if MEDIA_ADDRESS:
+            # netns-run's `ip netns exec` gave the suite a mount namespace of its own with a
+            # fresh /sys: cgroup2 is mounted there for this suite alone.
+            if not os.path.exists("/sys/fs/cgroup/cgroup.procs"):
+                mounted = subprocess.run(["mount", "-t", "cgroup2", "none", "/sys/fs/cgroup"], capture_output=True, text=True)
+                if mounted.returncode != 0:
+                    raise unittest.SkipTest(f"SKIPPED: cannot mount cgroup2 to cut the app alone off the network: {mounted.stderr}")
+            os.makedirs(f"/sys/fs/cgroup/{cls.cgroup}", exist_ok=True)
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        try:
+            os.rmdir(f"/sys/fs/cgroup/{cls.cgroup}")
+        except OSError:
+            pass
+
+    def self_view(self, call_window):
+        """The self-view's tile (its accessible name is "You", then what it shows, if anything)."""
+        return next((node for node in find_all(call_window, name_contains="You")
+                     if node.name == "You" or node.name.startswith("You, ")), None)
+
+    def assert_self_view_shows_the_camera(self, call_window, what):
+        """The self-view shows the test camera's slate (30,38,46) in most of its corners (the
+        moving ball covers one at most), not our avatar on the tile's background."""
+        path = screenshot(self.xvfb.display, f"network-gone-{what}.png")
+        x, y, width, height = box(self.self_view(call_window))
+        def slate(corner):
+            return sum(abs(r - 0x30) < 16 and abs(g - 0x38) < 16 and abs(b - 0x46) < 16 for r, g, b in corner) > 0.8 * len(corner)
+        corners = [pixels(path, cx, cy, 12, 8) for cx, cy in
+                   ((x + 16, y + 12), (x + width - 28, y + 12), (x + width - 28, y + height - 20))]
+        self.assertGreaterEqual(sum(map(slate, corners)), 2, f"{what}: the self-view is not the camera's picture: {[c[:3] for c in corners]}")
+
+    def change_network(self, add):
+        subprocess.run(["ip", "route", "add" if add else "del", "10.124.0.0/24", "dev", "lo"], check=True)
+
+    def test_networkGoneFor15Seconds_theSelfViewKeepsOurCamera_thenTheCallIsBackForBoth(self):
+        bob, call_window = self.call_bob("gone-ui", ["--duration", "55", "--pattern", "ball"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=15, what="bob's video at 20 fps or more")
+        with open(f"/proc/{self.app.process.pid}/cgroup") as file:
+            self.assertIn(f"0::/{self.cgroup}\n", file.read(), "the app is not in its cgroup")
+        self.assert_self_view_shows_the_camera(call_window, "before")
+
+        cut = (f'table inet gone {{\n chain output {{\n type filter hook output priority 0;\n socket cgroupv2 level 1 "{self.cgroup}" drop\n }}\n'
+               f' chain input {{\n type filter hook input priority 0;\n socket cgroupv2 level 1 "{self.cgroup}" drop\n }}\n}}\n')
+        subprocess.run(["nft", "-f", "-"], input=cut, text=True, check=True)
+        self.addCleanup(subprocess.run, ["nft", "delete", "table", "inet", "gone"], capture_output=True)
+        self.change_network(add=True)
+        self.addCleanup(subprocess.run, ["ip", "route", "del", "10.124.0.0/24", "dev", "lo"], capture_output=True)
+        gone_at = time.monotonic()
+        wait_for(lambda: find(call_window, name="Connection lost. Reconnecting…"), timeout=10, what="the call to say the connection is lost")
+        def self_view_saying(words):
+            tile = self.self_view(call_window)
+            return tile if tile and words in tile.name else None
+        tile = wait_for(lambda: self_view_saying("video interrupted"), timeout=10,
+                        what="the self-view to say our video is interrupted (its media connection given up)")
+        print(f"network gone: the call said so, and our video interrupted, {time.monotonic() - gone_at:.1f} s after")
+        self.assertNotIn("camera off", tile.name)
+        frames, lines = self.last_stats("self-view")
+        time.sleep(2)
+        self.assert_self_view_shows_the_camera(call_window, "away")
+        later, _ = self.last_stats("self-view", lines)
+        self.assertGreater(int((later or {}).get("frames", 0)), int((frames or {}).get("frames", 0)) + 20,
+                           f"our camera's frames stopped reaching the self-view: {frames} → {later}")
+        self.assertTrue(self_view_saying("video interrupted"), "the self-view stopped saying our video is interrupted while away")
+
+        time.sleep(max(0, 15 - (time.monotonic() - gone_at)))
+        signed_in = self.app.output().count("signed in to the coordinator")
+        subprocess.run(["nft", "delete", "table", "inet", "gone"], check=True)
+        self.change_network(add=False)
+        back_at, back_wall = time.monotonic(), time.time()
+        _, seen = self.reception("bob")
+        wait_for(lambda: self.app.output().count("signed in to the coordinator") > signed_in, timeout=30, what="the app signed in again")
+        wait_for(lambda: float((self.reception("bob", seen)[0] or {}).get("fps", 0)) >= 20, timeout=30,
+                 what="bob's video at 20 fps or more again")
+        wait_for(lambda: find(call_window, name_contains="Reconnecting…") is None, timeout=15, what="the call to stop saying it is reconnecting")
+        print(f"network back: bob's video and the call back to normal {time.monotonic() - back_at:.1f} s after")
+        wait_for(lambda: self_view_saying("You") and not self_view_saying("interrupted"), timeout=5, what="the self-view no longer interrupted")
+        self.assert_self_view_shows_the_camera(call_window, "back")
+        # bob receives ada's camera again.
+        report = bob.report(timeout=60)
+        since = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(back_wall))
+        after = [sample for remote in report["media"]["remote"] if remote["userID"] == "ada"
+                 for sample in remote.get("samples", []) if sample["at"][:19] > since and (sample.get("framesPerSecond") or 0) >= 15]
+        self.assertTrue(after, f"bob did not receive ada's video at 15 fps or more after the network came back: {report['media']['remote']}")
 
 
 class SendingTheSizeShown(MediaCallTestCase):

@@ -12,7 +12,7 @@ public final class ActiveCall {
     public let id: CallID
     /// Everyone in the call's session, by session id (a user on two devices appears twice).
     public private(set) var participants: [String: CallParticipant] = [:] {
-        didSet { tellMediaWhoSends() }
+        didSet { tellMediaWhoseMicrophoneIsOn() }
     }
     public private(set) var blockedUsers: [User] = []
     /// What the current user may do in this call, as the coordinator computed it.
@@ -83,7 +83,7 @@ public final class ActiveCall {
     /// Media state by session id; kept apart so a media update that arrives before the
     /// coordinator's "participant joined" is not lost.
     @ObservationIgnored private var mediaBySession: [String: ParticipantMedia] = [:]
-    /// Who the media engine was last told sends (`RemoteSenders`).
+    /// Whose microphone the media engine was last told is on (`RemoteSenders`).
     @ObservationIgnored private var toldSenders = RemoteSenders()
     /// Our own session, whose entry in what the media engine reports is our uplink.
     @ObservationIgnored private var mediaSessionID: String?
@@ -539,9 +539,11 @@ public final class ActiveCall {
         updateDominantSpeaker()
     }
 
-    /// Tells the media engine who says they send, when that changed: a receiving connection
-    /// that hears nothing from one of them is dead (ConfabMedia's `ReceiverWatch`).
-    private func tellMediaWhoSends() {
+    /// Tells the media engine whose microphone is on, when that changed: a receiving
+    /// connection that hears nothing after one of them turned it on is dead (ConfabMedia's
+    /// `ReceiverWatch`). Run at every change of `participants`, media readings included: one
+    /// pass over a call's participants, and the engine is told only when the set changed.
+    private func tellMediaWhoseMicrophoneIsOn() {
         let senders = RemoteSenders(participants.values)
         guard senders != toldSenders else { return }
         toldSenders = senders

@@ -129,7 +129,8 @@ public protocol CallMediaEngine: AnyObject {
     /// went: a laptop back on its Wi-Fi), until the subscription goes, connected or not: a
     /// media connection lost meanwhile is worth trying again now.
     func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription
-    /// Who says they send now (see `RemoteSenders`); told again whenever it changes.
+    /// Whose microphone is on now, by their device's word (see `RemoteSenders`); told again
+    /// whenever it changes.
     func expectMedia(from senders: RemoteSenders)
 }
 
@@ -142,7 +143,7 @@ extension CallMediaEngine {
     public func limitCamera(to shown: ShownSize) {}
     /// Engines that watch no network (test fakes) never say it changed.
     public func watchNetwork(_ handler: @escaping @MainActor () -> Void) -> Subscription { Subscription {} }
-    /// Engines that watch no connection (test fakes) need not know who sends.
+    /// Engines that watch no connection (test fakes) need not know whose microphone is on.
     public func expectMedia(from senders: RemoteSenders) {}
 }
 

@@ -264,8 +264,13 @@ final class CallPage: MainWindowPage {
         // Our own share is never shown back to us: a placeholder stands in for it.
         let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }
         sharingBanner.isVisible = call.isCurrentUserScreensharing
+        // While the media connection is made anew our camera goes on (the connection given up
+        // keeps it until the next one opens it again): the self-view shows it, as others' tiles
+        // keep their last picture, instead of our avatar, which says the camera is off.
+        let cameraOn = vm.localMedia.effectiveSettings.videoOn
         area.update(others: call.othersInTileOrder, layout: vm.participantsLayout, spotlight: call.spotlightParticipant?.sessionID,
-                    pinnedHere: call.locallyPinned, selfHasVideo: vm.localMedia.effectiveSettings.videoOn && call.isMediaConnected,
+                    pinnedHere: call.locallyPinned, selfHasVideo: cameraOn && call.isMediaConnected,
+                    selfVideoInterrupted: cameraOn && !call.isMediaConnected && call.isReconnectingMedia,
                     selfHasAudio: vm.localMedia.effectiveSettings.audioOn, selfQuality: call.ownConnectionQuality, sharedScreen: sharedScreen,
                     reactions: call.reactions, selfReaction: call.ownReaction, selfHandRaised: call.isOwnHandRaised)
         watchShownVideo()

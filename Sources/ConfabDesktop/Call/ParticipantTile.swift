@@ -95,7 +95,8 @@ final class ParticipantTile {
     }
 
     /// - Parameter videoInterrupted: their camera is on but its picture stopped arriving
-    ///   (`CallParticipant.isVideoInterrupted`): the last picture stays, frozen.
+    ///   (`CallParticipant.isVideoInterrupted`): the last picture stays, frozen. On the
+    ///   self-view: our media connection is being made anew, and our camera's frames go on.
     /// - Parameter isSelf: the self-view says "You"; its connection is our uplink.
     /// - Parameter avatarName: whose initial the avatar shows (the self-view says "You" but
     ///   shows your own initial).

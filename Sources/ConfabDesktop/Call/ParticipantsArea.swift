@@ -115,7 +115,7 @@ final class ParticipantsArea {
     /// Shows `others` (in the order given: `ActiveCall.othersInTileOrder`) and ourselves in
     /// `layout`, with `spotlight` large; while `sharedScreen` is set, in the share layout instead.
     func update(others: [CallParticipant], layout: ParticipantsLayout, spotlight: String?, pinnedHere: Set<String>,
-                selfHasVideo: Bool, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil,
+                selfHasVideo: Bool, selfVideoInterrupted: Bool = false, selfHasAudio: Bool, selfQuality: ConnectionQuality = .unknown, sharedScreen: SharedScreen? = nil,
                 reactions: [String: Reaction] = [:], selfReaction: Reaction? = nil, selfHandRaised: Bool = false) {
         let order = others.map(\.sessionID)
         for participant in others where tiles[participant.sessionID] == nil {
@@ -143,7 +143,7 @@ final class ParticipantsArea {
                                                  isPinned: pinnedHere.contains(participant.sessionID) || participant.isPinned,
                                                  isHandRaised: participant.isHandRaised, reaction: reactions[participant.sessionID])
         }
-        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, hasAudio: selfHasAudio, isSpeaking: false, quality: selfQuality,
+        selfTile.update(name: "You", avatarName: selfName, hasVideo: selfHasVideo, videoInterrupted: selfVideoInterrupted, hasAudio: selfHasAudio, isSpeaking: false, quality: selfQuality,
                         isSelf: true, isHandRaised: selfHandRaised, reaction: selfReaction)
     }
 
