@@ -143,8 +143,9 @@ struct PeerReport: Encodable {
         case .participantJoined(let cid, let participant):
             events.append(Event(type: "participantJoined", at: now, call: cid.description, user: participant.user.id))
             saw(participant)
-        case .participantLeft(let cid, let participant):
-            events.append(Event(type: "participantLeft", at: now, call: cid.description, user: participant.user.id))
+        case .participantLeft(let cid, let participant, let departure):
+            events.append(Event(type: "participantLeft", at: now, call: cid.description, user: participant.user.id,
+                                reason: departure == .connectionLost ? "connectionLost" : nil))
             left(session: participant.sessionID, at: now)
         case .callUpdated(let call):
             var event = Event(type: "callUpdated", at: now, call: call.id.description)

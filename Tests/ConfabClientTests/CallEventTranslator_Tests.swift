@@ -138,6 +138,20 @@ final class CallEventTranslator_Tests: XCTestCase {
         XCTAssertEqual(subject.knownCalls[CallID(type: .default, id: "standup")]?.participants, [])
     }
 
+    func test_participantLeft_translated_tellsALostConnectionFromLeaving() throws {
+        var subject = translator()
+        func left(_ reason: String) throws -> Departure? {
+            let frame = try event(WireJSON.event(
+                "call.session_participant_left",
+                #"{"cid":"default:standup","participant":\#(WireJSON.participant("carol", session: "s1")),"reason":"\#(reason)"}"#))
+            guard case .participantLeft(_, _, let departure) = subject.translate(frame).first else { return nil }
+            return departure
+        }
+        XCTAssertEqual(try left("disconnected"), .connectionLost)
+        XCTAssertEqual(try left("left"), .left)
+        XCTAssertEqual(try left("kicked"), .left)
+    }
+
     func test_callUpdated_translated_givesTheNewSnapshot() throws {
         var subject = translator()
         let updated = try event(WireJSON.event("call.updated", #"{"call":\#(WireJSON.callState(members: ["alice", "bob", "carol"]))}"#))

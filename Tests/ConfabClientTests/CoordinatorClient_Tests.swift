@@ -110,7 +110,7 @@ final class CoordinatorClient_Tests: XCTestCase {
 
             try await bob.leaveCall(call)
             try await aliceEvents.next("bob leaving") {
-                if case .participantLeft(_, let participant) = $0 { return participant.user.id == "bob" }
+                if case .participantLeft(_, let participant, let departure) = $0 { return participant.user.id == "bob" && departure == .left }
                 return false
             }
             await alice.disconnect()

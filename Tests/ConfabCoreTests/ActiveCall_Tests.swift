@@ -123,6 +123,45 @@ final class ActiveCall_Tests: XCTestCase {
         waitUntil { service.requests.contains("leave default:standup") }
     } }
 
+    func test_oneToOneRing_othersConnectionDrops_callWaitsForThem_andIsOverIfTheyDoNotComeBack() { onMain {
+        let (subject, service) = answeredRing(from: bob)
+        subject.activeCall?.returnWaitLimit = .milliseconds(400)
+        service.send(.participantLeft(standup, participant(bob), departure: .connectionLost))
+        XCTAssertEqual(subject.callingState, .inCall, "a dropped connection is no hang-up")
+        XCTAssertEqual(subject.activeCall?.awaitedReturn, "Bob")
+        XCTAssertEqual(subject.toast?.message, "Bob’s connection dropped")
+        XCTAssertFalse(service.requests.contains("leave default:standup"))
+
+        waitUntil { subject.callingState == .idle }
+        XCTAssertEqual(subject.endedCall?.reason, "Bob’s connection was lost")
+        waitUntil { service.requests.contains("leave default:standup") }
+    } }
+
+    func test_oneToOneRing_othersConnectionDrops_andTheyComeBack_callGoesOn() { onMain {
+        let (subject, service) = answeredRing(from: bob)
+        subject.activeCall?.returnWaitLimit = .milliseconds(400)
+        service.send(.participantLeft(standup, participant(bob), departure: .connectionLost))
+        var back = participant(bob, joined: 5)
+        back.sessionID = "s-bob-again"
+        service.send(.participantJoined(standup, back))
+        XCTAssertEqual(subject.toast?.message, "Bob is back")
+        XCTAssertNil(subject.activeCall?.awaitedReturn)
+        settle(seconds: 0.8)
+        XCTAssertEqual(subject.callingState, .inCall, "the wait went on after Bob came back")
+        XCTAssertFalse(service.requests.contains("leave default:standup"))
+        // Hanging up afterwards is told as it was.
+        service.send(.participantLeft(standup, back))
+        XCTAssertEqual(subject.endedCall?.reason, "Bob hung up")
+    } }
+
+    func test_groupRing_oneLosesTheConnection_theToastSaysSo_notThatTheyLeft() { onMain {
+        let (subject, service) = answeredRing(from: bob, others: [cy])
+        service.send(.participantLeft(standup, participant(bob), departure: .connectionLost))
+        XCTAssertEqual(subject.callingState, .inCall)
+        XCTAssertEqual(subject.toast?.message, "Bob’s connection dropped")
+        XCTAssertNil(subject.activeCall?.awaitedReturn, "the others are still there")
+    } }
+
     func test_groupRing_oneOfTwoLeaves_callGoesOn() { onMain {
         let (subject, service) = answeredRing(from: bob, others: [cy])
         service.send(.participantLeft(standup, participant(bob)))

@@ -4,6 +4,7 @@ must receive the app's camera. Needs a network namespace (Janus ignores loopback
 suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
 import json
 import os
+import signal
 import subprocess
 import time
 import unittest
@@ -398,6 +399,39 @@ class NetworkGoneForAWhile(MediaCallTestCase):
         after = [sample for remote in report["media"]["remote"] if remote["userID"] == "ada"
                  for sample in remote.get("samples", []) if sample["at"][:19] > since and (sample.get("framesPerSecond") or 0) >= 15]
         self.assertTrue(after, f"bob did not receive ada's video at 15 fps or more after the network came back: {report['media']['remote']}")
+
+
+class TheOtherSideGoneForAWhile(MediaCallTestCase):
+    """In a one-to-one call the other person's laptop stops answering for a while (its lid
+    closed, its network gone): bob's process is stopped (SIGSTOP) for 25 s, so the call server
+    finds his connection dead. The call ended at once saying "bob hung up", and bob, back, was
+    alone in it. Now the call says his connection dropped and waits for him; when he is back
+    (SIGCONT: he signs in and rejoins by himself) it says so and shows his video again."""
+
+    def test_bobStopsAnswering_theCallWaitsForHim_andGoesOnWhenHeIsBack(self):
+        bob, call_window = self.call_bob("waits-ui", ["--duration", "70", "--pattern", "ball"])
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) >= 20, timeout=15, what="bob's video at 20 fps or more")
+        bob.process.send_signal(signal.SIGSTOP)
+        self.addCleanup(lambda: bob.process.poll() is None and bob.process.send_signal(signal.SIGCONT))
+        stopped_at = time.monotonic()
+        wait_for(lambda: find(call_window, name_contains="bob’s connection dropped"), timeout=40,
+                 what="the call to say bob's connection dropped (it said he hung up, and ended)")
+        print(f"other side gone: told {time.monotonic() - stopped_at:.1f} s after bob stopped answering")
+        wait_for(lambda: find(call_window, name="Waiting for bob to come back…"), timeout=5, what="the call waiting for bob")
+        screenshot(self.xvfb.display, "other-side-gone.png")
+        self.assertIsNone(top_level_window(self.accessible, name="Call ended – Confab"), "the call ended")
+        time.sleep(max(0, 25 - (time.monotonic() - stopped_at)))
+
+        _, seen = self.reception("bob")
+        bob.process.send_signal(signal.SIGCONT)
+        continued_at = time.monotonic()
+        wait_for(lambda: find(call_window, name_contains="bob is back"), timeout=30, what="the call to say bob is back")
+        wait_for(lambda: float((self.reception("bob", seen)[0] or {}).get("fps", 0)) >= 20, timeout=20,
+                 what="bob's video at 20 fps or more again")
+        print(f"other side back: his video {time.monotonic() - continued_at:.1f} s after he answered again")
+        self.assertIsNotNone(find(call_window, name_contains="bob, "), "bob's tile is not in the call window")
+        self.assertIsNone(find(call_window, name="Waiting for bob to come back…"), "still waiting for bob")
+        bob.stop()
 
 
 class SendingTheSizeShown(MediaCallTestCase):

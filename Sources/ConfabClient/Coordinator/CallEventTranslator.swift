@@ -74,7 +74,7 @@ struct CallEventTranslator {
         case .participantLeft(let left):
             let participant = ConfabCore.CallParticipant(left.participant)
             update(left.cid) { $0.participants.removeAll { $0.sessionID == participant.sessionID } }
-            return [.participantLeft(left.cid, participant)]
+            return [.participantLeft(left.cid, participant, departure: left.reason == .disconnected ? .connectionLost : .left)]
 
         case .callCreated(let changed), .callUpdated(let changed), .recordingStarted(let changed),
              .recordingStopped(let changed):

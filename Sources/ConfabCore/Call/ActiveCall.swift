@@ -64,6 +64,17 @@ public final class ActiveCall {
     public private(set) var hadOthers = false
     /// The call was rung (outgoing or incoming) rather than joined from a lobby.
     public let isRingCall: Bool
+    /// Who this rung call waits for, by name: the one other person in it, whose connection
+    /// dropped (`participantLeft`). nil when it waits for nobody.
+    public private(set) var awaitedReturn: String?
+    /// Told when a rung call is over because everyone else has gone (`CallViewModel` leaves it).
+    @ObservationIgnored var onOthersGone: (@MainActor (_ reason: String) -> Void)?
+    /// How long a rung call waits for its other person once their connection dropped (a
+    /// phone call drops at once; a video call over a flaky Wi-Fi should not). Tests shorten it.
+    @ObservationIgnored var returnWaitLimit: Duration = .seconds(60)
+    @ObservationIgnored private var returnWait: Task<Void, Never>?
+    /// Others whose connection dropped, by user id, and when: back soon, they are told as back.
+    @ObservationIgnored private var droppedOut: [String: Date] = [:]
 
     @ObservationIgnored let currentUserID: String
     @ObservationIgnored private let callService: CallService?
@@ -313,7 +324,15 @@ public final class ActiveCall {
         // Someone we saw before our own rejoin, coming back after theirs, was never gone for the
         // user: after a restart of the coordinator, "bob joined" was told of bob, in the call all along.
         let isReturning = awaitedBack.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
-        if isNew, !isReturning, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
+        let isBack = droppedOut.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
+        if participant.user.id != currentUserID, awaitedReturn != nil {
+            awaitedReturn = nil
+            returnWait?.cancel()
+            returnWait = nil
+        }
+        if isNew, isBack, participant.user.id != currentUserID {
+            report(tr("%@ is back", participant.name))
+        } else if isNew, !isReturning, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
             let news = arrivals.add(participant.name)
             tell(news.message, .arrivals, news.grows)
         }
@@ -322,7 +341,9 @@ public final class ActiveCall {
     /// Removes a participant. Returns why the call is over for us when it is: a rung call (1:1
     /// or a small group) ends once everyone else has gone — staying alone in "Waiting for
     /// others" is not what a phone-like call does (the Stream SDK ends ringing calls the same way).
-    func participantLeft(_ participant: CallParticipant) -> String? {
+    /// Someone whose connection dropped may be back in a moment (a Wi-Fi that came back): the
+    /// call says so, and a rung call waits for them (`returnWaitLimit`) before it is over.
+    func participantLeft(_ participant: CallParticipant, departure: Departure = .left) -> String? {
         guard participants.removeValue(forKey: participant.sessionID) != nil else { return nil }
         locallyPinned.remove(participant.sessionID)
         reactionExpiries.removeValue(forKey: participant.sessionID)?.cancel()
@@ -333,6 +354,13 @@ public final class ActiveCall {
         guard joinedAt != nil, participant.user.id != currentUserID else { return nil }
         // Someone we removed or blocked is announced as what we did, not as "dave left".
         let done = removedByUs.removeValue(forKey: participant.user.id)
+        if done == nil, departure == .connectionLost {
+            droppedOut[participant.user.id] = Date()
+            // (The call window also says whom a rung call waits for: `awaitedReturn`.)
+            if participants.count < 25 { report(tr("%@’s connection dropped", participant.name)) }
+            if isRingCall, hadOthers, others.isEmpty { waitForReturn(of: participant) }
+            return nil
+        }
         if isRingCall, hadOthers, others.isEmpty { return done ?? tr("%@ hung up", participant.name) }
         if let done {
             report(done)
@@ -341,6 +369,20 @@ public final class ActiveCall {
             tell(news.message, .departures, news.grows)
         }
         return nil
+    }
+
+    /// The one other person of a rung call lost their connection: the call goes on without
+    /// them for `returnWaitLimit`, and is over if nobody is back by then.
+    private func waitForReturn(of participant: CallParticipant) {
+        awaitedReturn = participant.name
+        returnWait?.cancel()
+        returnWait = Task { [weak self, limit = returnWaitLimit] in
+            try? await Task.sleep(for: limit)
+            guard let self, !Task.isCancelled, !self.isEnded, self.others.isEmpty else { return }
+            self.awaitedReturn = nil
+            self.returnWait = nil
+            self.onOthersGone?(tr("%@’s connection was lost", participant.name))
+        }
     }
 
     private func noteOthers() {
@@ -564,6 +606,8 @@ public final class ActiveCall {
     func end() {
         guard !isEnded else { return }
         isEnded = true
+        returnWait?.cancel()
+        returnWait = nil
         mediaRecovery?.cancel()
         mediaRecovery = nil
         chatHistoryLoad?.cancel()

@@ -161,6 +161,15 @@ public enum RejectionReason: String, Sendable, Equatable, Codable, CaseIterable 
     case timeout
 }
 
+/// How someone went from a call, as the coordinator tells it.
+public enum Departure: Sendable, Equatable {
+    /// They hung up, or a host removed them.
+    case left
+    /// Their connection closed or stopped answering (a network gone for a while, a laptop
+    /// closed): they may well be back in a moment.
+    case connectionLost
+}
+
 /// Something the coordinator told us.
 public enum CallServiceEvent: Sendable, Equatable {
     /// Someone is ringing the current user.
@@ -177,7 +186,8 @@ public enum CallServiceEvent: Sendable, Equatable {
     /// The call ended (by a host, unanswered, cancelled …); `reason` is for the user.
     case ended(CallID, reason: String?)
     case participantJoined(CallID, CallParticipant)
-    case participantLeft(CallID, CallParticipant)
+    /// Someone left, or the coordinator lost their connection (`departure`).
+    case participantLeft(CallID, CallParticipant, departure: Departure = .left)
     /// The call's state changed (members, blocked users, capabilities, recording …).
     case callUpdated(CallSnapshot)
     /// A moderator (`byUserID`) turned off the current user's microphone, camera and/or screen

@@ -296,10 +296,9 @@ public final class CallViewModel {
         case .participantJoined(let call, let participant):
             if let active = activeCall, active.id == call { active.participantJoined(participant) }
             updateLobbyParticipants(of: call) { $0 + [Member(user: participant.user, role: participant.role)] }
-        case .participantLeft(let call, let participant):
-            if let active = activeCall, active.id == call, let ending = active.participantLeft(participant) {
-                finishCall(reason: ending)
-                Task { try? await callService?.leaveCall(call) }
+        case .participantLeft(let call, let participant, let departure):
+            if let active = activeCall, active.id == call, let ending = active.participantLeft(participant, departure: departure) {
+                othersGone(from: active, reason: ending)
             }
             updateLobbyParticipants(of: call) { $0.filter { $0.user.id != participant.user.id } }
         case .callUpdated(let snapshot):
@@ -398,9 +397,20 @@ public final class CallViewModel {
         let call = ActiveCall(id: id, currentUserID: currentUser.id, isRingCall: isRingCall, callService: callService,
                               mediaEngine: mediaEngine, localMedia: localMedia,
                               report: { [weak self] message, topic, grows in self?.show(message, in: id, topic: topic, grows: grows) })
+        call.onOthersGone = { [weak self, weak call] reason in
+            guard let self, let call else { return }
+            self.othersGone(from: call, reason: reason)
+        }
         activeCall = call
         localMedia.call = call
         return call
+    }
+
+    /// A rung call everyone else has gone from is over for us too: we leave it.
+    private func othersGone(from call: ActiveCall, reason: String) {
+        guard activeCall === call else { return }
+        finishCall(reason: reason)
+        Task { try? await callService?.leaveCall(call.id) }
     }
 
     private func join(_ call: ActiveCall, fallback: CallingState, rejoining: Bool = false) async {

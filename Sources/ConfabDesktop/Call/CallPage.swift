@@ -261,6 +261,8 @@ final class CallPage: MainWindowPage {
         if let speakingWhileMuted, mutedHint.text != speakingWhileMuted { mutedHint.text = speakingWhileMuted }
         mutedHint.isVisible = speakingWhileMuted != nil
         waitingLabel.isVisible = others.isEmpty && vm.callingState == .inCall
+        let waitingFor = call.awaitedReturn.map { tr("Waiting for %@ to come back…", $0) } ?? tr("Waiting for others to join…")
+        if waitingLabel.text != waitingFor { waitingLabel.text = waitingFor }
         // Our own share is never shown back to us: a placeholder stands in for it.
         let sharedScreen: SharedScreen? = call.isCurrentUserScreensharing ? .ours : call.screensharingParticipant.map { .participant($0) }
         sharingBanner.isVisible = call.isCurrentUserScreensharing
