@@ -123,10 +123,17 @@ final class ActiveCall_Tests: XCTestCase {
         waitUntil { service.requests.contains("leave default:standup") }
     } }
 
-    func test_oneToOneRing_othersConnectionDrops_callWaitsForThem_andIsOverIfTheyDoNotComeBack() { onMain {
+    /// A one-to-one call bob rang us into, whose connection the coordinator then lost; the call
+    /// waits 0.4 s for him.
+    @MainActor private func bobsConnectionDropped() -> (CallViewModel, FakeCallService) {
         let (subject, service) = answeredRing(from: bob)
         subject.activeCall?.returnWaitLimit = .milliseconds(400)
         service.send(.participantLeft(standup, participant(bob), departure: .connectionLost))
+        return (subject, service)
+    }
+
+    func test_oneToOneRing_othersConnectionDrops_callWaitsForThem_andIsOverIfTheyDoNotComeBack() { onMain {
+        let (subject, service) = bobsConnectionDropped()
         XCTAssertEqual(subject.callingState, .inCall, "a dropped connection is no hang-up")
         XCTAssertEqual(subject.activeCall?.awaitedReturn, "Bob")
         XCTAssertEqual(subject.toast?.message, "Bob’s connection dropped")
@@ -138,9 +145,7 @@ final class ActiveCall_Tests: XCTestCase {
     } }
 
     func test_oneToOneRing_othersConnectionDrops_andTheyComeBack_callGoesOn() { onMain {
-        let (subject, service) = answeredRing(from: bob)
-        subject.activeCall?.returnWaitLimit = .milliseconds(400)
-        service.send(.participantLeft(standup, participant(bob), departure: .connectionLost))
+        let (subject, service) = bobsConnectionDropped()
         var back = participant(bob, joined: 5)
         back.sessionID = "s-bob-again"
         service.send(.participantJoined(standup, back))
