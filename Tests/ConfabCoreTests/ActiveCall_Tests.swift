@@ -159,6 +159,30 @@ final class ActiveCall_Tests: XCTestCase {
         XCTAssertEqual(subject.endedCall?.reason, "Bob hung up")
     } }
 
+    func test_oneToOneRing_backFromOurLostConnection_bobGoneMeanwhile_waitsForHim_thenIsOver() { onMain {
+        let (subject, service) = answeredRing(from: bob)
+        subject.activeCall?.returnWaitLimit = .milliseconds(400)
+        service.participantsOnJoin = []
+        service.send(.connectionLost)
+        XCTAssertEqual(subject.callingState, .reconnecting)
+        service.send(.connectionRestored)
+        waitUntil { subject.activeCall?.awaitedReturn == "Bob" }
+        XCTAssertEqual(subject.callingState, .inCall, "a coordinator that restarted lost everyone: bob may be on his way back")
+        waitUntil { subject.callingState == .idle }
+        XCTAssertEqual(subject.endedCall?.reason, "Bob is no longer in the call")
+    } }
+
+    func test_oneToOneRing_backFromOurLostConnection_bobStillThere_nothingToWaitFor() { onMain {
+        let (subject, service) = answeredRing(from: bob)
+        subject.activeCall?.returnWaitLimit = .milliseconds(300)
+        service.send(.connectionLost)
+        service.send(.connectionRestored)
+        waitUntil { service.requests.filter { $0.hasPrefix("join") }.count == 2 }
+        settle(seconds: 0.6)
+        XCTAssertNil(subject.activeCall?.awaitedReturn)
+        XCTAssertEqual(subject.callingState, .inCall)
+    } }
+
     func test_groupRing_oneLosesTheConnection_theToastSaysSo_notThatTheyLeft() { onMain {
         let (subject, service) = answeredRing(from: bob, others: [cy])
         service.send(.participantLeft(standup, participant(bob), departure: .connectionLost))

@@ -255,8 +255,15 @@ public final class ActiveCall {
         if joinedAt != nil {
             let now = Date()
             let stillIn = Set(snapshot.participants.map(\.user.id))
-            for participant in participants.values where participant.user.id != currentUserID && !stillIn.contains(participant.user.id) {
-                awaitedBack[participant.user.id] = now
+            let gone = others.filter { !stillIn.contains($0.user.id) }
+            for participant in gone { awaitedBack[participant.user.id] = now }
+            // Back in a rung call nobody else is in any more: they hung up while we were away,
+            // or are on their way back too (a restarted coordinator loses everyone at once).
+            let othersIn = snapshot.participants.contains { $0.user.id != currentUserID }
+            if isRingCall, hadOthers, let first = gone.first, !othersIn {
+                waitForReturn(of: first, over: tr("%@ is no longer in the call", first.name))
+            } else if othersIn {
+                stopWaitingForReturn()
             }
         }
         participants = Dictionary(snapshot.participants.map { ($0.sessionID, $0) }, uniquingKeysWith: { _, latest in latest })
@@ -325,11 +332,7 @@ public final class ActiveCall {
         // user: after a restart of the coordinator, "bob joined" was told of bob, in the call all along.
         let isReturning = awaitedBack.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
         let isBack = droppedOut.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
-        if participant.user.id != currentUserID, awaitedReturn != nil {
-            awaitedReturn = nil
-            returnWait?.cancel()
-            returnWait = nil
-        }
+        if participant.user.id != currentUserID { stopWaitingForReturn() }
         if isNew, isBack, participant.user.id != currentUserID {
             report(tr("%@ is back", participant.name))
         } else if isNew, !isReturning, joinedAt != nil, participant.user.id != currentUserID, participants.count < 25 {
@@ -358,7 +361,7 @@ public final class ActiveCall {
             droppedOut[participant.user.id] = Date()
             // (The call window also says whom a rung call waits for: `awaitedReturn`.)
             if participants.count < 25 { report(tr("%@’s connection dropped", participant.name)) }
-            if isRingCall, hadOthers, others.isEmpty { waitForReturn(of: participant) }
+            if isRingCall, hadOthers, others.isEmpty { waitForReturn(of: participant, over: tr("%@’s connection was lost", participant.name)) }
             return nil
         }
         if isRingCall, hadOthers, others.isEmpty { return done ?? tr("%@ hung up", participant.name) }
@@ -371,18 +374,24 @@ public final class ActiveCall {
         return nil
     }
 
-    /// The one other person of a rung call lost their connection: the call goes on without
-    /// them for `returnWaitLimit`, and is over if nobody is back by then.
-    private func waitForReturn(of participant: CallParticipant) {
+    /// The one other person of a rung call lost their connection (or was gone when we came
+    /// back from losing ours): the call goes on without them for `returnWaitLimit`, and is over
+    /// if nobody is back by then, for `reason`.
+    private func waitForReturn(of participant: CallParticipant, over reason: String) {
         awaitedReturn = participant.name
         returnWait?.cancel()
         returnWait = Task { [weak self, limit = returnWaitLimit] in
             try? await Task.sleep(for: limit)
             guard let self, !Task.isCancelled, !self.isEnded, self.others.isEmpty else { return }
-            self.awaitedReturn = nil
-            self.returnWait = nil
-            self.onOthersGone?(tr("%@’s connection was lost", participant.name))
+            self.stopWaitingForReturn()
+            self.onOthersGone?(reason)
         }
+    }
+
+    private func stopWaitingForReturn() {
+        if awaitedReturn != nil { awaitedReturn = nil }
+        returnWait?.cancel()
+        returnWait = nil
     }
 
     private func noteOthers() {
