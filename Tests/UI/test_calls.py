@@ -2,6 +2,7 @@
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -171,6 +172,25 @@ class AppRingsPeer(CallsTestCase):
         click(find(call_window, role="push button", name="Hang up"))
         wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="back home after hanging up")
         bob.stop()
+
+    def test_appTerminatedInACall_leavesItFirst_soBobIsToldAdaLeft_notThatHerConnectionDropped(self):
+        """A log-out, a shutdown or `kill` (SIGTERM) in a call: the app leaves the call, then
+        quits. Killed outright, it left bob to be told her connection dropped, and his
+        one-to-one call waited a minute for her."""
+        self.quits_app = True
+        bob = self.peer("bob", "answer", "--accept", "--duration", "30", "--timeout", "30")
+        self.server.wait_for_connections(2)
+        ring_from_home(self.home, "bob", "ui-terminated")
+        self.wait_for_tile(self.window("ui-terminated – Confab"), "bob")
+        self.app.process.send_signal(signal.SIGTERM)
+        status = self.app.process.wait(5)
+        time.sleep(1)  # for the server to tell bob
+        bob.stop()
+        report = bob.report(timeout=10)
+        left = [event for event in report["events"] if event["type"] == "participantLeft" and event.get("user") == "ada"]
+        self.assertEqual(len(left), 1, f"bob was not told ada left: {report['events']}")
+        self.assertIsNone(left[0].get("reason"), f"bob was told ada's connection dropped: {left[0]}")
+        self.assertEqual(status, 0, "the app did not quit by itself on SIGTERM")
 
     def test_bobHangsUpAOneToOneCall_itEndsForAdaToo(self):
         bob = self.peer("bob", "ring", "default:ui-ended", "--members", "ada", "--timeout", "20", "--duration", "2")

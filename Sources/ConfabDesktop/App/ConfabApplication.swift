@@ -30,6 +30,9 @@ public final class ConfabApplication {
     private var soundsVolume: Double
     private var preferencesWindow: AppPreferencesWindow?
     private var inhibitCookie: UInt32?
+    /// A log-out, a shutdown or `kill` (`terminate`), told on the main loop.
+    private var terminationSignals: TerminationSignals?
+    private var isTerminating = false
     private var bindings: [ObservationBinding] = []
     private var ringNotificationShown = false
     /// The last missed call from each caller whose notification may still be in the list, for
@@ -123,7 +126,25 @@ public final class ConfabApplication {
         // Started by D-Bus activation or the background autostart entry: no window until the
         // user asks for one, and the app stays signed in after its windows close so calls ring.
         if application.isService { application.hold() }
+        terminationSignals = TerminationSignals { [weak self] in self?.terminate() }
         stayConnected()
+    }
+
+    /// A log-out, a shutdown or `kill`: a call in progress is left first, for a second at most,
+    /// then the app quits. Killed in a call, the others were told our connection dropped (a
+    /// one-to-one call then waits a minute for us), not that we hung up. A second signal quits.
+    private func terminate() {
+        let vm = callViewModel
+        guard !isTerminating, vm.isInCallSession || vm.callingState == .outgoing else { return quit() }
+        isTerminating = true
+        let hangUp = Task { await vm.hangUp() }
+        Task { [weak self] in
+            let deadline = Task { try? await Task.sleep(for: .seconds(1)) }
+            // Whichever comes first: the hang-up answered, or the second gone.
+            Task { await hangUp.value; deadline.cancel() }
+            await deadline.value
+            self?.quit()
+        }
     }
 
     /// Shows the app's window: the first time the router's screen, later the current one again.

@@ -116,3 +116,28 @@ public final class RepeatingTimer {
 
     isolated deinit { cancel() }
 }
+
+/// SIGTERM, SIGINT and SIGHUP (a log-out, a shutdown, `kill`) delivered as a call on the main
+/// loop instead of ending the process at once, until cancelled or released: a program can
+/// finish what must not be cut off (leaving a call) before it quits.
+@MainActor
+public final class TerminationSignals {
+    private var sourceIDs: [guint] = []
+
+    public init(_ body: @escaping @MainActor () -> Void) {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            let box = CallbackBox(body)
+            sourceIDs.append(g_unix_signal_add_full(G_PRIORITY_HIGH, number, { data in
+                CallbackBox<@MainActor () -> Void>.borrow(data).call()
+                return gboolean(1)
+            }, box.retainedPointer(), { data in CallbackBox<@MainActor () -> Void>.release(data) }))
+        }
+    }
+
+    public func cancel() {
+        sourceIDs.forEach { g_source_remove($0) }
+        sourceIDs = []
+    }
+
+    isolated deinit { cancel() }
+}
