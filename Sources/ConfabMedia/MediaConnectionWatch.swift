@@ -117,9 +117,8 @@ struct MediaConnectionWatch {
 /// the camera off stayed deaf for good once they spoke. (Only a change seen here counts: a
 /// participant whose microphone was on from the start may simply not reach Janus yet, their own
 /// connection still coming up under load, and a connection made anew then would be no
-/// better.) A
-/// connection that never received a single packet (Janus starts the DTLS handshake at once)
-/// never came up.
+/// better.) A connection that never received a single packet (Janus starts the DTLS handshake
+/// at once) never came up.
 struct ReceiverWatch {
     /// Silent this long while our sending path is up, after media came: made anew. Reports
     /// come once a second; a few missed ones are a congested moment, not a dead connection.
@@ -143,8 +142,8 @@ struct ReceiverWatch {
     private var microphoneOnAtLastLook: Bool?
 
     /// Once a second: the packets received so far, whether media ever came on this connection,
-    /// whether its participant's microphone is on (their device's word), our sending path, and whether the network
-    /// changed lately. Returns true when the connection should be made anew.
+    /// whether its participant's microphone is on (their device's word), our sending path, and
+    /// whether the network changed lately. Returns true when the connection should be made anew.
     mutating func follow(received: Int, carriedMedia: Bool, microphoneOn: Bool = false, sendingPath: MediaPath,
                          networkChangedLately: Bool = false, now: ContinuousClock.Instant = .now) -> Bool {
         let firstLook = self.firstLook ?? now

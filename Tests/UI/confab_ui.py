@@ -337,6 +337,19 @@ def pixels(path, x, y, width, height):
     return [tuple(out[i:i + 3]) for i in range(0, len(out) - 2, 3)]
 
 
+def slate_corners(path, rectangle):
+    """The corners of a tile at `rectangle` (x, y, width, height) in the screenshot at `path`
+    (not the one with the name) that show the test camera's slate background (30,38,46): its
+    moving ball covers one of them at most, so two or more say the tile shows the camera; and
+    what each corner looked like, for the failure message."""
+    x, y, width, height = rectangle
+    def slate(corner):
+        return sum(abs(r - 0x30) < 16 and abs(g - 0x38) < 16 and abs(b - 0x46) < 16 for r, g, b in corner) > 0.8 * len(corner)
+    corners = [pixels(path, cx, cy, 12, 8) for cx, cy in
+               ((x + 16, y + 12), (x + width - 28, y + 12), (x + width - 28, y + height - 20))]
+    return sum(map(slate, corners)), [corner[:3] for corner in corners]
+
+
 def pixel(path, x, y):
     """(r, g, b) of one pixel of a screenshot."""
     return pixels(path, x, y, 1, 1)[0]

@@ -9,7 +9,8 @@ import subprocess
 import time
 import unittest
 
-from confab_ui import MEDIA_ADDRESS, MediaCallTestCase, box, click, find, find_all, on_screen, pixel, pixels, press_keys, screenshot, send_keys, top_level_window, wait_for
+from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, box, click, find, find_all, on_screen, pixel, pixels, press_keys, screenshot,
+                       send_keys, slate_corners, top_level_window, wait_for)
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -121,14 +122,8 @@ class DrawingACallWithGL(MediaCallTestCase):
         mean = tuple(sum(p[i] for p in centre) / len(centre) for i in range(3))
         self.assertTrue(abs(mean[0] - 0xff) < 40 and abs(mean[1] - 0x80) < 40 and mean[2] < 40,
                         f"bob's orange (ff8000) is not what his tile shows: mean {mean}")
-        x, y, width, height = box(find(call_window, name_contains="You"))
-        # The test camera's slate background (30,38,46) in the tile's corners (not the one with
-        # the name): its moving ball covers one of them at most.
-        def slate(corner):
-            return sum(abs(r - 0x30) < 16 and abs(g - 0x38) < 16 and abs(b - 0x46) < 16 for r, g, b in corner) > 0.8 * len(corner)
-        corners = [pixels(path, cx, cy, 12, 8) for cx, cy in
-                   ((x + 16, y + 12), (x + width - 28, y + 12), (x + width - 28, y + height - 20))]
-        self.assertGreaterEqual(sum(map(slate, corners)), 2, f"the self-view is not the camera's picture: {[c[:3] for c in corners]}")
+        slate, corners = slate_corners(path, box(find(call_window, name_contains="You")))
+        self.assertGreaterEqual(slate, 2, f"the self-view is not the camera's picture: {corners}")
 
 
 class SelfViewFromTheCornerIntoTheGrid(MediaCallTestCase):
@@ -337,15 +332,10 @@ class NetworkGoneForAWhile(MediaCallTestCase):
                      if node.name == "You" or node.name.startswith("You, ")), None)
 
     def assert_self_view_shows_the_camera(self, call_window, what):
-        """The self-view shows the test camera's slate (30,38,46) in most of its corners (the
-        moving ball covers one at most), not our avatar on the tile's background."""
+        """The self-view shows the test camera, not our avatar on the tile's background."""
         path = screenshot(self.xvfb.display, f"network-gone-{what}.png")
-        x, y, width, height = box(self.self_view(call_window))
-        def slate(corner):
-            return sum(abs(r - 0x30) < 16 and abs(g - 0x38) < 16 and abs(b - 0x46) < 16 for r, g, b in corner) > 0.8 * len(corner)
-        corners = [pixels(path, cx, cy, 12, 8) for cx, cy in
-                   ((x + 16, y + 12), (x + width - 28, y + 12), (x + width - 28, y + height - 20))]
-        self.assertGreaterEqual(sum(map(slate, corners)), 2, f"{what}: the self-view is not the camera's picture: {[c[:3] for c in corners]}")
+        slate, corners = slate_corners(path, box(self.self_view(call_window)))
+        self.assertGreaterEqual(slate, 2, f"{what}: the self-view is not the camera's picture: {corners}")
 
     def change_network(self, add):
         subprocess.run(["ip", "route", "add" if add else "del", "10.124.0.0/24", "dev", "lo"], check=True)

@@ -330,8 +330,8 @@ public final class ActiveCall {
         }
         // Someone we saw before our own rejoin, coming back after theirs, was never gone for the
         // user: after a restart of the coordinator, "bob joined" was told of bob, in the call all along.
-        let isReturning = awaitedBack.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
-        let isBack = droppedOut.removeValue(forKey: participant.user.id).map { Date().timeIntervalSince($0) < Self.awaitedBackFor } ?? false
+        let isReturning = Self.takeRecent(participant.user.id, from: &awaitedBack)
+        let isBack = Self.takeRecent(participant.user.id, from: &droppedOut)
         if participant.user.id != currentUserID { stopWaitingForReturn() }
         if isNew, isBack, participant.user.id != currentUserID {
             report(tr("%@ is back", participant.name))
@@ -339,6 +339,11 @@ public final class ActiveCall {
             let news = arrivals.add(participant.name)
             tell(news.message, .arrivals, news.grows)
         }
+    }
+
+    /// Whether `userID` was noted in `noted` within `awaitedBackFor`; the note goes either way.
+    private static func takeRecent(_ userID: String, from noted: inout [String: Date]) -> Bool {
+        noted.removeValue(forKey: userID).map { Date().timeIntervalSince($0) < awaitedBackFor } ?? false
     }
 
     /// Removes a participant. Returns why the call is over for us when it is: a rung call (1:1
@@ -615,8 +620,7 @@ public final class ActiveCall {
     func end() {
         guard !isEnded else { return }
         isEnded = true
-        returnWait?.cancel()
-        returnWait = nil
+        stopWaitingForReturn()
         mediaRecovery?.cancel()
         mediaRecovery = nil
         chatHistoryLoad?.cancel()

@@ -137,11 +137,10 @@ public final class ConfabApplication {
         let vm = callViewModel
         guard !isTerminating, vm.isInCallSession || vm.callingState == .outgoing else { return quit() }
         isTerminating = true
-        let hangUp = Task { await vm.hangUp() }
+        // Quits at whichever comes first: the hang-up answered, or the second gone.
+        let deadline = Task { try? await Task.sleep(for: .seconds(1)) }
+        Task { await vm.hangUp(); deadline.cancel() }
         Task { [weak self] in
-            let deadline = Task { try? await Task.sleep(for: .seconds(1)) }
-            // Whichever comes first: the hang-up answered, or the second gone.
-            Task { await hangUp.value; deadline.cancel() }
             await deadline.value
             self?.quit()
         }
