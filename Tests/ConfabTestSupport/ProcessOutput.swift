@@ -92,3 +92,15 @@ public func waitForExit(_ process: Process, timeout: Duration) async throws {
         try await Task.sleep(for: .milliseconds(20))
     }
 }
+
+/// What a failed test should quote of a child's log: its last `tail` characters, and, when the
+/// child crashed, Swift's report of the crashed thread first. The backtracer writes that thread
+/// first and then every other thread, the registers and the loaded images, so the tail alone
+/// holds everything but the frames that say where it crashed.
+public func logExcerpt(_ log: String, tail: Int = 3000) -> String {
+    guard let crash = log.range(of: "*** Program crashed") else {
+        return "last \(tail) characters:\n\(log.suffix(tail))"
+    }
+    let report = log[crash.lowerBound...]
+    return "the crash report's first 8000 characters:\n\(report.prefix(8000))\n…\nlast \(tail) characters:\n\(log.suffix(tail))"
+}

@@ -1,4 +1,5 @@
 import ConfabProtocol
+import ConfabTestSupport
 import Foundation
 import JanusProtocol
 import XCTest
@@ -33,8 +34,13 @@ final class JanusNodesTests: XCTestCase {
                   + (server.map { $0.isRunning ? "" : " (exit status \($0.process.terminationStatus), reason \($0.process.terminationReason.rawValue))" } ?? ""))
             for name in ["server.log", "janus-a.log", "janus-b.log"] {
                 let log = (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "(none)"
-                print("--- \(name), last 3000 characters:\n\(log.suffix(3000))")
+                print("--- \(name), \(logExcerpt(log))")
             }
+            // Whole, in the build folder: the crash this keeps has come only in full CI runs.
+            let kept = URL(fileURLWithPath: ".build/test-artifacts/\(self.name.filter { $0.isLetter || $0.isNumber || $0 == "_" })")
+            try? FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: kept)
+            if (try? FileManager.default.moveItem(at: directory, to: kept)) != nil { print("JanusNodesTests: its folder is kept in \(kept.path)") }
         }
         try? FileManager.default.removeItem(at: directory)
     }

@@ -47,7 +47,7 @@ final class ServerBinary: @unchecked Sendable {
             let status = process.isRunning ? "still running: stopped now" : "exit status \(process.terminationStatus), reason \(process.terminationReason.rawValue)"
             if process.isRunning { process.terminate() }
             let log = stderr.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "(not captured)"
-            throw TestFailure("\(error) (\(status)); its stderr, last 3000 characters:\n\(log.suffix(3000))")
+            throw TestFailure("\(error) (\(status)); its stderr, \(logExcerpt(log))")
         }
     }
 
