@@ -66,7 +66,7 @@ struct MediaCall {
             let serverLog = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             let said = await collected.all()
             throw TestFailure("the media call failed (exit \(process.terminationStatus)):\n\(said)\n"
-                + problems.joined(separator: "\n") + "\nserver log (tail):\n\(serverLog.suffix(3000))")
+                + problems.joined(separator: "\n") + "\nserver log, \(logExcerpt(serverLog))")
         }
         if outputDirectory == nil {
             // CONFAB_E2E_KEEP=1 keeps every call's folder (logs, reports), to look into a test
