@@ -51,7 +51,8 @@ public final class CallMediaSession {
     public private(set) var mediaPath = MediaPath.connecting
 
     private let configuration: CallMediaConfiguration
-    private var devices: CallMediaDevices
+    /// The camera, microphone and speaker the call uses now.
+    public private(set) var devices: CallMediaDevices
     private let deviceSource: GStreamerDeviceSource
     private let logger: Logger
     private var janus: JanusSession?
@@ -177,7 +178,7 @@ public final class CallMediaSession {
     /// canceller's probe stay as they are).
     public func use(_ newDevices: CallMediaDevices) {
         guard !stopped else { return }
-        let speakerChanged = newDevices.speaker != devices.speaker
+        let speakerChanged = newDevices.speaker?.id != devices.speaker?.id
         devices = newDevices
         publisher?.use(camera: newDevices.camera, microphone: newDevices.microphone)
         if speakerChanged { speaker?.use(sink: deviceSource.sinkDescription(for: newDevices.speaker)) }

@@ -212,16 +212,18 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public var mediaServerTrust = ServerTrust.system
 
     private let deviceSource: GStreamerDeviceSource
-    private let devices: @MainActor () -> CallMediaDevices
+    private let devices: @MainActor (_ current: CallMediaDevices?) -> CallMediaDevices
     private let userID: String
     private let iceAddress: String?
     private let logger: Logger
 
     /// - Parameters:
-    ///   - devices: the camera, microphone and speaker to use, read when a call starts (the lobby's choices).
+    ///   - devices: the camera, microphone and speaker to use, given those in use (nil as a call
+    ///     starts): read when a call starts (the lobby's choices), when the choices change, and
+    ///     when a device fails.
     ///   - iceAddress: restrict ICE to this address (tests in a network namespace).
     public init(deviceSource: GStreamerDeviceSource, userID: String, iceAddress: String? = nil,
-                logger: Logger = Logger(label: "confab.media"), devices: @escaping @MainActor () -> CallMediaDevices) {
+                logger: Logger = Logger(label: "confab.media"), devices: @escaping @MainActor (_ current: CallMediaDevices?) -> CallMediaDevices) {
         self.deviceSource = deviceSource
         self.userID = userID
         self.iceAddress = iceAddress
@@ -245,7 +247,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             configuration.remoteVideoHeight = size.height
         }
         configuration.mediaServerTrust = mediaServerTrust
-        let session = CallMediaSession(configuration: configuration, devices: devices(), deviceSource: deviceSource, logger: logger)
+        let session = CallMediaSession(configuration: configuration, devices: devices(nil), deviceSource: deviceSource, logger: logger)
         self.session = session
         session.onRemoteFrame = { [weak self, weak session] feed, frame in
             guard let self, let remote = session?.remoteFeeds[feed] else { return }
@@ -302,7 +304,10 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public func setSpeakerEnabled(_ enabled: Bool) { session?.setSpeakerEnabled(enabled) }
     /// The device choices changed during a call: switch to them without leaving (see
     /// `CallMediaSession.use`). The devices closure gives the new choices.
-    public func devicesChanged() { session?.use(devices()) }
+    public func devicesChanged() {
+        guard let session else { return }
+        session.use(devices(session.devices))
+    }
 
     /// Falls back to what the choices give now, unless that is the failed device again.
     private func inputFailed(_ device: MediaDevice, detail: String, in session: CallMediaSession) {
@@ -311,9 +316,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             // An unplugged device leaves the device monitor's list a moment after it fails.
             try? await Task.sleep(for: .seconds(1))
             guard let self, let session, self.session === session else { return }
-            let now = self.devices()
+            let now = self.devices(session.devices)
             let choice = device.kind == .camera ? now.camera : now.microphone
-            let replacement = choice.flatMap { $0 == device ? nil : $0 }
+            let replacement = choice.flatMap { $0.isSameDevice(as: device) ? nil : $0 }
             if replacement != nil { session.use(now) }
             self.onDeviceFailed?(MediaDeviceFailure(device: device, replacement: replacement, detail: detail))
         }

@@ -50,6 +50,8 @@ public final class GStreamerDeviceSource: DeviceSource {
     /// can be named, else the system default output; test speakers discard (in time).
     func sinkDescription(for speaker: MediaDevice?) -> String {
         guard let speaker else { return "autoaudiosink" }
+        // Named no device, PulseAudio plays to the default and moves the stream when it changes.
+        if speaker.followsSystemDefault { return "pulsesink" }
         // A program's own speaker (confab-peer's simulated room, its listening ear) is a sink description.
         if let synthetic = syntheticDevices.first(where: { $0.device.id == speaker.id }), case .description(let sink) = synthetic.source { return sink }
         if speaker.isTest { return "fakesink sync=true" }
@@ -58,6 +60,7 @@ public final class GStreamerDeviceSource: DeviceSource {
 
     /// Where a pipeline gets this device's media from.
     func source(for device: MediaDevice) -> MediaPipeline.Source? {
+        if device.followsSystemDefault { return .description("pulsesrc") }
         if let test = TestDevice(rawValue: device.id) { return test.source }
         if let synthetic = syntheticDevices.first(where: { $0.device.id == device.id }) { return synthetic.source }
         return systemDevices[device.id].map { .device($0) }
@@ -66,12 +69,19 @@ public final class GStreamerDeviceSource: DeviceSource {
     private func currentDevices() -> [MediaDevice] {
         let found = monitor.devices
         systemDevices = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var devices = found.map { device in
-            MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: device.isDefault)
-        }
-        // One entry per id: PipeWire and PulseAudio can both report the same device.
+        // One entry per id: PipeWire and PulseAudio can both report the same device (a GNOME
+        // session runs PipeWire's PulseAudio server), and only PulseAudio's report says which is
+        // the system's default. GStreamer lists PipeWire's first, so keeping the first entry lost
+        // the default, and the call took whichever microphone came first.
+        let defaults = Set(found.filter(\.isDefault).map(\.id))
         var seen = Set<String>()
-        devices = devices.filter { seen.insert($0.id).inserted }
+        var devices = found.filter { seen.insert($0.id).inserted }.map { device in
+            MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: defaults.contains(device.id))
+        }
+        // Where PulseAudio's server runs, the system's default microphone and speaker come
+        // first: opened without naming a device, the server moves them as the default changes.
+        let followed = [SystemDevice.Kind.microphone, .speaker].filter { kind in found.contains { $0.kind == kind && $0.isPulseAudio } }
+        devices.insert(contentsOf: followed.map { MediaDevice.systemDefault($0.mediaKind) }, at: 0)
         if includeTestDevices { devices += TestDevice.allCases.map(\.device) }
         return devices + syntheticDevices.map(\.device)
     }

@@ -466,14 +466,14 @@ final class Publisher {
     /// from the new camera or microphone (also one plugged in after joining). The same device
     /// again is tried anew when its input failed and was taken out.
     func use(camera newCamera: MediaDevice?, microphone newMicrophone: MediaDevice?) {
-        if let newCamera, newCamera != camera || (isVideoOn && !isCameraOpen) {
+        if let newCamera, !newCamera.isSameDevice(as: camera) || (isVideoOn && !isCameraOpen) {
             camera = newCamera
             if isVideoOn {
                 attach(newCamera, kind: .camera)
                 pipeline.requestKeyframe(upstreamOf: "video-pay")
             }
         }
-        if let newMicrophone, newMicrophone != microphone || !pipeline.hasElement(named: Self.microphoneInput) {
+        if let newMicrophone, !newMicrophone.isSameDevice(as: microphone) || !pipeline.hasElement(named: Self.microphoneInput) {
             microphone = newMicrophone
             attach(newMicrophone, kind: .microphone)
         }

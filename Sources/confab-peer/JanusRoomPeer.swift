@@ -50,7 +50,7 @@ final class JanusRoomPeer {
         self.plan = plan
         let devices = PeerTestDevices(settings: settings)
         let joining = devices.joining(withoutDevices: settings.joinWithoutDevices)
-        engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: plan.display, iceAddress: settings.mediaAddress) { joining }
+        engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: plan.display, iceAddress: settings.mediaAddress) { _ in joining }
         engine.plainDisplay = plan.display
         engine.configure(for: settings)
         let requestedAt = Date()

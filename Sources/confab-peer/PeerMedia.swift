@@ -33,7 +33,7 @@ final class PeerMedia {
         nextDevices = devices.next
         let chosen = DevicesInUse(devices.joining(withoutDevices: settings.joinWithoutDevices))
         devicesInUse = chosen
-        engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: client.currentUserID, iceAddress: settings.mediaAddress) {
+        engine = GStreamerCallMediaEngine(deviceSource: devices.source, userID: client.currentUserID, iceAddress: settings.mediaAddress) { _ in
             chosen.devices
         }
         engine.mediaServerTrust = client.serverTrust

@@ -157,6 +157,55 @@ final class LobbyViewModel_Tests: XCTestCase {
         XCTAssertEqual(h.camera.running, Devices.usbCamera)
     } }
 
+    /// A headset plugged in and made the system's default (or another default chosen in
+    /// Settings) is followed when the user chose nothing; a remembered choice stays.
+    func test_systemDefaultMoves_followedUnlessADeviceWasChosen() { onMain {
+        let headsetDefault = MediaDevice(id: Devices.headsetMic.id, name: Devices.headsetMic.name, kind: .microphone, isDefault: true)
+        let builtInNotDefault = MediaDevice(id: Devices.builtInMic.id, name: Devices.builtInMic.name, kind: .microphone)
+        let moved = Devices.all.filter { $0.kind != .microphone } + [headsetDefault, builtInNotDefault]
+
+        let h = makeHarness()
+        h.subject.start()
+        XCTAssertEqual(h.microphone.metering?.id, Devices.builtInMic.id)
+        h.devices.replug(moved)
+        XCTAssertEqual(h.microphone.metering?.id, Devices.headsetMic.id, "the new default is followed")
+        XCTAssertEqual(h.subject.selectedMicrophone?.id, Devices.headsetMic.id)
+
+        let preferences = InMemoryDevicePreferences()
+        preferences.choices[.microphone] = Devices.builtInMic.id
+        let chosen = makeHarness(preferences: preferences)
+        chosen.subject.start()
+        chosen.devices.replug(moved)
+        XCTAssertEqual(chosen.microphone.metering?.id, Devices.builtInMic.id, "the user's choice stays")
+    } }
+
+    /// Where the sound server follows the default itself, its entry is what the lobby opens
+    /// unless the user chose a device; a choice still wins.
+    func test_systemDefaultEntry_chosenUnlessADeviceWasChosen() { onMain {
+        let following = MediaDevice.systemDefault(.microphone)
+        let h = makeHarness(devices: [following] + Devices.all)
+        h.subject.start()
+        XCTAssertEqual(h.microphone.metering?.id, following.id)
+        XCTAssertTrue(h.microphone.metering?.followsSystemDefault ?? false)
+
+        let preferences = InMemoryDevicePreferences()
+        preferences.choices[.microphone] = Devices.headsetMic.id
+        let chosen = makeHarness(devices: [following] + Devices.all, preferences: preferences)
+        chosen.subject.start()
+        XCTAssertEqual(chosen.microphone.metering?.id, Devices.headsetMic.id)
+    } }
+
+    /// Only the default flag changed: the running microphone is not reopened.
+    func test_sameDeviceNoLongerDefault_keepsRunning() { onMain {
+        let h = makeHarness()
+        h.subject.start()
+        let starts = h.microphone.startCount
+        let builtInNotDefault = MediaDevice(id: Devices.builtInMic.id, name: Devices.builtInMic.name, kind: .microphone)
+        h.devices.replug(Devices.all.filter { $0.kind != .microphone } + [Devices.headsetMic, builtInNotDefault])
+        XCTAssertEqual(h.microphone.metering?.id, Devices.builtInMic.id, "no default named: the one in use stays")
+        XCTAssertEqual(h.microphone.startCount, starts, "not reopened")
+    } }
+
     func test_onlyCameraUnplugged_showsNoCamera() { onMain {
         let h = makeHarness()
         h.subject.start()

@@ -51,11 +51,13 @@ final class FakeCameraPreview: CameraPreviewSource {
 final class FakeMicrophone: MicrophoneLevelSource {
     private(set) var metering: MediaDevice?
     private(set) var startedWhileRunning = false
+    private(set) var startCount = 0
     private var onLevel: (@MainActor (Double) -> Void)?
     private var onFailure: (@MainActor (String) -> Void)?
 
     func startMetering(_ microphone: MediaDevice, onLevel: @escaping @MainActor (Double) -> Void,
                        onFailure: @escaping @MainActor (String) -> Void) {
+        startCount += 1
         if metering != nil { startedWhileRunning = true }
         metering = microphone
         self.onLevel = onLevel

@@ -2,15 +2,18 @@
 through the managed Janus; the app must show bob's video and speaking on his tile, and bob
 must receive the app's camera. Needs a network namespace (Janus ignores loopback): the UI
 suites run inside `meson-helpers/netns-run`, which sets CONFAB_MEDIA_ADDRESS."""
+import datetime
 import json
 import os
 import signal
+import statistics
 import subprocess
 import time
 import unittest
 
 from confab_ui import (MEDIA_ADDRESS, MediaCallTestCase, box, click, find, find_all, on_screen, pixel, pixels, press_keys, screenshot,
                        send_keys, slate_corners, top_level_window, wait_for)
+from pipewire_session import PipeWireSound
 
 
 class AppInCallWithMedia(MediaCallTestCase):
@@ -512,6 +515,63 @@ class SwitchingDevicesInACall(MediaCallTestCase):
         self.assertLess(from_ada[0].get("audioLevelLast", 0), -45, "bob still hears ada's tone after she picked the silent microphone")
         self.assertIsNotNone(from_ada[0].get("centerPixel"), "bob lost ada's video")
 
+
+
+class MicrophonesTestCase(MediaCallTestCase):
+    """The app on a desktop as GNOME runs it (PipeWire, its PulseAudio server and WirePlumber),
+    with two microphones, each a tone of its own: the laptop's (1100 Hz), the system's default,
+    and a headset's (550 Hz). bob listens for both tones."""
+
+    LAPTOP, HEADSET = 1100, 550
+
+    def setUp(self):
+        self.sound = PipeWireSound({"laptop-mic": self.LAPTOP, "headset-mic": self.HEADSET})
+        self.addCleanup(self.sound.stop)
+        self.sound.set_default_microphone("laptop-mic")
+        self.app_env = self.sound.env_for_clients
+        super().setUp()
+
+    def call_bob_listening(self, call_name, seconds):
+        return self.call_bob(call_name, ["--duration", str(seconds), "--listen", str(self.LAPTOP), str(self.HEADSET)])
+
+    def assert_heard(self, bob, moments):
+        """bob's report: at each (time.time(), tone) of `moments`, 4 to 7 s after it, that tone
+        must be 15 dB above the other one (medians of bob's 50 ms readings)."""
+        heard = bob.report(timeout=60)["media"]["heard"]
+        started = datetime.datetime.fromisoformat(heard["startedAt"].replace("Z", "+00:00")).timestamp()
+        bands = {int(band["band"]): band["rmsDecibels"] for band in heard["bands"] if band["band"] != "all"}
+        # Each band a second at a time, to say when bob heard what.
+        timeline = "; ".join(f"{band} Hz: " + " ".join(str(round(statistics.median(readings[i:i + 20])))
+                                                       for i in range(0, len(readings), 20))
+                             for band, readings in bands.items())
+        timeline += " (moments at " + ", ".join(f"{moment - started:.1f} s" for moment, _ in moments) + ")"
+        for moment, tone in moments:
+            first, last = (int((moment + offset - started) / heard["intervalSeconds"]) for offset in (4, 7))
+            level = {band: statistics.median(readings[max(first, 0):last] or [-999]) for band, readings in bands.items()}
+            other = self.HEADSET if tone == self.LAPTOP else self.LAPTOP
+            print(f"microphones: {moment - started:.1f} s in, bob heard {level} (dBFS), expecting {tone} Hz")
+            self.assertGreater(level[tone], level[other] + 15, f"bob did not hear the {tone} Hz microphone then: {level}; {timeline}")
+
+
+class FollowingTheSystemMicrophone(MicrophonesTestCase):
+    """The user chose no microphone, so the call takes the system's default, and follows it when
+    it changes (a headset plugged in, or another input chosen in Settings). Before, the app took
+    whichever microphone GStreamer listed first (PipeWire's entries, which do not say which is
+    the default, come before PulseAudio's, which do), and kept it."""
+
+    def test_theDefaultMicrophoneIsUsed_andFollowedWhenItChanges(self):
+        bob, call_window = self.call_bob_listening("default-mic-ui", 26)
+        time.sleep(4)
+        joined = time.time() - 4
+        switched = time.time() + 3
+        time.sleep(3)
+        self.sound.set_default_microphone("headset-mic")
+        # The call's Devices say so: the microphone is the system's default, whichever it is.
+        click(find(call_window, name="Devices"))
+        wait_for(lambda: find(self.accessible, role="label", name="System Default"), what="the microphone shown as the system default")
+        screenshot(self.xvfb.display, "default-microphone.png")
+        send_keys(self.xvfb.display, "Escape")
+        self.assert_heard(bob, [(joined, self.LAPTOP), (switched, self.HEADSET)])
 
 
 class AnAudioRoom(MediaCallTestCase):

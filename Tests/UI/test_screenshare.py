@@ -13,7 +13,7 @@ import unittest
 import pyatspi
 
 from confab_ui import MediaCallTestCase, click, find, is_checked, press_keys, screenshot, wait_for
-from pipewire_screen import PipeWireScreen
+from pipewire_session import PipeWireScreen
 
 BANNER = "You are sharing your screen"
 

@@ -9,21 +9,43 @@ public struct MediaDevice: Hashable, Sendable, Identifiable {
     public let isDefault: Bool
     /// A synthetic device (`--test-devices`): a moving test pattern or a tone.
     public let isTest: Bool
+    /// Not one device but whichever is the system's default, as the sound server moves it (a
+    /// headset plugged in, another input chosen in Settings): what a call uses unless the user
+    /// chose a device, as GNOME's own apps do.
+    public let followsSystemDefault: Bool
 
-    public init(id: String, name: String, kind: Kind, isDefault: Bool = false, isTest: Bool = false) {
+    public init(id: String, name: String, kind: Kind, isDefault: Bool = false, isTest: Bool = false, followsSystemDefault: Bool = false) {
         self.id = id
         self.name = name
         self.kind = kind
         self.isDefault = isDefault
         self.isTest = isTest
+        self.followsSystemDefault = followsSystemDefault
+    }
+
+    /// The system's default microphone or speaker, whichever it is at the moment.
+    public static func systemDefault(_ kind: Kind) -> MediaDevice {
+        MediaDevice(id: "system-default:\(kind.rawValue)", name: "System Default", kind: kind, followsSystemDefault: true)
     }
 }
 
 /// Chooses the device to use from what is present: the user's remembered choice when it is
-/// plugged in, else the system default, else the first one.
+/// plugged in; else the system's default, followed as it changes (a headset plugged in, or
+/// another device made the default in Settings), as GNOME's own apps do — by the sound server
+/// where there is one (`followsSystemDefault`), else as the device list names it; else the one
+/// in use, so that nothing moves while the system names no default; else the first one.
 public enum DeviceChoice {
-    public static func pick(from devices: [MediaDevice], preferredID: String?) -> MediaDevice? {
+    public static func pick(from devices: [MediaDevice], preferredID: String?, current: MediaDevice? = nil) -> MediaDevice? {
         if let preferredID, let preferred = devices.first(where: { $0.id == preferredID }) { return preferred }
-        return devices.first(where: \.isDefault) ?? devices.first
+        if let following = devices.first(where: \.followsSystemDefault) { return following }
+        if let systemDefault = devices.first(where: \.isDefault) { return systemDefault }
+        if let current, let same = devices.first(where: { $0.id == current.id }) { return same }
+        return devices.first
     }
+}
+
+extension MediaDevice {
+    /// Whether this is the same device as `other`, whatever the system now says of it (its name,
+    /// whether it is the default).
+    public func isSameDevice(as other: MediaDevice?) -> Bool { id == other?.id }
 }

@@ -144,8 +144,8 @@ public final class LobbyViewModel {
         cameras = devices.filter { $0.kind == .camera }
         microphones = devices.filter { $0.kind == .microphone }
         speakers = devices.filter { $0.kind == .speaker }
-        // A remembered device wins whenever it is plugged in; otherwise keep the current one if
-        // it is still there, else fall back to the default.
+        // A remembered device wins whenever it is plugged in; otherwise the system's default,
+        // as it changes (DeviceChoice).
         selectedCamera = choose(from: cameras, current: selectedCamera, kind: .camera)
         selectedMicrophone = choose(from: microphones, current: selectedMicrophone, kind: .microphone)
         selectedSpeaker = choose(from: speakers, current: selectedSpeaker, kind: .speaker)
@@ -153,10 +153,7 @@ public final class LobbyViewModel {
     }
 
     private func choose(from devices: [MediaDevice], current: MediaDevice?, kind: MediaDevice.Kind) -> MediaDevice? {
-        let preferredID = preferences.preferredDeviceID(for: kind)
-        if let preferredID, let preferred = devices.first(where: { $0.id == preferredID }) { return preferred }
-        if let current, devices.contains(current) { return current }
-        return DeviceChoice.pick(from: devices, preferredID: nil)
+        DeviceChoice.pick(from: devices, preferredID: preferences.preferredDeviceID(for: kind), current: current)
     }
 
     // MARK: Media follows the settings
@@ -181,7 +178,7 @@ public final class LobbyViewModel {
         let settings = callViewModel.localMedia.effectiveSettings
 
         if settings.videoOn, let camera = selectedCamera {
-            if runningCamera != camera || !isCameraHealthy {
+            if !camera.isSameDevice(as: runningCamera) || !isCameraHealthy {
                 stopCamera()
                 runningCamera = camera
                 cameraState = .running
@@ -193,7 +190,7 @@ public final class LobbyViewModel {
         }
 
         if settings.audioOn, let microphone = selectedMicrophone {
-            if runningMicrophone != microphone || !isMicrophoneHealthy {
+            if !microphone.isSameDevice(as: runningMicrophone) || !isMicrophoneHealthy {
                 stopMicrophone()
                 runningMicrophone = microphone
                 microphoneState = .running

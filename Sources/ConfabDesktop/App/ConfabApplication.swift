@@ -68,13 +68,15 @@ public final class ConfabApplication {
         coordinator = CoordinatorClient(servers: options.servers, userID: options.user.id, token: options.token, options: coordinatorOptions)
         let devices = GStreamerDeviceSource(includeTestDevices: options.useTestDevices)
         self.devices = devices
-        mediaEngine = GStreamerCallMediaEngine(deviceSource: devices, userID: options.user.id, iceAddress: options.mediaAddress) {
-            // The call uses what the lobby chose (remembered choices), else the defaults.
+        mediaEngine = GStreamerCallMediaEngine(deviceSource: devices, userID: options.user.id, iceAddress: options.mediaAddress) { current in
+            // The call uses what the lobby chose (remembered choices), else the system's
+            // defaults as they change (DeviceChoice).
             let present = devices.devicesNow()
-            let chosen = MediaDevice.Kind.allCases.map { kind in
-                DeviceChoice.pick(from: present.filter { $0.kind == kind }, preferredID: preferences.preferredDeviceID(for: kind))
+            @MainActor func pick(_ kind: MediaDevice.Kind, _ inUse: MediaDevice?) -> MediaDevice? {
+                DeviceChoice.pick(from: present.filter { $0.kind == kind }, preferredID: preferences.preferredDeviceID(for: kind), current: inUse)
             }
-            return CallMediaDevices(camera: chosen[0], microphone: chosen[1], speaker: chosen[2])
+            return CallMediaDevices(camera: pick(.camera, current?.camera), microphone: pick(.microphone, current?.microphone),
+                                    speaker: pick(.speaker, current?.speaker))
         }
         callViewModel = CallViewModel(currentUser: options.user, callSettings: preferences.callSettingsOnJoin,
                                       callService: coordinator, mediaEngine: mediaEngine)

@@ -25,8 +25,8 @@ final class DeviceSelectors {
 
     func update(kind: MediaDevice.Kind, devices: [MediaDevice], selected: MediaDevice?) {
         guard let row = rows[kind] else { return }
-        let names = devices.isEmpty ? [kind.noneFound] : devices.map(\.name)
-        let selectedIndex = selected.flatMap { devices.firstIndex(of: $0) } ?? 0
+        let names = devices.isEmpty ? [kind.noneFound] : devices.map { $0.followsSystemDefault ? tr("System Default") : $0.name }
+        let selectedIndex = selected.flatMap { selected in devices.firstIndex { $0.isSameDevice(as: selected) } } ?? 0
         if shown[kind] != devices || row.selectedIndex != selectedIndex {
             shown[kind] = devices
             row.setItems(names, selected: selectedIndex)

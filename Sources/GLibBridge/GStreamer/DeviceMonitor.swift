@@ -10,6 +10,9 @@ public final class SystemDevice: @unchecked Sendable {
     public let id: String
     public let displayName: String
     public let isDefault: Bool
+    /// Listed by PulseAudio (a GNOME session's PipeWire serves its protocol too): its server
+    /// moves a stream opened without naming a device to whichever is the default.
+    public let isPulseAudio: Bool
     let device: UnsafeMutablePointer<GstDevice>
 
     init?(_ device: UnsafeMutablePointer<GstDevice>) {
@@ -38,6 +41,8 @@ public final class SystemDevice: @unchecked Sendable {
         } else {
             isDefault = false
         }
+        isPulseAudio = g_type_name_from_instance(UnsafeMutableRawPointer(device).assumingMemoryBound(to: GTypeInstance.self))
+            .map { String(cString: $0) } == "GstPulseDevice"
         gst_object_ref(gpointer(device))
         self.device = device
     }
