@@ -67,16 +67,17 @@ public final class GStreamerDeviceSource: DeviceSource {
     }
 
     private func currentDevices() -> [MediaDevice] {
-        let found = monitor.devices
-        systemDevices = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // One entry per id: PipeWire and PulseAudio can both report the same device (a GNOME
-        // session runs PipeWire's PulseAudio server), and only PulseAudio's report says which is
-        // the system's default. GStreamer lists PipeWire's first, so keeping the first entry lost
-        // the default, and the call took whichever microphone came first.
-        let defaults = Set(found.filter(\.isDefault).map(\.id))
+        // session runs PipeWire's PulseAudio server). PulseAudio's is kept: GStreamer lists
+        // PipeWire's first, without a word on which is the default, so the call took whichever
+        // microphone came first; and a chosen microphone opened through PipeWire's entry would
+        // not connect in the app ("cannot be connected": bob heard nothing), where PulseAudio's
+        // does (UI AChosenMicrophone).
+        let found = monitor.devices.sorted { $0.isPulseAudio && !$1.isPulseAudio }
+        systemDevices = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         var devices = found.filter { seen.insert($0.id).inserted }.map { device in
-            MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: defaults.contains(device.id))
+            MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: device.isDefault)
         }
         // Where PulseAudio's server runs, the system's default microphone and speaker come
         // first: opened without naming a device, the server moves them as the default changes.

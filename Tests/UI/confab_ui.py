@@ -532,6 +532,7 @@ class MediaCallTestCase(XvfbTestCase):
     server_args = ()
     app_env = {}
     app_wrapper = ()
+    app_device_preferences = None
 
     def setUp(self):
         self.server = Server(["--media-address", MEDIA_ADDRESS, *self.server_args], media=True)
@@ -540,7 +541,7 @@ class MediaCallTestCase(XvfbTestCase):
         # costs ~4x to encode) and prints what it receives each second (CONFAB_STATS).
         self.app = App(self.xvfb, ["--server", self.server.url, "--user", "ada", "--test-devices", "--media-address", MEDIA_ADDRESS,
                                    "--max-video-size", "640x360"], extra_env={"CONFAB_STATS": "1", **self.app_env},
-                       wrapper=self.app_wrapper)
+                       device_preferences=self.app_device_preferences, wrapper=self.app_wrapper)
         self.addCleanup(self.app.stop)
         self.accessible = wait_for(lambda: application(self.app.process.pid), what="the app on the AT-SPI bus")
         self.home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="the home window")
