@@ -105,8 +105,9 @@ class PipeWireSound(PipeWireSession):
     card does: without a driver nothing flows) fed by a tone of its own, linked by hand
     (WirePlumber links playback streams to sinks, never to a source's input)."""
 
-    def __init__(self, microphones):
+    def __init__(self, microphones, speakers=()):
         self.microphones = microphones
+        self.speakers = speakers
         super().__init__()
 
     def add_nodes(self):
@@ -116,6 +117,13 @@ class PipeWireSound(PipeWireSession):
         self.feeds = {}
         for name in self.microphones:
             self.plug(name)
+        for name in self.speakers:
+            # A null sink plays nowhere, and drives its graph as a sound card does.
+            subprocess.run(["pw-cli", "create-node", "adapter",
+                            f"{{ factory.name=support.null-audio-sink node.name={name} node.description={name} "
+                            "media.class=Audio/Sink audio.position=[FL FR] object.linger=true }"],
+                           env=self.env, check=True, capture_output=True, timeout=10)
+            self.wait(lambda name=name: self.find_node(name), f"{name} in PipeWire")
 
     def plug(self, name):
         """The microphone `name` appears, its tone playing into it."""
@@ -139,13 +147,29 @@ class PipeWireSound(PipeWireSession):
 
     def set_default_microphone(self, name):
         """As Settings → Sound → Input does (WirePlumber keeps the choice and tells the clients)."""
-        subprocess.run(["pw-metadata", "0", "default.configured.audio.source", json.dumps({"name": name}), "Spa:String:JSON"],
-                       env=self.env, check=True, capture_output=True, timeout=10)
-        self.wait(lambda: self.default_microphone() == name, f"{name} as the default microphone")
+        self.set_default("audio.source", name)
 
-    def default_microphone(self):
-        said = subprocess.run(["pw-metadata", "0", "default.audio.source"], env=self.env, capture_output=True, text=True, timeout=10).stdout
-        for name in self.microphones:
+    def set_default_speaker(self, name):
+        """As Settings → Sound → Output does."""
+        self.set_default("audio.sink", name)
+
+    def set_default(self, key, name):
+        subprocess.run(["pw-metadata", "0", f"default.configured.{key}", json.dumps({"name": name}), "Spa:String:JSON"],
+                       env=self.env, check=True, capture_output=True, timeout=10)
+        self.wait(lambda: self.default(key) == name, f"{name} as the default ({key})")
+
+    def default(self, key):
+        said = subprocess.run(["pw-metadata", "0", f"default.{key}"], env=self.env, capture_output=True, text=True, timeout=10).stdout
+        for name in [*self.microphones, *self.speakers]:
             if f'"name":"{name}"' in said.replace(" ", ""):
                 return name
         return None
+
+    def sinks_playing(self, pid):
+        """The names of the sinks the process `pid` plays to now (its streams' links)."""
+        dump = json.loads(subprocess.run(["pw-dump"], env=self.env, capture_output=True, text=True, timeout=10).stdout or "[]")
+        nodes = {entry["id"]: (entry.get("info") or {}).get("props") or {} for entry in dump if entry.get("type") == "PipeWire:Interface:Node"}
+        streams = {node for node, props in nodes.items()
+                   if props.get("media.class") == "Stream/Output/Audio" and str(props.get("application.process.id")) == str(pid)}
+        return {nodes.get(entry["info"]["input-node-id"], {}).get("node.name") for entry in dump
+                if entry.get("type") == "PipeWire:Interface:Link" and entry["info"]["output-node-id"] in streams}

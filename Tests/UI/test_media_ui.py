@@ -525,9 +525,10 @@ class MicrophonesTestCase(MediaCallTestCase):
     LAPTOP, HEADSET = 1100, 550
 
     def setUp(self):
-        self.sound = PipeWireSound({"laptop-mic": self.LAPTOP, "headset-mic": self.HEADSET})
+        self.sound = PipeWireSound({"laptop-mic": self.LAPTOP, "headset-mic": self.HEADSET}, speakers=("laptop-speaker", "headset-speaker"))
         self.addCleanup(self.sound.stop)
         self.sound.set_default_microphone("laptop-mic")
+        self.sound.set_default_speaker("laptop-speaker")
         self.app_env = self.sound.env_for_clients
         super().setUp()
 
@@ -556,18 +557,24 @@ class MicrophonesTestCase(MediaCallTestCase):
 
 
 class FollowingTheSystemMicrophone(MicrophonesTestCase):
-    """The user chose no microphone, so the call takes the system's default, and follows it when
-    it changes (a headset plugged in, or another input chosen in Settings). Before, the app took
-    whichever microphone GStreamer listed first (PipeWire's entries, which do not say which is
-    the default, come before PulseAudio's, which do), and kept it."""
+    """The user chose no microphone or speaker, so the call takes the system's defaults, and
+    follows them when they change (a headset plugged in, or another device chosen in Settings).
+    Before, the app took whichever microphone GStreamer listed first (PipeWire's entries, which
+    do not say which is the default, come before PulseAudio's, which do), and kept it."""
 
     def test_theDefaultMicrophoneIsUsed_andFollowedWhenItChanges(self):
         bob, call_window = self.call_bob_listening("default-mic-ui", 26)
+        pid = self.app.process.pid
+        wait_for(lambda: self.sound.sinks_playing(pid) == {"laptop-speaker"}, timeout=10,
+                 what=f"the call playing to the default speaker (it plays to {self.sound.sinks_playing(pid)})")
         time.sleep(4)
         joined = time.time() - 4
         switched = time.time() + 3
         time.sleep(3)
         self.sound.set_default_microphone("headset-mic")
+        self.sound.set_default_speaker("headset-speaker")
+        wait_for(lambda: self.sound.sinks_playing(pid) == {"headset-speaker"}, timeout=10,
+                 what=f"the call playing to the new default speaker (it plays to {self.sound.sinks_playing(pid)})")
         # The call's Devices say so: the microphone is the system's default, whichever it is.
         click(find(call_window, name="Devices"))
         wait_for(lambda: find(self.accessible, role="label", name="System Default"), what="the microphone shown as the system default")
