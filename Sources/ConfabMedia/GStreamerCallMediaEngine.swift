@@ -219,8 +219,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
 
     /// - Parameters:
     ///   - devices: the camera, microphone and speaker to use, given those in use (nil as a call
-    ///     starts): read when a call starts (the lobby's choices), when the choices change, and
-    ///     when a device fails.
+    ///     starts, and after a device failed): read when a call starts (the lobby's choices),
+    ///     when the choices change, and when a device fails.
     ///   - iceAddress: restrict ICE to this address (tests in a network namespace).
     public init(deviceSource: GStreamerDeviceSource, userID: String, iceAddress: String? = nil,
                 logger: Logger = Logger(label: "confab.media"), devices: @escaping @MainActor (_ current: CallMediaDevices?) -> CallMediaDevices) {
@@ -316,7 +316,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             // An unplugged device leaves the device monitor's list a moment after it fails.
             try? await Task.sleep(for: .seconds(1))
             guard let self, let session, self.session === session else { return }
-            let now = self.devices(session.devices)
+            // Chosen afresh (not given the failed one as in use, which would keep it).
+            let now = self.devices(nil)
             let choice = device.kind == .camera ? now.camera : now.microphone
             let replacement = choice.flatMap { $0.isSameDevice(as: device) ? nil : $0 }
             if replacement != nil { session.use(now) }
