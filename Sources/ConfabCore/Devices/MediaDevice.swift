@@ -23,9 +23,10 @@ public struct MediaDevice: Hashable, Sendable, Identifiable {
         self.followsSystemDefault = followsSystemDefault
     }
 
-    /// The system's default microphone or speaker, whichever it is at the moment.
+    /// The system's default microphone or speaker, whichever it is at the moment. Its name is
+    /// what the pickers and a toast about a failed device show.
     public static func systemDefault(_ kind: Kind) -> MediaDevice {
-        MediaDevice(id: "system-default:\(kind.rawValue)", name: "System Default", kind: kind, followsSystemDefault: true)
+        MediaDevice(id: "system-default:\(kind.rawValue)", name: tr("System Default"), kind: kind, followsSystemDefault: true)
     }
 }
 

@@ -25,7 +25,7 @@ final class DeviceSelectors {
 
     func update(kind: MediaDevice.Kind, devices: [MediaDevice], selected: MediaDevice?) {
         guard let row = rows[kind] else { return }
-        let names = devices.isEmpty ? [kind.noneFound] : devices.map { $0.followsSystemDefault ? tr("System Default") : $0.name }
+        let names = devices.isEmpty ? [kind.noneFound] : devices.map(\.name)
         let selectedIndex = selected.flatMap { selected in devices.firstIndex { $0.isSameDevice(as: selected) } } ?? 0
         if shown[kind] != devices || row.selectedIndex != selectedIndex {
             shown[kind] = devices
