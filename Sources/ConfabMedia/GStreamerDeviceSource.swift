@@ -74,9 +74,10 @@ public final class GStreamerDeviceSource: DeviceSource {
         // not connect in the app ("cannot be connected": bob heard nothing), where PulseAudio's
         // does (UI AChosenMicrophone).
         let found = monitor.devices.sorted { $0.isPulseAudio && !$1.isPulseAudio }
-        systemDevices = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
-        var devices = found.filter { seen.insert($0.id).inserted }.map { device in
+        let unique = found.filter { seen.insert($0.id).inserted }
+        systemDevices = Dictionary(uniqueKeysWithValues: unique.map { ($0.id, $0) })
+        var devices = unique.map { device in
             MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: device.isDefault)
         }
         // Where PulseAudio's server runs, the system's default microphone and speaker come
