@@ -583,9 +583,6 @@ class FollowingTheSystemMicrophone(MicrophonesTestCase):
         self.assert_heard(bob, [(joined, self.LAPTOP), (switched, self.HEADSET)])
 
 
-@unittest.skipIf(os.environ.get("CI"), "SKIPPED ON CI: flaky there. In 1 of 2 clean-clone runs bob heard nothing at all from ada's "
-                 "chosen microphone for the whole call, with no warning from the app (it passed in the other run and in 4 runs "
-                 "here; on the old code it failed with the app's warning 'headset-mic cannot be connected'). Cause not found yet.")
 class AChosenMicrophone(MicrophonesTestCase):
     """The user chose the headset's microphone (remembered): the call uses it, whatever the
     system's default is. It was opened through PipeWire's entry in GStreamer's list, which in the
