@@ -458,7 +458,8 @@ public final class CallMediaSession {
             Task {
                 await publisher.adaptToThePath()
                 self.sentVideo = publisher.sent
-                self.follow(publisher.mediaPath, silence: publisher.reportSilence, candidates: publisher.localCandidates)
+                self.follow(publisher.mediaPath, silence: publisher.reportSilence, candidates: publisher.localCandidates,
+                            heardFromJanus: publisher.hasHeardFromJanus)
             }
         }
         onChange?()
@@ -474,13 +475,13 @@ public final class CallMediaSession {
 
     /// Gives up on a path that stays down: long enough that a short dropout (a busy Wi-Fi, a
     /// bandwidth cap's queue) recovers by itself, or at once when the network changed lately.
-    private func follow(_ path: MediaPath, silence: Duration?, candidates: LocalCandidates) {
+    private func follow(_ path: MediaPath, silence: Duration?, candidates: LocalCandidates, heardFromJanus: Bool) {
         guard !stopped else { return }
         if path != mediaPath {
             logger.info("media path", metadata: ["path": "\(path)"])
             mediaPath = path
         }
-        if let loss = watch.follow(path: path, silence: silence, candidates: candidates) { lost(loss) }
+        if let loss = watch.follow(path: path, silence: silence, candidates: candidates, heardFromJanus: heardFromJanus) { lost(loss) }
     }
 
     /// Addresses or routes changed: a path that is down will not recover on the addresses it

@@ -43,6 +43,14 @@ struct MediaConnectionWatch {
     /// A connection that carried nothing for this long will not: the backstop for one whose ICE
     /// checks gave up (`madeWithoutAddress` catches the common case sooner).
     static let connectingLimit: Duration = .seconds(8)
+    /// A connection on which Janus sent nothing at all for this long after it was published never
+    /// came up: ICE over a working path takes well under a second, and Janus starts DTLS the
+    /// moment it is up. One made while the network is still away (a try during an outage
+    /// without a network change: UDP dropped, a Wi-Fi gone for a while) is such a connection,
+    /// and its ICE did not come up when the network came back: it waited out `connectingLimit`
+    /// and the try after it, media back 4–7 s after the network (UI `MediaPathLost`). Given up
+    /// sooner, the next try, made a second later, finds the network back.
+    static let silentConnectionLimit: Duration = .seconds(4)
 
     /// When the connection was up on Janus (published); nil while it is being made.
     private var connectedAt: ContinuousClock.Instant?
@@ -82,13 +90,15 @@ struct MediaConnectionWatch {
     }
 
     /// Once a second, with the publisher's path, how long since Janus last reported on what we
-    /// send (nil before its first report), and what ICE gathered.
-    mutating func follow(path: MediaPath, silence: Duration?, candidates: LocalCandidates,
+    /// send (nil before its first report), what ICE gathered, and whether Janus sent anything
+    /// at all on the connection yet.
+    mutating func follow(path: MediaPath, silence: Duration?, candidates: LocalCandidates, heardFromJanus: Bool,
                          now: ContinuousClock.Instant = .now) -> MediaConnectionLoss? {
         guard let connectedAt else { return nil }
         // A change came while the connection was being made (or gathering): now that gathering
         // is known to have found nothing, the change is acted on.
         if candidates == .noAddress, hasNetworkChanged { return .madeWithoutAddress }
+        if path == .connecting, !heardFromJanus, now - connectedAt > Self.silentConnectionLimit { return .pathDown }
         if path == .connecting, now - connectedAt > Self.connectingLimit { return .pathDown }
         let changedLately = changedLately(now: now)
         // Right after a network change, a report missing for 1.5 s (they come about once a

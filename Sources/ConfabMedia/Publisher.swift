@@ -599,6 +599,10 @@ final class Publisher {
         mediaPath = now - lastReportAt > Self.pathDownAfter ? .down : .up
     }
 
+    /// Whether Janus sent anything at all on the connection yet (DTLS, RTCP, media), as of the
+    /// last look at the path: nothing means ICE never came up (`MediaConnectionWatch`).
+    var hasHeardFromJanus: Bool { packetsFromJanus > 0 }
+
     /// What ICE gathered for our connection: none at all means it was made while the network
     /// was away (see `LocalCandidates`).
     var localCandidates: LocalCandidates {

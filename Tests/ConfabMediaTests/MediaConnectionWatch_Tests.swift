@@ -21,7 +21,7 @@ final class MediaConnectionWatch_Tests: XCTestCase {
     func test_madeWithoutAddress_networkComesBack_isReplacedAtOnce() {
         var watch = published()
         for second in 1...3 {
-            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(Double(second))),
+            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, heardFromJanus: true, now: at(Double(second))),
                          "replaced while the network is still away")
         }
         XCTAssertEqual(watch.networkChanged(path: .connecting, candidates: .noAddress, now: at(3.5)), .madeWithoutAddress)
@@ -38,19 +38,49 @@ final class MediaConnectionWatch_Tests: XCTestCase {
         // Not while the call is still starting the connection.
         XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .noAddress, now: at(-0.3)))
         watch.connected(at: at(0))
-        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(1)), .madeWithoutAddress)
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, heardFromJanus: true, now: at(1)), .madeWithoutAddress)
     }
 
     func test_networkBackWhileGathering_thenNoCandidate_isReplacedAtTheNextLook() {
         var watch = published()
         XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .gathering, now: at(0.1)))
-        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(1)), .madeWithoutAddress)
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, heardFromJanus: true, now: at(1)), .madeWithoutAddress)
     }
 
-    func test_madeWithoutAddress_networkNeverChanges_isLeftToTheConnectingLimit() {
+    func test_madeWithoutAddress_networkNeverChanges_isGivenUpWhenJanusSentNothingFor4s() {
         var watch = published()
-        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(7.5)))
-        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, now: at(8.5)), .pathDown)
+        // (Without an address nothing can be heard.)
+        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, heardFromJanus: false, now: at(3.5)))
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .noAddress, heardFromJanus: false, now: at(4.5)), .pathDown)
+    }
+
+    // MARK: A connection made while the network is away, with no change to tell it came back
+
+    func test_janusSentNothingFor4s_isGivenUp() {
+        // A try made during an outage (every UDP packet dropped): its ICE never comes up, not
+        // even when the network is back. Given up at 8 s before, media then back 4–7 s after
+        // the network.
+        var watch = published()
+        for second in 1...4 {
+            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, heardFromJanus: false, now: at(Double(second))),
+                         "given up at \(second) s: a connection coming up normally hears Janus within a second, but not always at once")
+        }
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .found, heardFromJanus: false, now: at(4.5)), .pathDown)
+    }
+
+    func test_janusHeard_butNoReportYet_isGivenTheConnectingLimit() {
+        // ICE and DTLS are up (a loaded machine, Janus slow to report): it may yet carry media.
+        var watch = published()
+        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, heardFromJanus: true, now: at(7.5)))
+        XCTAssertEqual(watch.follow(path: .connecting, silence: nil, candidates: .found, heardFromJanus: true, now: at(8.5)), .pathDown)
+    }
+
+    func test_janusSilent_butThePathIsUp_isKept() {
+        // Sending nothing (muted, camera off) counts as up: there is nothing to be told of.
+        var watch = published()
+        for second in 1...30 {
+            XCTAssertNil(watch.follow(path: .up, silence: nil, candidates: .found, heardFromJanus: false, now: at(Double(second))))
+        }
     }
 
     // MARK: A first connection being made normally
@@ -58,51 +88,51 @@ final class MediaConnectionWatch_Tests: XCTestCase {
     func test_firstConnectionWithCandidates_networkChangesWhileItComesUp_isKept() {
         var watch = published()
         // The interop test: a browser starting up beside us changes the network while our
-        // first connection is still coming up on it.
+        // first connection is still coming up on it (ICE up: Janus heard).
         XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .found, now: at(0.4)))
         XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .found, now: at(1.8)))
         for second in 1...7 {
-            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, now: at(Double(second))))
+            XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, heardFromJanus: true, now: at(Double(second))))
         }
-        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(200), candidates: .found, now: at(7.5)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(200), candidates: .found, heardFromJanus: true, now: at(7.5)))
     }
 
     func test_firstConnectionStillGathering_networkChanges_isKept() {
         var watch = published()
         XCTAssertNil(watch.networkChanged(path: .connecting, candidates: .gathering, now: at(0.1)))
-        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, now: at(1)))
-        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(100), candidates: .found, now: at(2)))
+        XCTAssertNil(watch.follow(path: .connecting, silence: nil, candidates: .found, heardFromJanus: true, now: at(1)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(100), candidates: .found, heardFromJanus: true, now: at(2)))
     }
 
     // MARK: A connection that was up
 
     func test_pathUp_networkChanges_thenReportsStop_isGivenUpAfterOneAndAHalfSeconds() {
         var watch = published()
-        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(300), candidates: .found, now: at(10)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(300), candidates: .found, heardFromJanus: true, now: at(10)))
         XCTAssertNil(watch.networkChanged(path: .up, candidates: .found, now: at(10.2)))
-        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(1300), candidates: .found, now: at(11)))
-        XCTAssertEqual(watch.follow(path: .up, silence: .milliseconds(2300), candidates: .found, now: at(12)), .networkChanged)
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(1300), candidates: .found, heardFromJanus: true, now: at(11)))
+        XCTAssertEqual(watch.follow(path: .up, silence: .milliseconds(2300), candidates: .found, heardFromJanus: true, now: at(12)), .networkChanged)
     }
 
     func test_pathDown_networkChanges_isGivenUpAtOnce() {
         var watch = published()
-        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(10)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, heardFromJanus: true, now: at(10)))
         XCTAssertEqual(watch.networkChanged(path: .down, candidates: .found, now: at(10.5)), .networkChanged)
     }
 
     func test_pathDown_noNetworkChange_isGivenUpAfterSixSeconds_notBefore() {
         var watch = published()
-        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(10)))
-        XCTAssertNil(watch.follow(path: .down, silence: .seconds(9), candidates: .found, now: at(15)))
-        XCTAssertEqual(watch.follow(path: .down, silence: .seconds(10), candidates: .found, now: at(16)), .pathDown)
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, heardFromJanus: true, now: at(10)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(9), candidates: .found, heardFromJanus: true, now: at(15)))
+        XCTAssertEqual(watch.follow(path: .down, silence: .seconds(10), candidates: .found, heardFromJanus: true, now: at(16)), .pathDown)
     }
 
     func test_pathDownThenUpAgain_startsCountingAnew() {
         var watch = published()
-        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(10)))
-        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(500), candidates: .found, now: at(14)))
-        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, now: at(15)))
-        XCTAssertNil(watch.follow(path: .down, silence: .seconds(9), candidates: .found, now: at(20)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, heardFromJanus: true, now: at(10)))
+        XCTAssertNil(watch.follow(path: .up, silence: .milliseconds(500), candidates: .found, heardFromJanus: true, now: at(14)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(4), candidates: .found, heardFromJanus: true, now: at(15)))
+        XCTAssertNil(watch.follow(path: .down, silence: .seconds(9), candidates: .found, heardFromJanus: true, now: at(20)))
     }
 
     // MARK: Reading what ICE gathered
