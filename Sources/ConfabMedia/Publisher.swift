@@ -122,6 +122,8 @@ final class Publisher {
             + "opusenc bitrate=48000 inband-fec=true dtx=true ! "
             + "rtpopuspay name=audio-pay pt=111 mtu=1200 dtx=true ! application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! webrtc."
         pipeline = try MediaPipeline(description: description)
+        // The microphone and camera are replaced while it plays (`MediaPipeline.useSystemClock`).
+        pipeline.useSystemClock()
         guard let webrtc = pipeline.webRTCBin(named: "webrtc") else { throw MediaPipelineError("no webrtcbin") }
         self.webrtc = webrtc
         // The audio-level header extension lets Janus send talking events (audiolevel_event).

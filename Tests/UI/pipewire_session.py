@@ -36,9 +36,14 @@ class PipeWireSession:
     def add_nodes(self):
         pass
 
+    def dump(self):
+        """PipeWire's objects now (`pw-dump`; only its first list: a change while it dumps
+        can make it print another after it)."""
+        output = subprocess.run(["pw-dump"], env=self.env, capture_output=True, text=True, timeout=10).stdout.strip()
+        return json.JSONDecoder().raw_decode(output)[0] if output else []
+
     def find_node(self, name):
-        dump = subprocess.run(["pw-dump"], env=self.env, capture_output=True, text=True, timeout=10).stdout
-        for entry in json.loads(dump or "[]"):
+        for entry in self.dump():
             props = (entry.get("info") or {}).get("props") or {}
             if entry.get("type") == "PipeWire:Interface:Node" and props.get("node.name") == name:
                 return entry["id"]
@@ -142,6 +147,15 @@ class PipeWireSound(PipeWireSession):
         self.feeds[name] = feed
         self.wait(lambda: self.link(f"feed-{name}:output_MONO", f"{name}:input_MONO"), f"{name}'s tone linked to it")
 
+    def unplug(self, name):
+        """The microphone `name` goes away (its node and its tone), as a headset pulled out."""
+        feed = self.feeds.pop(name)
+        feed.terminate()
+        feed.wait(timeout=5)
+        self.processes.remove(feed)
+        subprocess.run(["pw-cli", "destroy", str(self.find_node(name))], env=self.env, check=True, capture_output=True, timeout=10)
+        self.wait(lambda: self.find_node(name) is None, f"{name} gone from PipeWire")
+
     def link(self, output, input):
         return subprocess.run(["pw-link", output, input], env=self.env, capture_output=True, timeout=10).returncode == 0
 
@@ -171,7 +185,7 @@ class PipeWireSound(PipeWireSession):
 
     def sinks_playing(self, pid):
         """The names of the sinks the process `pid` plays to now (its streams' links)."""
-        dump = json.loads(subprocess.run(["pw-dump"], env=self.env, capture_output=True, text=True, timeout=10).stdout or "[]")
+        dump = self.dump()
         nodes = {entry["id"]: (entry.get("info") or {}).get("props") or {} for entry in dump if entry.get("type") == "PipeWire:Interface:Node"}
         streams = {node for node, props in nodes.items()
                    if props.get("media.class") == "Stream/Output/Audio" and str(props.get("application.process.id")) == str(pid)}

@@ -596,6 +596,25 @@ class AChosenMicrophone(MicrophonesTestCase):
         self.assert_heard(bob, [(joined, self.HEADSET)])
 
 
+class AChosenMicrophonePluggedBackIn(MicrophonesTestCase):
+    """The user's chosen headset is pulled out during a call, then plugged back in: the call
+    takes it back, as the lobby does. Before, it stayed on the microphone it had fallen back to
+    (the device list was read only when the Devices popover opened)."""
+
+    app_device_preferences = {"microphone": "headset-mic"}
+
+    def test_theChosenMicrophone_pulledOutAndBackIn_isUsedAgain(self):
+        bob, call_window = self.call_bob_listening("replug-ui", 30)
+        joined = time.time()
+        time.sleep(7)
+        self.sound.unplug("headset-mic")
+        unplugged = time.time()
+        time.sleep(8)
+        self.sound.plug("headset-mic")
+        plugged = time.time()
+        self.assert_heard(bob, [(joined, self.HEADSET), (unplugged, self.LAPTOP), (plugged, self.HEADSET)])
+
+
 class AnAudioRoom(MediaCallTestCase):
     """In an audio room only hosts speak and nobody is seen (the coordinator's table): ada opens
     one (its host) and bob joins as a listener. The app sent everyone's camera there, and every

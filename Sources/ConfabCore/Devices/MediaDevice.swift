@@ -43,6 +43,20 @@ public enum DeviceChoice {
         if let current, let same = devices.first(where: { $0.id == current.id }) { return same }
         return devices.first
     }
+
+    /// The kinds whose remembered choice was plugged in or pulled out between `before` and
+    /// `now`: a call chooses its devices again for those. Pulled out, the sound server moves a
+    /// stream to the default by itself, with no error for the app to see, and the call took
+    /// the headset for still in use; plugged back in, the call takes it back (the lobby
+    /// chooses again on every change; a call keeps what it uses until something says otherwise).
+    public static func kindsWhoseRememberedDeviceCameOrWent(before: [MediaDevice], now: [MediaDevice],
+                                                            preferredID: (MediaDevice.Kind) -> String?) -> [MediaDevice.Kind] {
+        MediaDevice.Kind.allCases.filter { kind in
+            guard let id = preferredID(kind) else { return false }
+            let isIn = { (devices: [MediaDevice]) in devices.contains { $0.kind == kind && $0.id == id } }
+            return isIn(before) != isIn(now)
+        }
+    }
 }
 
 extension MediaDevice {

@@ -11,10 +11,18 @@ final class CallDevicesPopover {
     private let selectors: DeviceSelectors
     private let devices: GStreamerDeviceSource
     private let preferences: DevicePreferences
+    private let onChange: @MainActor () -> Void
+    /// Watches devices come and go while a call is shown: a monitor of its own (one
+    /// `DeviceSource` serves one watcher, and the lobby's stops when the lobby closes, after
+    /// the call page is up). Only which devices are there is read from it.
+    private let watcher = GStreamerDeviceSource(includeTestDevices: false)
+    /// What the watcher listed last (nil before it started).
+    private var present: [MediaDevice]?
 
     init(devices: GStreamerDeviceSource, preferences: DevicePreferences, onChange: @escaping @MainActor () -> Void) {
         self.devices = devices
         self.preferences = preferences
+        self.onChange = onChange
         selectors = DeviceSelectors { device in
             guard preferences.preferredDeviceID(for: device.kind) != device.id else { return }
             preferences.setPreferredDeviceID(device.id, for: device.kind)
@@ -29,6 +37,29 @@ final class CallDevicesPopover {
         // Cameras and headsets come and go during a call: list what is plugged in now.
         button.onOpen { [weak self] in self?.refresh() }
         refresh()
+    }
+
+    /// Follows devices coming and going for as long as the call is shown (until
+    /// `stopWatching`): the lists stay current, and a remembered device is let go when it is
+    /// pulled out and used again at once when it is plugged back in.
+    func startWatching() {
+        watcher.startMonitoring { [weak self] now in self?.devicesChanged(now) }
+    }
+
+    func stopWatching() {
+        watcher.stopMonitoring()
+        present = nil
+    }
+
+    private func devicesChanged(_ now: [MediaDevice]) {
+        defer { present = now }
+        guard let before = present else { return }
+        refresh()
+        // The call's devices are chosen again from what is there: the remembered one while it
+        // is plugged in, else the system's default.
+        if !DeviceChoice.kindsWhoseRememberedDeviceCameOrWent(before: before, now: now, preferredID: preferences.preferredDeviceID(for:)).isEmpty {
+            onChange()
+        }
     }
 
     /// Re-reads what is plugged in (called when the popover's owner updates).

@@ -149,6 +149,7 @@ final class CallPage: MainWindowPage {
         PermissionsPrompt.banner(in: .call, toasts: toasts).map(permissionsSlot.append)
         // The devices may have been chosen again in the lobby since the page was built.
         devices?.refresh()
+        devices?.startWatching()
         timer = RepeatingTimer(interval: 1) { [weak self] in self?.updateStatus() }
         // Scrolling the spotlight's strip changes whose video is watched, between updates.
         area.onShownSessionsChanged = { [weak self] in self?.watchShownVideo() }
@@ -186,6 +187,7 @@ final class CallPage: MainWindowPage {
     }
 
     func close() {
+        devices?.stopWatching()
         frameSubscriptions = []
         videoWatches = [:]
         selfViewWatch = nil

@@ -226,6 +226,27 @@ public final class MediaPipeline {
 
     // MARK: State
 
+    /// Runs the pipeline on the system clock whatever its elements offer. A pipeline takes the
+    /// clock of one of its elements when it starts playing (a PulseAudio source or sink offers
+    /// its own); when that element is taken out while it plays (another microphone chosen, a
+    /// headset pulled out) the clock stops with it, and everything timed by it (the camera,
+    /// what is sent) stood still until the pipeline was restarted. Devices slave to the system
+    /// clock instead (resampling as needed).
+    public func useSystemClock() {
+        guard let clock = gst_system_clock_obtain() else { return }
+        gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self), clock)
+        gst_object_unref(gpointer(clock))
+    }
+
+    /// Whether the pipeline runs on the system clock now (while it plays).
+    public var runsOnTheSystemClock: Bool {
+        guard let clock = gst_pipeline_get_clock(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self)) else { return false }
+        defer { gst_object_unref(gpointer(clock)) }
+        guard let system = gst_system_clock_obtain() else { return false }
+        defer { gst_object_unref(gpointer(system)) }
+        return clock == system
+    }
+
     /// Starts playing. Errors that come later arrive on the bus as `.error`.
     public func play() throws(MediaPipelineError) {
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
