@@ -55,9 +55,25 @@ actor JanusSignallingClient {
     /// Opens the WebSocket; throws `JanusError.unreachable` when that fails within `timeout`.
     static func connect(to url: String, logger: Logger, timeout: Duration = .seconds(5)) async throws -> JanusSignallingClient {
         let client = JanusSignallingClient(url: url, logger: logger)
-        try await client.open(timeout: timeout)
+        let isFirst = await firstOpening.enter()
+        do {
+            try await client.open(timeout: timeout)
+        } catch {
+            if isFirst { await firstOpening.leave() }
+            throw error
+        }
+        if isFirst { await firstOpening.leave() }
         return client
     }
+
+    /// The process's first WebSocket to Janus is opened alone; the others wait for it (once).
+    /// A server given two Janus nodes opens both at start, at once, on two of NIO's threads,
+    /// and it died there (SIGSEGV, twice in about ten clean-clone CI runs of `JanusNodesTests`):
+    /// Swift's runtime crashed inside its generic metadata cache while both threads set up the
+    /// WebSocket client's HTTP upgrade pipeline for the first time (`HTTPPart`'s metadata,
+    /// `configureUpgradableHTTPClientPipeline`). Once one connection has set it up, the types
+    /// are made and later connections only read them.
+    private static let firstOpening = FirstOpening()
 
     private init(url: String, logger: Logger) {
         self.url = url
@@ -224,5 +240,30 @@ func withDeadline<T: Sendable>(
         defer { group.cancelAll() }
         guard let first = try await group.next() else { throw timeoutError }
         return first
+    }
+}
+
+/// Lets the first caller through alone; the others wait until it has left, then all pass at once
+/// for good (`JanusSignallingClient.firstOpening`).
+actor FirstOpening {
+    private var isDone = false
+    private var isUnderWay = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the caller may go on: true for the first caller, which must `leave`.
+    func enter() async -> Bool {
+        if isDone { return false }
+        if !isUnderWay {
+            isUnderWay = true
+            return true
+        }
+        await withCheckedContinuation { waiting.append($0) }
+        return false
+    }
+
+    func leave() {
+        isDone = true
+        waiting.forEach { $0.resume() }
+        waiting = []
     }
 }
