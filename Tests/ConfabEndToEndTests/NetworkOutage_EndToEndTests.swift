@@ -8,6 +8,8 @@ import XCTest
 class NetworkOutageCall: XCTestCase {
     class var name: String { "network-outage" }
     class var outageLasts: Double { 3 }
+    /// Seconds after the network is back by which both must see and hear each other again.
+    class var backWithin: Double { 5 }
     private static let outageStartsAfter = 8.0
     private class var peers: [MediaCall.Peer] {
         let call = "default:\(name)", duration = "\(Int(outageStartsAfter + outageLasts + 9))"
@@ -31,7 +33,7 @@ class NetworkOutageCall: XCTestCase {
             stampFile: "loss-started-at")
     }
 
-    func checkBothSeeAndHearEachOtherAgainWithin5s_asLargeAsBefore() throws {
+    func checkBothSeeAndHearEachOtherAgainSoon_asLargeAsBefore() throws {
         for (observer, sender) in [("alice", "bob"), ("bob", "alice")] {
             let received = try XCTUnwrap(reports[observer]?.received(from: sender), "\(observer) received nothing from \(sender)")
             // The outage is real: frames stopped during it.
@@ -57,8 +59,8 @@ class NetworkOutageCall: XCTestCase {
             XCTAssertFalse(widthsAfter.isEmpty, "no sample of \(sender)'s video in the 3 s after it came back")
             XCTAssertGreaterThanOrEqual(widthsAfter.min() ?? 0, widthBefore,
                                         "\(observer) saw \(sender) at widths \(widthsAfter) after the outage, \(widthBefore) before\n\(diagnosis(observer: observer, sender: sender))")
-            XCTAssertLessThanOrEqual(videoBack, 5, "\(observer) saw \(sender)'s video again only after \(videoBack) s")
-            XCTAssertLessThanOrEqual(audioBack, 5, "\(observer) heard \(sender) again only after \(audioBack) s")
+            XCTAssertLessThanOrEqual(videoBack, Self.backWithin, "\(observer) saw \(sender)'s video again only after \(videoBack) s")
+            XCTAssertLessThanOrEqual(audioBack, Self.backWithin, "\(observer) heard \(sender) again only after \(audioBack) s")
         }
     }
 
@@ -91,7 +93,7 @@ class NetworkOutageCall: XCTestCase {
 /// Every UDP packet dropped for 3 s.
 final class NetworkOutage_EndToEndTests: NetworkOutageCall {
     func test_udpGoneFor3s_bothSeeAndHearEachOtherAgainWithin5s_asLargeAsBefore() throws {
-        try checkBothSeeAndHearEachOtherAgainWithin5s_asLargeAsBefore()
+        try checkBothSeeAndHearEachOtherAgainSoon_asLargeAsBefore()
     }
 }
 
@@ -104,8 +106,12 @@ final class NetworkOutage_EndToEndTests: NetworkOutageCall {
 final class LongNetworkOutage_EndToEndTests: NetworkOutageCall {
     override class var name: String { "long-network-outage" }
     override class var outageLasts: Double { 13 }
+    /// A retry comes every ~5 s while the network is away, so how soon media is back depends on
+    /// where in that the network returns: 2.0–2.7 s here, 3.1–4.1 s in a clean-clone CI run;
+    /// with the old limit 6.1–7.1 s.
+    override class var backWithin: Double { 6 }
 
-    func test_udpGoneFor13s_bothSeeAndHearEachOtherAgainWithin5s_asLargeAsBefore() throws {
-        try checkBothSeeAndHearEachOtherAgainWithin5s_asLargeAsBefore()
+    func test_udpGoneFor13s_bothSeeAndHearEachOtherAgainWithin6s_asLargeAsBefore() throws {
+        try checkBothSeeAndHearEachOtherAgainSoon_asLargeAsBefore()
     }
 }
