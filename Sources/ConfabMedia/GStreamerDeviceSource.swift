@@ -67,15 +67,8 @@ public final class GStreamerDeviceSource: DeviceSource {
     }
 
     private func currentDevices() -> [MediaDevice] {
-        // One entry per id: PipeWire and PulseAudio can both report the same device (a GNOME
-        // session runs PipeWire's PulseAudio server). PulseAudio's is kept: GStreamer lists
-        // PipeWire's first, without a word on which is the default, so the call took whichever
-        // microphone came first; and a chosen microphone opened through PipeWire's entry would
-        // not connect in the app ("cannot be connected": bob heard nothing), where PulseAudio's
-        // does (UI AChosenMicrophone).
-        let found = monitor.devices.sorted { $0.isPulseAudio && !$1.isPulseAudio }
-        var seen = Set<String>()
-        let unique = found.filter { seen.insert($0.id).inserted }
+        let found = monitor.devices
+        let unique = Self.usable(found)
         systemDevices = Dictionary(uniqueKeysWithValues: unique.map { ($0.id, $0) })
         var devices = unique.map { device in
             MediaDevice(id: device.id, name: device.displayName, kind: device.kind.mediaKind, isDefault: device.isDefault)
@@ -87,7 +80,34 @@ public final class GStreamerDeviceSource: DeviceSource {
         if includeTestDevices { devices += TestDevice.allCases.map(\.device) }
         return devices + syntheticDevices.map(\.device)
     }
+
+    /// What the monitor lists, one entry per device, each one the app can open. PipeWire and
+    /// PulseAudio both report a GNOME session's microphones and speakers (its PipeWire serves
+    /// PulseAudio's protocol too): PulseAudio's entry is the one kept. GStreamer lists PipeWire's
+    /// first, without a word on which is the default, so the call took whichever microphone came
+    /// first; and PipeWire's element for a microphone does not connect in the app ("cannot be
+    /// connected": bob heard nothing; UI AChosenMicrophone). So where PulseAudio's server runs, a
+    /// sound device PipeWire alone lists is left out: a device just plugged in is listed by
+    /// PipeWire a few milliseconds before PulseAudio, and a call taking its chosen headset back
+    /// in between opened PipeWire's entry, failed and went silent (UI
+    /// AChosenMicrophonePluggedBackIn, one run in three under load). It is listed once
+    /// PulseAudio's entry comes. Cameras are not PulseAudio's: all are kept.
+    nonisolated static func usable<Device: ListedDevice>(_ found: [Device]) -> [Device] {
+        let pulseAudioRuns = found.contains(where: \.isPulseAudio)
+        let openable = found.filter { !pulseAudioRuns || $0.isPulseAudio || $0.kind == .camera }
+        var seen = Set<String>()
+        return openable.sorted { $0.isPulseAudio && !$1.isPulseAudio }.filter { seen.insert($0.id).inserted }
+    }
 }
+
+/// A device as a device monitor lists it: what `GStreamerDeviceSource.usable` needs to know.
+protocol ListedDevice {
+    var id: String { get }
+    var kind: SystemDevice.Kind { get }
+    var isPulseAudio: Bool { get }
+}
+
+extension SystemDevice: ListedDevice {}
 
 /// Synthetic devices: a moving test pattern, a steady tone, a silent microphone and a speaker
 /// that discards sound.
