@@ -261,6 +261,32 @@ final class CallViewModelMedia_Tests: XCTestCase {
                        "Your camera “HD Webcam” stopped working. Choose another in Devices, or turn it on to try again.")
     } }
 
+    /// A chosen headset pulled out and plugged back in: the call chose again by itself; the
+    /// user is told what it uses each time, and nothing is turned off.
+    func test_chosenHeadsetPulledOutAndBackIn_userIsToldWhatIsUsed_nothingTurnedOff() { onMain {
+        let (subject, _, engine) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        let headset = MediaDevice(id: "usb", name: "USB Headset", kind: .microphone)
+        let toggles = engine.audioEnabled.count
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: headset, isPluggedIn: false),
+                                                   nowUsing: .systemDefault(.microphone))
+        XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” was unplugged. Now using “System Default”.")
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: headset, isPluggedIn: true), nowUsing: headset)
+        XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” is plugged in again and in use.")
+        let speaker = MediaDevice(id: "usb-out", name: "USB Headphones", kind: .speaker)
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: speaker, isPluggedIn: false), nowUsing: nil)
+        XCTAssertEqual(subject.toast?.message, "Your speaker “USB Headphones” was unplugged. Choose another in Devices.")
+        XCTAssertTrue(subject.callSettings.audioOn)
+        XCTAssertEqual(engine.audioEnabled.count, toggles, "the microphone was turned off or on")
+    } }
+
+    func test_chosenDevicePulledOut_outsideACall_saysNothing() { onMain {
+        let subject = CallViewModel(currentUser: User(id: "ada"), callService: FakeCallService(), mediaEngine: FakeMediaEngine())
+        let headset = MediaDevice(id: "usb", name: "USB Headset", kind: .microphone)
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: headset, isPluggedIn: false), nowUsing: nil)
+        XCTAssertNil(subject.toast)
+    } }
+
     func test_mediaLost_renewsTheEndpointAndReconnects_theCallGoesOn() { onMain {
         let (subject, service, engine) = joined(media: endpoint)
         waitUntil { subject.activeCall?.isMediaConnected == true }

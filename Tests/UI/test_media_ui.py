@@ -602,7 +602,8 @@ class AChosenMicrophonePluggedBackIn(MicrophonesTestCase):
     (the device list was read only when the Devices popover opened). Then, in one run in three
     under load (and in a clean-clone CI run), the call took the headset back through PipeWire's
     entry, listed a few milliseconds before PulseAudio's, which failed ("headset-mic cannot be
-    connected"): bob heard digital silence after the replug."""
+    connected"): bob heard digital silence after the replug. Each switch is told in a toast: it
+    was silent."""
 
     app_device_preferences = {"microphone": "headset-mic"}
 
@@ -612,10 +613,17 @@ class AChosenMicrophonePluggedBackIn(MicrophonesTestCase):
         time.sleep(7)
         self.sound.unplug("headset-mic")
         unplugged = time.time()
-        time.sleep(8)
+        # The switch is told: nothing else shows it (the sound server moves a stream silently).
+        self.wait_for_toast(call_window, "Your microphone “headset-mic” was unplugged. Now using “System Default”.")
+        screenshot(self.xvfb.display, "chosen-microphone-unplugged.png")
+        time.sleep(max(0, unplugged + 8 - time.time()))
         self.sound.plug("headset-mic")
         plugged = time.time()
+        self.wait_for_toast(call_window, "Your microphone “headset-mic” is plugged in again and in use.")
         self.assert_heard(bob, [(joined, self.HEADSET), (unplugged, self.LAPTOP), (plugged, self.HEADSET)])
+
+    def wait_for_toast(self, window, message):
+        wait_for(lambda: message in [label.name for label in find_all(window, role="label")], timeout=5, what=f"the toast “{message}”")
 
 
 class AnAudioRoom(MediaCallTestCase):

@@ -117,6 +117,27 @@ public final class LocalMedia {
             : tr("Your microphone “%@” stopped working. Choose another in Devices, or turn it on to try again.", failure.device.name))
     }
 
+    /// The user's chosen device was pulled out or plugged back in during the call, and the
+    /// call chose again (`DeviceChoice`): `nowUsing` is what its kind uses now. The user is
+    /// told, since nothing else shows it: a sound server moves a stream without a word, and a
+    /// headset's wearer hears the call move to the laptop's speakers.
+    public func rememberedDeviceChanged(_ change: RememberedDeviceChange, nowUsing: MediaDevice?) {
+        guard call != nil else { return }
+        let name = change.device.name
+        let message: String = switch (change.device.kind, change.isPluggedIn ? nil : nowUsing?.name) {
+        case (.camera, _) where change.isPluggedIn: tr("Your camera “%@” is plugged in again and in use.", name)
+        case (.microphone, _) where change.isPluggedIn: tr("Your microphone “%@” is plugged in again and in use.", name)
+        case (.speaker, _) where change.isPluggedIn: tr("Your speaker “%@” is plugged in again and in use.", name)
+        case (.camera, nil): tr("Your camera “%@” was unplugged. Choose another in Devices.", name)
+        case (.microphone, nil): tr("Your microphone “%@” was unplugged. Choose another in Devices.", name)
+        case (.speaker, nil): tr("Your speaker “%@” was unplugged. Choose another in Devices.", name)
+        case (.camera, let replacement?): tr("Your camera “%@” was unplugged. Now using “%@”.", name, replacement)
+        case (.microphone, let replacement?): tr("Your microphone “%@” was unplugged. Now using “%@”.", name, replacement)
+        case (.speaker, let replacement?): tr("Your speaker “%@” was unplugged. Now playing on “%@”.", name, replacement)
+        }
+        report(message)
+    }
+
     /// One reading of our own microphone during a call (measured before muting). What is sent
     /// counts, not the toggle: a listener in a room where only some may speak is not heard
     /// with her toggle on either.

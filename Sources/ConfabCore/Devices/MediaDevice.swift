@@ -44,18 +44,35 @@ public enum DeviceChoice {
         return devices.first
     }
 
-    /// The kinds whose remembered choice was plugged in or pulled out between `before` and
-    /// `now`: a call chooses its devices again for those. Pulled out, the sound server moves a
-    /// stream to the default by itself, with no error for the app to see, and the call took
-    /// the headset for still in use; plugged back in, the call takes it back (the lobby
+    /// The remembered choices plugged in or pulled out between `before` and `now`: a call
+    /// chooses its devices again for their kinds, and says so. Pulled out, the sound server
+    /// moves a stream to the default by itself, with no error for the app to see, and the call
+    /// took the headset for still in use; plugged back in, the call takes it back (the lobby
     /// chooses again on every change; a call keeps what it uses until something says otherwise).
-    public static func kindsWhoseRememberedDeviceCameOrWent(before: [MediaDevice], now: [MediaDevice],
-                                                            preferredID: (MediaDevice.Kind) -> String?) -> [MediaDevice.Kind] {
-        MediaDevice.Kind.allCases.filter { kind in
-            guard let id = preferredID(kind) else { return false }
-            let isIn = { (devices: [MediaDevice]) in devices.contains { $0.kind == kind && $0.id == id } }
-            return isIn(before) != isIn(now)
+    public static func rememberedDevicesPluggedInOrOut(before: [MediaDevice], now: [MediaDevice],
+                                                       preferredID: (MediaDevice.Kind) -> String?) -> [RememberedDeviceChange] {
+        MediaDevice.Kind.allCases.compactMap { kind in
+            guard let id = preferredID(kind) else { return nil }
+            let find = { (devices: [MediaDevice]) in devices.first { $0.kind == kind && $0.id == id } }
+            switch (find(before), find(now)) {
+            case (let gone?, nil): return RememberedDeviceChange(device: gone, isPluggedIn: false)
+            case (nil, let back?): return RememberedDeviceChange(device: back, isPluggedIn: true)
+            default: return nil
+            }
         }
+    }
+}
+
+/// The user's remembered camera, microphone or speaker, plugged in or pulled out.
+public struct RememberedDeviceChange: Equatable, Sendable {
+    /// As it was listed while it was there.
+    public var device: MediaDevice
+    /// Plugged (back) in; else pulled out.
+    public var isPluggedIn: Bool
+
+    public init(device: MediaDevice, isPluggedIn: Bool) {
+        self.device = device
+        self.isPluggedIn = isPluggedIn
     }
 }
 

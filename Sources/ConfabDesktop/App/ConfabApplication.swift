@@ -476,7 +476,10 @@ public final class ConfabApplication {
     private func makeCallPage() -> CallPage {
         let page = CallPage(callViewModel: callViewModel, media: mediaEngine,
                             devices: CallDevicesPopover(devices: devices, preferences: preferences,
-                                                        onChange: { [unowned self] in self.mediaEngine.devicesChanged() }))
+                                                        onChange: { [unowned self] in self.mediaEngine.devicesChanged() },
+                                                        onRememberedDevice: { [weak self] change, nowUsing in
+                                                            self?.callViewModel.localMedia.rememberedDeviceChanged(change, nowUsing: nowUsing)
+                                                        }))
         page.onTitleChanged = { [weak self] in self?.router?.mainWindow?.refreshTitle() }
         page.onSelfViewCornerMoved = { [weak self] corner in self?.preferences.selfViewCorner = corner }
         return page

@@ -12,6 +12,9 @@ final class CallDevicesPopover {
     private let devices: GStreamerDeviceSource
     private let preferences: DevicePreferences
     private let onChange: @MainActor () -> Void
+    /// Tells the user that a chosen device was pulled out or plugged back in, and what its kind
+    /// uses now (the call's `LocalMedia`).
+    private let onRememberedDevice: @MainActor (RememberedDeviceChange, _ nowUsing: MediaDevice?) -> Void
     /// Watches devices come and go while a call is shown: a monitor of its own (one
     /// `DeviceSource` serves one watcher, and the lobby's stops when the lobby closes, after
     /// the call page is up). Only which devices are there is read from it.
@@ -19,10 +22,12 @@ final class CallDevicesPopover {
     /// What the watcher listed last (nil before it started).
     private var present: [MediaDevice]?
 
-    init(devices: GStreamerDeviceSource, preferences: DevicePreferences, onChange: @escaping @MainActor () -> Void) {
+    init(devices: GStreamerDeviceSource, preferences: DevicePreferences, onChange: @escaping @MainActor () -> Void,
+         onRememberedDevice: @escaping @MainActor (RememberedDeviceChange, _ nowUsing: MediaDevice?) -> Void) {
         self.devices = devices
         self.preferences = preferences
         self.onChange = onChange
+        self.onRememberedDevice = onRememberedDevice
         selectors = DeviceSelectors { device in
             guard preferences.preferredDeviceID(for: device.kind) != device.id else { return }
             preferences.setPreferredDeviceID(device.id, for: device.kind)
@@ -54,21 +59,27 @@ final class CallDevicesPopover {
     private func devicesChanged(_ now: [MediaDevice]) {
         defer { present = now }
         guard let before = present else { return }
-        refresh()
+        let listed = refresh()
         // The call's devices are chosen again from what is there: the remembered one while it
         // is plugged in, else the system's default.
-        if !DeviceChoice.kindsWhoseRememberedDeviceCameOrWent(before: before, now: now, preferredID: preferences.preferredDeviceID(for:)).isEmpty {
-            onChange()
+        let changes = DeviceChoice.rememberedDevicesPluggedInOrOut(before: before, now: now, preferredID: preferences.preferredDeviceID(for:))
+        guard !changes.isEmpty else { return }
+        onChange()
+        for change in changes {
+            let kind = change.device.kind
+            onRememberedDevice(change, DeviceChoice.pick(from: listed.filter { $0.kind == kind }, preferredID: preferences.preferredDeviceID(for: kind)))
         }
     }
 
-    /// Re-reads what is plugged in (called when the popover's owner updates).
-    func refresh() {
+    /// Re-reads what is plugged in (called when the popover's owner updates); returns it.
+    @discardableResult
+    func refresh() -> [MediaDevice] {
         let present = devices.devicesNow()
         for kind in MediaDevice.Kind.allCases {
             let ofKind = present.filter { $0.kind == kind }
             selectors.update(kind: kind, devices: ofKind,
                              selected: DeviceChoice.pick(from: ofKind, preferredID: preferences.preferredDeviceID(for: kind)))
         }
+        return present
     }
 }
