@@ -271,6 +271,9 @@ final class CallViewModelMedia_Tests: XCTestCase {
         subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: headset, isPluggedIn: false),
                                                    nowUsing: .systemDefault(.microphone))
         XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” was unplugged. Now using “System Default”.")
+        // Plugged in, but the call did not take it (yet): "in use" would be untrue.
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: headset, isPluggedIn: true), nowUsing: .systemDefault(.microphone))
+        XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” was unplugged. Now using “System Default”.")
         subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: headset, isPluggedIn: true), nowUsing: headset)
         XCTAssertEqual(subject.toast?.message, "Your microphone “USB Headset” is plugged in again and in use.")
         let speaker = MediaDevice(id: "usb-out", name: "USB Headphones", kind: .speaker)

@@ -122,7 +122,8 @@ public final class LocalMedia {
     /// told, since nothing else shows it: a sound server moves a stream without a word, and a
     /// headset's wearer hears the call move to the laptop's speakers.
     public func rememberedDeviceChanged(_ change: RememberedDeviceChange, nowUsing: MediaDevice?) {
-        guard call != nil else { return }
+        // Plugged in but not what the call took (not listed to it yet): nothing to tell.
+        guard call != nil, !change.isPluggedIn || change.device.isSameDevice(as: nowUsing) else { return }
         let name = change.device.name
         let message: String = switch (change.device.kind, change.isPluggedIn ? nil : nowUsing?.name) {
         case (.camera, _) where change.isPluggedIn: tr("Your camera “%@” is plugged in again and in use.", name)
