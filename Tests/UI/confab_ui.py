@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -587,3 +588,17 @@ class MediaCallTestCase(XvfbTestCase):
         self.app.stop()
         self.server.stop()
         self.assertFalse(crashed, f"confab exited during the test:\n{output}")
+        if self.has_failed():
+            # A failure on CI is all there is to go by: what the app said last, and in full
+            # among the artifacts.
+            lines = output.splitlines()
+            print(f"\n--- the app's last {min(len(lines), 60)} lines of output ({len(lines)} in all) ---\n" + "\n".join(lines[-60:]),
+                  file=sys.stderr)
+            with open(os.path.join(artifacts_dir(), f"{self.id()}.app.log"), "w") as file:
+                file.write(output)
+
+    def has_failed(self):
+        """Whether this test failed or stopped on an error (read in tearDown: since Python 3.11
+        the result has it by then)."""
+        result = getattr(self._outcome, "result", None)
+        return any(test is self for test, _ in getattr(result, "failures", []) + getattr(result, "errors", []))
