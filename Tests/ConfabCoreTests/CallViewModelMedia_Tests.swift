@@ -283,6 +283,42 @@ final class CallViewModelMedia_Tests: XCTestCase {
         XCTAssertEqual(engine.audioEnabled.count, toggles, "the microphone was turned off or on")
     } }
 
+    /// A camera pulled out also fails (its element errors): the user hears of it once, in
+    /// whichever order the two come; plugged in again and lost again, it is told again.
+    func test_chosenCameraPulledOut_andFailing_isToldOnce() { onMain {
+        let (subject, _, _) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        let webcam = MediaDevice(id: "v4l2", name: "HD Webcam", kind: .camera)
+        let builtIn = MediaDevice(id: "uvc", name: "Built-in Camera", kind: .camera)
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: webcam, isPluggedIn: false), nowUsing: builtIn)
+        let unplugged = subject.toast?.id
+        subject.localMedia.deviceFailed(MediaDeviceFailure(device: webcam, replacement: builtIn, detail: "device gone"))
+        XCTAssertEqual(subject.toast?.id, unplugged, "the user was told twice that the camera went: \(subject.toast?.message ?? "")")
+
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: webcam, isPluggedIn: true), nowUsing: webcam)
+        subject.localMedia.deviceFailed(MediaDeviceFailure(device: webcam, replacement: builtIn, detail: "device gone"))
+        XCTAssertEqual(subject.toast?.message, "Your camera “HD Webcam” stopped working. Now using “Built-in Camera”.")
+        let failed = subject.toast?.id
+        subject.localMedia.rememberedDeviceChanged(RememberedDeviceChange(device: webcam, isPluggedIn: false), nowUsing: builtIn)
+        XCTAssertEqual(subject.toast?.id, failed, "the user was told twice that the camera went: \(subject.toast?.message ?? "")")
+    } }
+
+    /// A camera that fails, is turned on again by the user and fails again, is told each time.
+    func test_cameraFailingAgainLater_isToldAgain() { onMain {
+        let (subject, _, _) = joined(media: endpoint)
+        waitUntil { subject.activeCall?.isMediaConnected == true }
+        var now = ContinuousClock.now
+        subject.localMedia.clock = { now }
+        let webcam = MediaDevice(id: "v4l2", name: "HD Webcam", kind: .camera)
+        subject.localMedia.deviceFailed(MediaDeviceFailure(device: webcam, replacement: nil, detail: "no picture"))
+        let first = subject.toast?.id
+        subject.toggleCameraEnabled()
+        now += .seconds(20)
+        subject.localMedia.deviceFailed(MediaDeviceFailure(device: webcam, replacement: nil, detail: "no picture"))
+        XCTAssertNotEqual(subject.toast?.id, first, "the second failure was not told")
+        XCTAssertFalse(subject.callSettings.videoOn)
+    } }
+
     func test_chosenDevicePulledOut_outsideACall_saysNothing() { onMain {
         let subject = CallViewModel(currentUser: User(id: "ada"), callService: FakeCallService(), mediaEngine: FakeMediaEngine())
         let headset = MediaDevice(id: "usb", name: "USB Headset", kind: .microphone)

@@ -25,6 +25,19 @@ public final class LocalMedia {
     /// call, its type says what may not be sent at all (no camera for an audio room's lobby).
     var lobbyCallType: CallType?
     @ObservationIgnored private var speakingWhileMutedDetector = SpeakingWhileMutedDetector()
+    /// When the user was last told that a device went (failed, or pulled out), by its id: a
+    /// device pulled out may also fail, a second later, and is told of once. A failure later
+    /// on (the user tried the device again) is told again.
+    @ObservationIgnored private var toldGone: [String: ContinuousClock.Instant] = [:]
+    @ObservationIgnored var clock: () -> ContinuousClock.Instant = { .now }
+
+    /// Notes that the user is told now that `device` went; false if they were a moment ago.
+    private func tellGone(_ device: MediaDevice) -> Bool {
+        let now = clock()
+        defer { toldGone[device.id] = now }
+        guard let told = toldGone[device.id] else { return true }
+        return now - told > .seconds(5)
+    }
     /// Tells the user something about their devices (`CallViewModel` shows it as a toast).
     @ObservationIgnored var report: @MainActor (String) -> Void = { _ in }
 
@@ -102,7 +115,10 @@ public final class LocalMedia {
     public func deviceFailed(_ failure: MediaDeviceFailure) {
         guard call != nil else { return }
         let isCamera = failure.device.kind == .camera
+        // A chosen device pulled out may also fail (a camera's element errors): told once.
+        let toldAlready = !tellGone(failure.device)
         if let replacement = failure.replacement {
+            if toldAlready { return }
             return report(isCamera
                 ? tr("Your camera “%@” stopped working. Now using “%@”.", failure.device.name, replacement.name)
                 : tr("Your microphone “%@” stopped working. Now using “%@”.", failure.device.name, replacement.name))
@@ -112,6 +128,7 @@ public final class LocalMedia {
         case .microphone where callSettings.audioOn: flipMicrophone()
         default: break
         }
+        if toldAlready { return }
         report(isCamera
             ? tr("Your camera “%@” stopped working. Choose another in Devices, or turn it on to try again.", failure.device.name)
             : tr("Your microphone “%@” stopped working. Choose another in Devices, or turn it on to try again.", failure.device.name))
@@ -122,8 +139,14 @@ public final class LocalMedia {
     /// told, since nothing else shows it: a sound server moves a stream without a word, and a
     /// headset's wearer hears the call move to the laptop's speakers.
     public func rememberedDeviceChanged(_ change: RememberedDeviceChange, nowUsing: MediaDevice?) {
-        // Plugged in but not what the call took (not listed to it yet): nothing to tell.
-        guard call != nil, !change.isPluggedIn || change.device.isSameDevice(as: nowUsing) else { return }
+        guard call != nil else { return }
+        if change.isPluggedIn {
+            toldGone[change.device.id] = nil
+            // Not what the call took (not listed to it yet): nothing to tell.
+            guard change.device.isSameDevice(as: nowUsing) else { return }
+        } else if !tellGone(change.device) {
+            return  // its failure was told a moment ago
+        }
         let name = change.device.name
         let message: String = switch (change.device.kind, change.isPluggedIn ? nil : nowUsing?.name) {
         case (.camera, _) where change.isPluggedIn: tr("Your camera “%@” is plugged in again and in use.", name)
