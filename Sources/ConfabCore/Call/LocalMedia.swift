@@ -29,15 +29,8 @@ public final class LocalMedia {
     /// device pulled out may also fail, a second later, and is told of once. A failure later
     /// on (the user tried the device again) is told again.
     @ObservationIgnored private var toldGone: [String: ContinuousClock.Instant] = [:]
+    /// What `toldGone` is timed by (tests set it).
     @ObservationIgnored var clock: () -> ContinuousClock.Instant = { .now }
-
-    /// Notes that the user is told now that `device` went; false if they were a moment ago.
-    private func tellGone(_ device: MediaDevice) -> Bool {
-        let now = clock()
-        defer { toldGone[device.id] = now }
-        guard let told = toldGone[device.id] else { return true }
-        return now - told > .seconds(5)
-    }
     /// Tells the user something about their devices (`CallViewModel` shows it as a toast).
     @ObservationIgnored var report: @MainActor (String) -> Void = { _ in }
 
@@ -143,15 +136,31 @@ public final class LocalMedia {
         if change.isPluggedIn {
             toldGone[change.device.id] = nil
             // Not what the call took (not listed to it yet): nothing to tell.
-            guard change.device.isSameDevice(as: nowUsing) else { return }
-        } else if !tellGone(change.device) {
-            return  // its failure was told a moment ago
+            if change.device.isSameDevice(as: nowUsing) { report(Self.pluggedInAgain(change.device)) }
+        } else if tellGone(change.device) {  // else its failure was told a moment ago
+            report(Self.unplugged(change.device, nowUsing: nowUsing))
         }
-        let name = change.device.name
-        let message: String = switch (change.device.kind, change.isPluggedIn ? nil : nowUsing?.name) {
-        case (.camera, _) where change.isPluggedIn: tr("Your camera “%@” is plugged in again and in use.", name)
-        case (.microphone, _) where change.isPluggedIn: tr("Your microphone “%@” is plugged in again and in use.", name)
-        case (.speaker, _) where change.isPluggedIn: tr("Your speaker “%@” is plugged in again and in use.", name)
+    }
+
+    /// Notes that the user is told now that `device` went; false if they were a moment ago.
+    private func tellGone(_ device: MediaDevice) -> Bool {
+        let now = clock()
+        defer { toldGone[device.id] = now }
+        guard let told = toldGone[device.id] else { return true }
+        return now - told > .seconds(5)
+    }
+
+    private static func pluggedInAgain(_ device: MediaDevice) -> String {
+        switch device.kind {
+        case .camera: tr("Your camera “%@” is plugged in again and in use.", device.name)
+        case .microphone: tr("Your microphone “%@” is plugged in again and in use.", device.name)
+        case .speaker: tr("Your speaker “%@” is plugged in again and in use.", device.name)
+        }
+    }
+
+    private static func unplugged(_ device: MediaDevice, nowUsing: MediaDevice?) -> String {
+        let name = device.name
+        return switch (device.kind, nowUsing?.name) {
         case (.camera, nil): tr("Your camera “%@” was unplugged. Choose another in Devices.", name)
         case (.microphone, nil): tr("Your microphone “%@” was unplugged. Choose another in Devices.", name)
         case (.speaker, nil): tr("Your speaker “%@” was unplugged. Choose another in Devices.", name)
@@ -159,7 +168,6 @@ public final class LocalMedia {
         case (.microphone, let replacement?): tr("Your microphone “%@” was unplugged. Now using “%@”.", name, replacement)
         case (.speaker, let replacement?): tr("Your speaker “%@” was unplugged. Now playing on “%@”.", name, replacement)
         }
-        report(message)
     }
 
     /// One reading of our own microphone during a call (measured before muting). What is sent
