@@ -38,10 +38,17 @@ stop-server:
 ## 400 s without (2 cores); a crash's backtrace still names the functions (the symbol table).
 TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0
 
+## The XCTests and the UI suites run at once (meson-helpers/test-suites-together says why);
+## `make test SERIAL=1` runs them one after the other.
+SERIAL ?=
 test: test-deps
 	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
 	meson-helpers/compile-translations .build/locale
+ifeq ($(SERIAL),1)
 	$(MAKE) --no-print-directory test-swift test-ui
+else
+	MAKE="$(MAKE)" meson-helpers/test-suites-together
+endif
 
 test-swift:
 	$(TEST_ENV) $(SWIFT) test --skip-build

@@ -56,6 +56,10 @@ final class JanusInterop_EndToEndTests: XCTestCase {
         XCTAssertEqual(run.peer.room, JanusInteropRun.room)
         let chromium = try XCTUnwrap(run.peer.media.remote.first { $0.userID == "chromium" },
                                      "confab-peer received nothing from the page; it saw: \(run.peer.media.remote.map(\.userID))")
+        // The page sends its camera as captured however loaded the machine is (otherwise
+        // Chromium lowers the resolution for the CPU's sake, as it did beside the UI suites).
+        XCTAssertTrue(run.page.contains { $0.kind == "sender-parameters" && $0.fields["degradationPreference"] == "maintain-framerate-and-resolution" },
+                      "the page could not keep its video's size and rate:\n\(run.chromiumLog.suffix(3000))")
         let late = chromium.samples.suffix(6)
         XCTAssertEqual(late.count, 6, "confab-peer has few samples of the page's feed")
         let meanFPS = late.compactMap(\.framesPerSecond).reduce(0, +) / Double(max(late.count, 1))

@@ -67,8 +67,9 @@ for _ in $(seq 400); do
 done
 grep -q "published in room" "$out/peer.log" || { echo "confab-peer did not publish:" >&2; cat "$out/peer.log" >&2; exit 1; }
 
-# The page asks for 640x360 at 30 fps (see chromium-page.sh for the flags).
-setsid "$here/chromium-page.sh" "$out/chromium-profile" "file://$page?server=$url&room=$room&display=chromium" \
+# The page asks for 640x360 at 30 fps (see chromium-page.sh for the flags), and sends it so
+# however loaded the machine is (fixed=1; the test checks the size).
+setsid "$here/chromium-page.sh" "$out/chromium-profile" "file://$page?server=$url&room=$room&display=chromium&fixed=1" \
   >/dev/null 2>"$out/chromium.log" &
 chromium_pid=$!
 
