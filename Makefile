@@ -38,8 +38,8 @@ stop-server:
 ## 400 s without (2 cores); a crash's backtrace still names the functions (the symbol table).
 TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0
 
-## The XCTests and the UI suites run at once (meson-helpers/test-suites-together says why);
-## `make test SERIAL=1` runs them one after the other.
+## The end-to-end XCTests run alone, then the other XCTests beside the UI suites
+## (meson-helpers/test-suites-together says why); `make test SERIAL=1` runs all in turn.
 SERIAL ?=
 test: test-deps
 	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
@@ -47,7 +47,7 @@ test: test-deps
 ifeq ($(SERIAL),1)
 	$(MAKE) --no-print-directory test-swift test-ui
 else
-	MAKE="$(MAKE)" meson-helpers/test-suites-together
+	MAKE="$(MAKE)" SWIFT="$(SWIFT)" meson-helpers/test-suites-together
 endif
 
 test-swift:

@@ -48,6 +48,9 @@ done
 declare -A urls server_pids
 for name in A B; do
   # Replicas share the database, the Janus and the secrets (tokens, rooms); not the data folder.
+  # The output file exists before the server starts: the loop below may read it before the
+  # background shell has opened it (under load a run failed on "can't read server-B.out").
+  : >"$out/server-$name.out"
   "$bin/confab-server" --host 127.0.0.1 --port 0 --dev-auth --db "$database" --data-dir "$out/data-$name" \
     --secret-file "$out/server.secret" --room-secret-file "$out/janus-room.secret" \
     --janus "ws://127.0.0.1:$janus_port" >"$out/server-$name.out" 2>"$out/server-$name.log" &
