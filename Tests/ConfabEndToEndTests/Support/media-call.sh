@@ -53,6 +53,9 @@ if [ "${MEDIA_CALL_JANUS_NODES:-0}" -gt 0 ]; then
   done
 fi
 
+# The output file exists before the server starts: the loop below may read it before the
+# background shell has opened it (replica-call.sh failed so under load: `sed` and pipefail).
+: >"$out/server.out"
 "$bin/confab-server" --host 127.0.0.1 --port 0 --dev-auth "${media_args[@]}" \
   --db "$out/server.sqlite" >"$out/server.out" 2>"$out/server.log" &
 server_pid=$!
