@@ -50,13 +50,22 @@ else
 	MAKE="$(MAKE)" SWIFT="$(SWIFT)" meson-helpers/test-suites-together
 endif
 
+## SWIFT_TEST_ARGS picks suites, e.g. SWIFT_TEST_ARGS="--filter 'Ringing'".
 test-swift:
-	$(TEST_ENV) $(SWIFT) test --skip-build
+	$(TEST_ENV) $(SWIFT) test --skip-build $(SWIFT_TEST_ARGS)
 
 ## The UI suites run inside a network namespace so the media test can reach Janus (see netns-run).
+## UI_SUITES picks modules of Tests/UI (e.g. UI_SUITES="test_lobby test_calls"; all by default),
+## UI_ARTIFACTS where their screenshots go. Each run has a runtime folder of its own: the
+## accessibility bus's socket goes there (without one, in ~/.cache/at-spi, where a second run
+## side by side would take it over).
+UI_SUITES ?=
+UI_ARTIFACTS ?= $(CURDIR)/.build/ui-artifacts
 test-ui:
-	CONFAB_BIN=$(CURDIR)/.build/debug/confab CONFAB_ARTIFACTS=$(CURDIR)/.build/ui-artifacts \
-	  meson-helpers/netns-run -- dbus-run-session -- /usr/bin/python3 -m unittest discover -s Tests/UI -p 'test_*.py' -v
+	runtime=$$(mktemp -d /tmp/confab-ui-runtime-XXXXXX) && trap 'rm -rf "$$runtime"' EXIT && \
+	XDG_RUNTIME_DIR=$$runtime CONFAB_BIN=$(CURDIR)/.build/debug/confab CONFAB_ARTIFACTS=$(UI_ARTIFACTS) PYTHONPATH=$(CURDIR)/Tests/UI \
+	  meson-helpers/netns-run -- dbus-run-session -- /usr/bin/python3 -m unittest \
+	  $(if $(strip $(UI_SUITES)),$(UI_SUITES),discover -s Tests/UI -p 'test_*.py') -v
 
 ## Start-up time, preview fps, CPU and memory of the lobby (release build); prints numbers.
 ## Benchmarks print numbers, never assert: the lobby (start-up, preview fps, CPU, memory) and

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import select
 import subprocess
 import sys
 import tempfile
@@ -35,26 +36,33 @@ def artifacts_dir():
 
 
 class Xvfb:
-    """A private X server on a free display number."""
+    """A private X server on a display number it picks itself.
+
+    Xvfb chooses a free number and writes it back (`-displayfd`): picking one by looking for
+    lock files raced when two UI suites started X servers at once (`make test` runs two side
+    by side), and the loser could go on to drive the winner's display."""
 
     def __init__(self, width=1280, height=900):
-        self.process = None
-        for number in range(90, 140):
-            if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
-                continue
-            self.display = f":{number}"
-            self.process = subprocess.Popen(
-                ["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        read_end, write_end = os.pipe()
+        self.process = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,))
+        os.close(write_end)
+        written = b""
+        try:
             deadline = time.time() + 10
-            while time.time() < deadline:
-                if os.path.exists(f"/tmp/.X11-unix/X{number}"):
-                    return
-                if self.process.poll() is not None:
+            while not written.endswith(b"\n") and time.time() < deadline:
+                ready, _, _ = select.select([read_end], [], [], max(0.0, deadline - time.time()))
+                chunk = os.read(read_end, 16) if ready else b""
+                if not chunk:
                     break
-                time.sleep(0.05)
+                written += chunk
+        finally:
+            os.close(read_end)
+        if not written.strip().isdigit():
             self.stop()
-        raise RuntimeError("could not start Xvfb")
+            raise RuntimeError(f"could not start Xvfb (it wrote {written!r})")
+        self.display = f":{written.strip().decode()}"
 
     def stop(self):
         if self.process and self.process.poll() is None:
