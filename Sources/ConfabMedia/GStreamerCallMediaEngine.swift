@@ -84,6 +84,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         }
         session?.setSelfViewShown(true)
         updateSelfViewSize()
+        updateSelfViewBetweenSessions()
         return Subscription { [weak self] in
             watch.cancel()
             resized?.cancel()
@@ -91,6 +92,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
             self.selfViewports[viewportID] = nil
             self.session?.setSelfViewShown(self.selfViewWatchers.count > 0)
             self.updateSelfViewSize()
+            self.updateSelfViewBetweenSessions()
         }
     }
 
@@ -98,7 +100,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     private var selfViewports: [Int: VideoViewport] = [:]
 
     private func updateSelfViewSize() {
-        session?.setSelfViewDisplaySize(Self.largest(selfViewports.values.compactMap(\.pixelSize)))
+        let size = Self.largest(selfViewports.values.compactMap(\.pixelSize))
+        session?.setSelfViewDisplaySize(size)
+        selfViewBetweenSessions?.setDisplaySize(size)
     }
 
     private static func largest(_ sizes: [VideoSize]) -> VideoSize? {
@@ -109,6 +113,12 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// one's size (CONFAB_STATS).
     public private(set) var selfViewFramesMade = 0
     public private(set) var selfViewFrameSize: VideoSize?
+
+    private func showInSelfView(_ frame: VideoFrame) {
+        selfViewFramesMade += 1
+        selfViewFrameSize = VideoSize(width: frame.width, height: frame.height)
+        selfViewWatchers.send(frame)
+    }
 
     /// Shows every participant's camera frames (confab-peer's report): everyone is received.
     public func watchAllVideo(_ handler: @escaping @MainActor (RemoteVideoFrame) -> Void) -> Subscription {
@@ -237,6 +247,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
                       onFailure: @escaping @MainActor (String) -> Void) async throws {
         JoinTimeline.mark("engine-start")
         await stop()
+        isVideoEnabled = settings.videoOn
+        let generation = stops
         var configuration = CallMediaConfiguration(janusURL: endpoint.url, room: endpoint.room, token: endpoint.token,
                                                    userID: userID, sessionID: sessionID, iceAddress: iceAddress)
         configuration.audioProcessing = audioProcessing()
@@ -259,12 +271,7 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
                 self.everyonesVideoWatchers.send(received)
             }
         }
-        session.onLocalFrame = { [weak self] frame in
-            guard let self else { return }
-            self.selfViewFramesMade += 1
-            self.selfViewFrameSize = VideoSize(width: frame.width, height: frame.height)
-            self.selfViewWatchers.send(frame)
-        }
+        session.onLocalFrame = { [weak self] frame in self?.showInSelfView(frame) }
         session.setSelfViewShown(selfViewWatchers.count > 0)
         session.setSelfViewDisplaySize(Self.largest(selfViewports.values.compactMap(\.pixelSize)))
         session.onInputFailed = { [weak self, weak session] device, detail in
@@ -292,20 +299,33 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         do {
             try await session.start(settings: settings)
         } catch {
+            logger.warning("could not connect the call's media", metadata: ["error": "\(error)"])
             await session.stop()
             if self.session === session { self.session = nil }
+            // The call goes on and will try again (ActiveCall's recovery), unless it was
+            // stopped meanwhile (the call ended while this start waited).
+            if stops == generation, self.session == nil { isBetweenSessions = true }
             throw error
         }
     }
 
     public func setAudioEnabled(_ enabled: Bool) { session?.setAudioEnabled(enabled) }
-    public func setVideoEnabled(_ enabled: Bool) { session?.setVideoEnabled(enabled) }
+    public func setVideoEnabled(_ enabled: Bool) {
+        isVideoEnabled = enabled
+        session?.setVideoEnabled(enabled)
+        updateSelfViewBetweenSessions()
+    }
     /// Mutes or unmutes what we hear from the others (the echo canceller keeps running).
     public func setSpeakerEnabled(_ enabled: Bool) { session?.setSpeakerEnabled(enabled) }
     /// The device choices changed during a call: switch to them without leaving (see
     /// `CallMediaSession.use`). The devices closure gives the new choices.
     public func devicesChanged() {
-        guard let session else { return }
+        guard let session else {
+            // Between sessions: the self-view shows the camera chosen now.
+            stopSelfViewBetweenSessions()
+            updateSelfViewBetweenSessions()
+            return
+        }
         session.use(devices(session.devices))
     }
 
@@ -336,10 +356,54 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     public func stopScreenshare() async { await session?.stopScreenshare() }
 
     public func stop() async {
+        stops += 1
+        isBetweenSessions = false
         guard let session else { return }
         self.session = nil
         await session.stop()
     }
+
+    // MARK: Our camera between media sessions
+
+    /// How many times `stop` was called: a start that failed after a stop does not leave the
+    /// camera on for a call that ended meanwhile.
+    private var stops = 0
+    /// Whether our camera is on, as the call last said (`start`'s settings, `setVideoEnabled`).
+    private var isVideoEnabled = false
+    /// A media session failed to start and the call is trying again: there is no session, so
+    /// no camera, until the next start.
+    private var isBetweenSessions = false {
+        didSet { updateSelfViewBetweenSessions() }
+    }
+    /// Shows our camera in the self-view while there is no media session. A media server that
+    /// cannot be reached leaves none between tries (up to 8 s apart, for as long as it is
+    /// away), and the self-view stood still on its last frame: the app looked frozen, and a
+    /// camera turned off meanwhile looked on. It is the lobby's preview, with nothing sent;
+    /// it closes the camera before a session opens it again (`start` stops first).
+    private var selfViewBetweenSessions: CameraPreview?
+
+    private func updateSelfViewBetweenSessions() {
+        let wanted = isBetweenSessions && session == nil && isVideoEnabled && selfViewWatchers.count > 0
+        guard wanted else { return stopSelfViewBetweenSessions() }
+        guard selfViewBetweenSessions == nil, let camera = devices(nil).camera else { return }
+        let preview = CameraPreview(devices: deviceSource)
+        preview.setDisplaySize(Self.largest(selfViewports.values.compactMap(\.pixelSize)))
+        preview.onFrame = { [weak self] frame in self?.showInSelfView(frame) }
+        selfViewBetweenSessions = preview
+        preview.startPreview(camera) { [weak self, weak preview] reason in
+            // The next session reports a camera that does not work; until then, nothing moves.
+            self?.logger.warning("the camera could not be shown between media sessions", metadata: ["error": "\(reason)"])
+            if let preview, self?.selfViewBetweenSessions === preview { self?.selfViewBetweenSessions = nil }
+        }
+    }
+
+    private func stopSelfViewBetweenSessions() {
+        selfViewBetweenSessions?.stopPreview()
+        selfViewBetweenSessions = nil
+    }
+
+    /// Whether our camera is shown while the call has no media session (tests).
+    public var isShowingSelfViewBetweenSessions: Bool { selfViewBetweenSessions?.isRunning ?? false }
 
     /// Feeds keyed by the participant session that publishes them: the camera feed gives the
     /// participant's video and audio, a screen feed makes them `isScreensharing`.

@@ -328,6 +328,61 @@ class SelfViewCost(MediaCallTestCase):
         bob.stop()
 
 
+class SelfViewWhileJanusIsAway(MediaCallTestCase):
+    """The media server stops taking connections during a call (a Janus going down or not yet
+    back after a restart: new connections to it are refused, the coordinator's own stays) and
+    the media path dies with it (every UDP packet dropped). The app gives the connection up,
+    says it is reconnecting and tries again, up to 8 s apart; each try is refused, and between
+    tries it has no media connection: the self-view stood still on its last frame, as if the app
+    had hung. It keeps showing the camera (nothing is sent), closing it for each try."""
+
+    table = "confab_ui_janus_away"
+
+    def setUp(self):
+        self.janus = PlainJanus()
+        self.addCleanup(self.janus.stop)
+        self.server_args = ("--janus", f"ws://127.0.0.1:{self.janus.port}")
+        super().setUp()
+
+    def make_janus_unreachable(self):
+        """Refuses new TCP connections to Janus and drops every UDP packet."""
+        subprocess.run(["nft", "-f", "-"], text=True, check=True, input=f"""
+            table inet {self.table} {{
+                chain input {{
+                    type filter hook input priority 0;
+                    meta l4proto udp drop
+                    tcp dport {self.janus.port} tcp flags & (syn | ack) == syn reject with tcp reset
+                }}
+            }}""")
+        self.addCleanup(lambda: subprocess.run(["nft", "delete", "table", "inet", self.table], capture_output=True))
+
+    def test_janusUnreachable_theSelfViewKeepsMoving_whileTheCallReconnects(self):
+        if subprocess.run(["which", "nft"], capture_output=True).returncode != 0:
+            self.skipTest("nft (Debian nftables) is not installed; `make test-deps` installs it")
+        bob, call_window = self.call_bob("janus-away", ["--duration", "60", "--pattern", "ball"])
+        picture = wait_for(lambda: find(call_window, name="Video of You"), what="the self-view")
+        wait_for(lambda: box(picture)[2] > 40 and box(picture)[3] > 40, what="the self-view laid out")
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("kbps", 0)) > 50, timeout=20, what="bob's video received")
+        _, seen = self.last_stats("self-view")
+        self.make_janus_unreachable()
+        cut_at = time.time()
+        # Given up once nothing came for a while, then tried again a second later and refused.
+        wait_for(lambda: "could not connect the call's media" in "\n".join(self.app.output().splitlines()[seen:]) or None, timeout=20,
+                 what="a try refused by the media server")
+        print(f"janus away: the first try refused {time.time() - cut_at:.1f} s after the cut")
+        # The next tries come 2, 4 and 8 s apart: four looks over the next ~10 s.
+        for look in range(4):
+            first = screenshot(self.xvfb.display, f"janus-away-{look}-1.png")
+            time.sleep(1)
+            second = screenshot(self.xvfb.display, f"janus-away-{look}-2.png")
+            changed = changed_pixels(first, second, box(picture))
+            print(f"janus away, {time.time() - cut_at:.1f} s after the cut: {changed} pixels of the self-view changed in a second")
+            self.assertGreater(changed, 200, f"the self-view stood still {time.time() - cut_at:.1f} s after the media server went away")
+            time.sleep(1.5)
+        self.assertIsNotNone(find(call_window, name_contains="Reconnecting"), "the call does not say it is reconnecting")
+        bob.stop()
+
+
 class SpotlightStripOverflow(MediaCallTestCase):
     """A spotlight strip with more people than fit (issue 14): in a 360 px window the strip
     under the spotlight shows two thumbnails; the video of whoever is scrolled out of view is
