@@ -36,7 +36,7 @@ final class MediaState_EndToEndTests: XCTestCase {
     /// Before, frank's first sight of dora said "microphone off" for 0.5–0.8 s.
     func test_silentParticipantAlreadyInTheCall_isShownWithTheMicrophoneOn_fromTheFirst() throws {
         let received = try media("frank", from: "dora")
-        XCTAssertNotNil(received.firstFrameAt, "frank got no video from dora")
+        XCTAssertNotNil(received.firstFrameAt, "frank got no video from dora\n\(sendingSide("dora"))")
         let first = try XCTUnwrap(received.changes.first, "frank's report has no state for dora")
         XCTAssertTrue(first.hasAudio, "frank first saw silent dora with her microphone off")
         let off = received.changes.first { !$0.hasAudio }
@@ -86,6 +86,15 @@ final class MediaState_EndToEndTests: XCTestCase {
             XCTAssertNil(received.changes.first(where: \.hasAudio), "\(observer) showed muted gina with her microphone on")
             XCTAssertNil(received.audioLevelAverage, "\(observer) heard muted gina")
         }
+    }
+
+    /// What `user` said and sent, to tell a camera that never went out from one not received
+    /// (a CI run once had dora's video reach nobody, with nothing else to go by).
+    private func sendingSide(_ user: String) -> String {
+        guard let report = reports[user] else { return "(no report from \(user))" }
+        let sent = (report.media?.sentVideo ?? []).map { "\($0.width)x\($0.height) \($0.videoKilobitsPerSecond ?? -1) kbit/s" }
+        return "\(user): error \(report.error ?? "none"); camera \(report.media?.camera?.map { "\($0.on)" } ?? []); "
+            + "messages \(report.media?.messages ?? []); sent every half second: \(sent)"
     }
 
     private func media(_ observer: String, from sender: String, file: StaticString = #filePath, line: UInt = #line) throws -> RemoteMedia {
