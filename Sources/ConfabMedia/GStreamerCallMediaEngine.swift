@@ -321,8 +321,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// `CallMediaSession.use`). The devices closure gives the new choices.
     public func devicesChanged() {
         guard let session else {
-            // Between sessions: the self-view shows the camera chosen now.
-            stopSelfViewBetweenSessions()
+            // Between sessions: the self-view shows the camera chosen now (a device that came
+            // or went and changed nothing leaves it open).
+            if !(devices(nil).camera?.isSameDevice(as: selfViewBetweenSessionsCamera) ?? false) { stopSelfViewBetweenSessions() }
             updateSelfViewBetweenSessions()
             return
         }
@@ -381,6 +382,8 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     /// camera turned off meanwhile looked on. It is the lobby's preview, with nothing sent;
     /// it closes the camera before a session opens it again (`start` stops first).
     private var selfViewBetweenSessions: CameraPreview?
+    /// The camera it shows.
+    private var selfViewBetweenSessionsCamera: MediaDevice?
 
     private func updateSelfViewBetweenSessions() {
         let wanted = isBetweenSessions && session == nil && isVideoEnabled && selfViewWatchers.count > 0
@@ -390,16 +393,18 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
         preview.setDisplaySize(Self.largest(selfViewports.values.compactMap(\.pixelSize)))
         preview.onFrame = { [weak self] frame in self?.showInSelfView(frame) }
         selfViewBetweenSessions = preview
+        selfViewBetweenSessionsCamera = camera
         preview.startPreview(camera) { [weak self, weak preview] reason in
             // The next session reports a camera that does not work; until then, nothing moves.
             self?.logger.warning("the camera could not be shown between media sessions", metadata: ["error": "\(reason)"])
-            if let preview, self?.selfViewBetweenSessions === preview { self?.selfViewBetweenSessions = nil }
+            if let preview, self?.selfViewBetweenSessions === preview { self?.stopSelfViewBetweenSessions() }
         }
     }
 
     private func stopSelfViewBetweenSessions() {
         selfViewBetweenSessions?.stopPreview()
         selfViewBetweenSessions = nil
+        selfViewBetweenSessionsCamera = nil
     }
 
     /// Whether our camera is shown while the call has no media session (tests).

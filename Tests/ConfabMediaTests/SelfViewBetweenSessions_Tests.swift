@@ -73,6 +73,11 @@ final class SelfViewBetweenSessions_Tests: XCTestCase {
 
         engine.setVideoEnabled(true)
         XCTAssertTrue(runLoop(until: { frames.count >= whileOff + 10 }, timeout: 5), "the self-view did not come back with the camera")
+        // A device came or went (the same camera still chosen): the self-view goes on.
+        engine.devicesChanged()
+        let afterDevices = frames.count
+        XCTAssertTrue(runLoop(until: { frames.count >= afterDevices + 10 }, timeout: 5), "the self-view stopped when the devices changed")
+        XCTAssertEqual(MediaPipeline.liveCount, pipelinesBefore + 1)
 
         // The call ends: the camera closes.
         stop(engine)
