@@ -53,8 +53,27 @@ final class CoordinatorClient_Tests: XCTestCase {
             } catch let error as CallError {
                 XCTAssertTrue(error.message.contains("ws://127.0.0.1:9/ws"), error.message)
                 XCTAssertTrue(error.message.contains("Couldn’t reach the call server"), error.message)
+                // Said as a person reads it, not as SwiftNIO's types print ("SingleConnectionFailure(target: …").
+                XCTAssertTrue(error.message.contains("nothing answers there (connection refused)"), error.message)
+                XCTAssertFalse(error.message.contains("SingleConnectionFailure"), error.message)
             }
             XCTAssertFalse(client.isConnected)
+        }
+    }
+
+    /// The media server's address refusing the app (a Janus that is down) is told in words
+    /// that fit the call's toast ("Couldn’t connect audio and video: …").
+    func test_mediaServerRefuses_theReasonIsPlain() async throws {
+        try await onMain {
+            let session = JanusSession(url: "ws://127.0.0.1:9")
+            do {
+                try await session.connect()
+                XCTFail("connected to nothing")
+            } catch {
+                let said = "\(error)"
+                XCTAssertEqual(said, "the media server at ws://127.0.0.1:9 is unreachable: nothing answers there (connection refused)")
+            }
+            await session.close()
         }
     }
 

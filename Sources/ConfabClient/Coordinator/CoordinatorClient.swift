@@ -457,7 +457,7 @@ public final class CoordinatorClient: CallService {
 
     private static func describe(_ error: any Error) -> String {
         if let error = error as? CallError { return error.message }
-        return String(describing: error)
+        return ConnectionFailure.plainReason(error)
     }
 
     // MARK: CallService

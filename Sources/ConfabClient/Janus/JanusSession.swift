@@ -62,7 +62,7 @@ public final class JanusSession {
             } catch {
                 reason = didOpen.withLock { $0 }
                     ? .disconnected(reason: "the connection to the media server failed: \(error)")
-                    : .unreachable(url: url, reason: "\(error)")
+                    : .unreachable(url: url, reason: ConnectionFailure.plainReason(error))
             }
             opened.continuation.yield(reason)
             // A socket that never opened is `connect`'s to report (it is waiting for it, or will
