@@ -12,7 +12,7 @@ import unittest
 import pyatspi
 
 from confab_ui import (MediaCallTestCase, Peer, click, find, find_all, on_screen, press_keys, screenshot, top_level_window,
-                       type_text, wait_for, MEDIA_ADDRESS)
+                       ring_from_home, type_text, wait_for, MEDIA_ADDRESS)
 from janus_relay import HoldingRelay, PlainJanus, ResumeIgnoringRelay
 
 
@@ -344,21 +344,57 @@ class SelfViewWhileJanusIsAway(MediaCallTestCase):
         self.server_args = ("--janus", f"ws://127.0.0.1:{self.janus.port}")
         super().setUp()
 
-    def make_janus_unreachable(self):
-        """Refuses new TCP connections to Janus and drops every UDP packet."""
+    def make_janus_unreachable(self, drop_udp=True):
+        """Refuses new TCP connections to Janus, and drops every UDP packet."""
+        if subprocess.run(["which", "nft"], capture_output=True).returncode != 0:
+            self.skipTest("nft (Debian nftables) is not installed; `make test-deps` installs it")
+        udp = "meta l4proto udp drop" if drop_udp else ""
         subprocess.run(["nft", "-f", "-"], text=True, check=True, input=f"""
             table inet {self.table} {{
                 chain input {{
                     type filter hook input priority 0;
-                    meta l4proto udp drop
+                    {udp}
                     tcp dport {self.janus.port} tcp flags & (syn | ack) == syn reject with tcp reset
                 }}
             }}""")
-        self.addCleanup(lambda: subprocess.run(["nft", "delete", "table", "inet", self.table], capture_output=True))
+        self.addCleanup(self.make_janus_reachable)
+
+    def make_janus_reachable(self):
+        subprocess.run(["nft", "delete", "table", "inet", self.table], capture_output=True)
+
+    def assert_self_view_moves(self, picture, name, since, looks):
+        for look in range(looks):
+            first = screenshot(self.xvfb.display, f"{name}-{look}-1.png")
+            time.sleep(1)
+            second = screenshot(self.xvfb.display, f"{name}-{look}-2.png")
+            changed = changed_pixels(first, second, box(picture))
+            print(f"{name}, {time.time() - since:.1f} s in: {changed} pixels of the self-view changed in a second")
+            self.assertGreater(changed, 200, f"the self-view stood still {time.time() - since:.1f} s in ({name})")
+            time.sleep(1.5)
+
+    def test_joinRefusedByJanus_theSelfViewShowsTheCamera_thenBobOnceJanusTakesConnections(self):
+        """The call's first media connection refused: the self-view showed the avatar (which
+        says the camera is off) over a camera that was on and showing."""
+        self.make_janus_unreachable(drop_udp=False)
+        bob = Peer(self.server, "bob", ["answer", "--accept", "--timeout", "30", "--media", "test", "--media-address", MEDIA_ADDRESS,
+                                        "--duration", "60", "--pattern", "ball"])
+        self.addCleanup(bob.stop)
+        self.server.wait_for_connections(2)
+        ring_from_home(self.home, "bob", "join-refused")
+        call_window = wait_for(lambda: top_level_window(self.accessible, name="join-refused – Confab"), what="the call window")
+        joined_at = time.time()
+        wait_for(lambda: find(call_window, name_contains="Couldn’t connect audio and video"), timeout=10, what="the call to say media failed")
+        you = wait_for(lambda: find(call_window, name_contains="You, "), what="the self-view's tile")
+        picture = wait_for(lambda: find(you, name="Video of You") if "video interrupted" in (you.name or "") else None, timeout=10,
+                           what="the self-view showing a picture (not the avatar) while its video is interrupted")
+        wait_for(lambda: box(picture)[2] > 40 and box(picture)[3] > 40, what="the self-view laid out")
+        self.assert_self_view_moves(picture, "join-refused", joined_at, looks=2)
+        self.make_janus_reachable()
+        wait_for(lambda: float((self.reception("bob")[0] or {}).get("fps", 0)) > 5, timeout=25, what="bob's video once Janus takes connections")
+        print(f"join refused: bob's video received {time.time() - joined_at:.1f} s after the call window")
+        bob.stop()
 
     def test_janusUnreachable_theSelfViewKeepsMoving_whileTheCallReconnects(self):
-        if subprocess.run(["which", "nft"], capture_output=True).returncode != 0:
-            self.skipTest("nft (Debian nftables) is not installed; `make test-deps` installs it")
         bob, call_window = self.call_bob("janus-away", ["--duration", "60", "--pattern", "ball"])
         picture = wait_for(lambda: find(call_window, name="Video of You"), what="the self-view")
         wait_for(lambda: box(picture)[2] > 40 and box(picture)[3] > 40, what="the self-view laid out")
@@ -371,14 +407,7 @@ class SelfViewWhileJanusIsAway(MediaCallTestCase):
                  what="a try refused by the media server")
         print(f"janus away: the first try refused {time.time() - cut_at:.1f} s after the cut")
         # The next tries come 2, 4 and 8 s apart: four looks over the next ~10 s.
-        for look in range(4):
-            first = screenshot(self.xvfb.display, f"janus-away-{look}-1.png")
-            time.sleep(1)
-            second = screenshot(self.xvfb.display, f"janus-away-{look}-2.png")
-            changed = changed_pixels(first, second, box(picture))
-            print(f"janus away, {time.time() - cut_at:.1f} s after the cut: {changed} pixels of the self-view changed in a second")
-            self.assertGreater(changed, 200, f"the self-view stood still {time.time() - cut_at:.1f} s after the media server went away")
-            time.sleep(1.5)
+        self.assert_self_view_moves(picture, "janus-away", cut_at, looks=4)
         self.assertIsNotNone(find(call_window, name_contains="Reconnecting"), "the call does not say it is reconnecting")
         bob.stop()
 

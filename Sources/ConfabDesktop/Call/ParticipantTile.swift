@@ -80,7 +80,17 @@ final class ParticipantTile {
 
     func show(_ frame: VideoFrame) {
         picture.show(frame)
+        // An interrupted picture with no frame yet (our camera while the call's first media
+        // connection is refused and tried again) shows the frames as they come; before, it
+        // kept the avatar, which says the camera is off, over a camera that was showing.
+        if showsFramesAsTheyCome, stack.visiblePageName != "video" {
+            stack.visiblePageName = "video"
+            updateBackground()
+        }
     }
+
+    /// The last `update` said the video is interrupted: its frames may still come.
+    private var showsFramesAsTheyCome = false
 
     /// Video frames this tile has shown.
     var framesShown: Int { picture.framesShown }
@@ -113,6 +123,7 @@ final class ParticipantTile {
         nameLabel.tooltip = name
         avatar.name = avatarName ?? name
         let showsPicture = hasVideo || (videoInterrupted && picture.hasFrame)
+        showsFramesAsTheyCome = videoInterrupted
         stack.visiblePageName = showsPicture ? "video" : "avatar"
         if !showsPicture { picture.clear() }
         updateBackground()
