@@ -378,9 +378,9 @@ public final class GStreamerCallMediaEngine: CallMediaEngine {
     }
     /// Shows our camera in the self-view while there is no media session. A media server that
     /// cannot be reached leaves none between tries (up to 8 s apart, for as long as it is
-    /// away), and the self-view stood still on its last frame: the app looked frozen, and a
-    /// camera turned off meanwhile looked on. It is the lobby's preview, with nothing sent;
-    /// it closes the camera before a session opens it again (`start` stops first).
+    /// away), and the self-view stood still on its last frame: the app looked frozen. It is
+    /// the lobby's preview, with nothing sent; it closes the camera before a session opens it
+    /// again (`start` stops first).
     private var selfViewBetweenSessions: CameraPreview?
     /// The camera it shows.
     private var selfViewBetweenSessionsCamera: MediaDevice?
