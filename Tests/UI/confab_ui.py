@@ -39,8 +39,8 @@ class Xvfb:
     """A private X server on a display number it picks itself.
 
     Xvfb chooses a free number and writes it back (`-displayfd`): picking one by looking for
-    lock files raced when two UI suites started X servers at once (`make test` runs two side
-    by side), and the loser could go on to drive the winner's display."""
+    lock files raced when two runs started X servers at once (two UI runs side by side, tried
+    for `make test`), and the loser could go on to drive the winner's display."""
 
     def __init__(self, width=1280, height=900):
         read_end, write_end = os.pipe()
