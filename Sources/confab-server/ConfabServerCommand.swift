@@ -99,7 +99,10 @@ struct Serve: AsyncParsableCommand {
             }
         }
         // SIGTERM and SIGINT end the server the orderly way, so it stops its Janus on the way out.
-        let stopSignals = StopSignals { server.cancel() }
+        let stopSignals = StopSignals {
+            server.cancel()
+            StopSignals.exitUnlessStopped(within: 15)
+        }
         defer { stopSignals.cancel() }
         try await server.value
     }

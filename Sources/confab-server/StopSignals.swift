@@ -22,4 +22,17 @@ final class StopSignals {
     func cancel() {
         for source in sources { source.cancel() }
     }
+
+    /// Ends the process if the orderly stop has not ended it within `seconds`. An orderly stop
+    /// takes well under a second (Janus gets 3 s before SIGKILL); once, in CI, a server told to
+    /// stop right after saying "listening" never did — its task never ended, the process idled
+    /// for good, and the test that stopped it waited for ever. The children it started get
+    /// their parent-death signal (`ChildProcess`), so none outlives it either way.
+    static func exitUnlessStopped(within seconds: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+            let message = "confab-server: not stopped \(seconds) s after the signal; exiting\n"
+            message.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
+            exit(2)
+        }
+    }
 }
