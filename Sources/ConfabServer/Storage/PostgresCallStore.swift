@@ -19,6 +19,13 @@ import PostgresNIO
 /// One connection, used by one operation at a time (a lock), reopened after it drops: the
 /// coordinator is serial anyway, and a transaction (`BEGIN` … `COMMIT`) needs all its statements
 /// on one connection.
+///
+/// Every wait is bounded (`answerLimit`): a statement that gets no answer fails, and its
+/// connection is closed and replaced. postgres-nio never completes a statement written to a
+/// connection that closed a moment before (it writes with no promise), so a statement sent just
+/// as PostgreSQL ended the connection waited for ever: seen once in a test that ends the
+/// store's backend, with the waiting thread blocked for good. A database behind a silent
+/// network or a lock held elsewhere would do the same, and the coordinator waits on the store.
 final class PostgresCallStore: CallStore {
     let location: PostgresLocation
     private let eventLoops: MultiThreadedEventLoopGroup
@@ -29,15 +36,18 @@ final class PostgresCallStore: CallStore {
     /// Set by `close`, after which nothing connects again.
     private let isClosed = NIOLockedValueBox(false)
     private static let connectTimeout = TimeAmount.seconds(5)
+    /// How long a statement (or a connection's start-up) may go unanswered before it fails.
+    private let answerLimit: TimeAmount
     /// Any number of servers may start on one database at once: the first to take this
     /// transaction-scoped lock migrates, the others then see the schema up to date.
     private static let migrationLockKey: Int64 = 0x636F_6E66_6162  // "confab"
 
     /// Connects, brings the schema up to date and proves it can write, so that a server that
     /// cannot keep anything never says "listening".
-    init(location: PostgresLocation, logger: Logger) throws(DatabaseStartError) {
+    init(location: PostgresLocation, logger: Logger, answerLimit: TimeAmount = .seconds(10)) throws(DatabaseStartError) {
         self.location = location
         self.logger = logger
+        self.answerLimit = answerLimit
         eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
             try migrate()
@@ -314,10 +324,37 @@ final class PostgresCallStore: CallStore {
     struct Run {
         let connection: PostgresConnection
         let logger: Logger
+        let answerLimit: TimeAmount
 
         @discardableResult
         func callAsFunction(_ query: PostgresQuery) throws -> [PostgresRow] {
-            try connection.query(query, logger: logger).wait().rows
+            // Not on a connection known to be closed: postgres-nio would never answer it.
+            if connection.isClosed { throw ConnectionClosed() }
+            return try PostgresCallStore.wait(for: connection.query(query, logger: logger), within: answerLimit).rows
+        }
+    }
+
+    /// `future`'s result, or `NoAnswer` once `limit` has passed without one.
+    static func wait<Value: Sendable>(for future: EventLoopFuture<Value>, within limit: TimeAmount) throws -> Value {
+        let bounded = future.eventLoop.makePromise(of: Value.self)
+        let deadline = future.eventLoop.scheduleTask(in: limit) { bounded.fail(NoAnswer(limit: limit)) }
+        future.whenComplete { result in
+            deadline.cancel()
+            bounded.completeWith(result)
+        }
+        return try bounded.futureResult.wait()
+    }
+
+    /// A statement not sent: its connection had closed (PostgreSQL restarted, a proxy cut it).
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection to PostgreSQL closed (the next operation opens a new one)" }
+    }
+
+    /// PostgreSQL (or the way to it) did not answer within the store's limit.
+    struct NoAnswer: Error, CustomStringConvertible {
+        let limit: TimeAmount
+        var description: String {
+            "PostgreSQL did not answer within \(limit.nanoseconds / 1_000_000_000) s (the connection is closed; the next operation opens a new one)"
         }
     }
 
@@ -335,9 +372,15 @@ final class PostgresCallStore: CallStore {
                 open = current
             }
             do {
-                return try body(Run(connection: current, logger: logger))
+                return try body(Run(connection: current, logger: logger, answerLimit: answerLimit))
             } catch {
-                if current.isClosed { open = nil }
+                if error is NoAnswer {
+                    // Its statement may still be running or queued: nothing else may share it.
+                    let _: EventLoopFuture<Void> = current.close()
+                    open = nil
+                } else if current.isClosed {
+                    open = nil
+                }
                 throw error
             }
         }
@@ -364,9 +407,15 @@ final class PostgresCallStore: CallStore {
     }
 
     private func connect() throws -> PostgresConnection {
-        try PostgresConnection.connect(
-            on: eventLoops.next(), configuration: Self.connectionConfiguration(location), id: 1, logger: logger
-        ).wait()
+        let connecting = PostgresConnection.connect(
+            on: eventLoops.next(), configuration: try Self.connectionConfiguration(location), id: 1, logger: logger)
+        do {
+            return try Self.wait(for: connecting, within: answerLimit)
+        } catch let error as NoAnswer {
+            // Started but never ready (the start-up exchange unanswered): close it when it comes.
+            connecting.whenSuccess { let _: EventLoopFuture<Void> = $0.close() }
+            throw error
+        }
     }
 
     /// How to reach `location`, shared with the replica bus's listening connection.

@@ -1,6 +1,9 @@
 @testable import ConfabServer
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
 import XCTest
 
 /// `CallStoreContract` on a real PostgreSQL (one cluster for the class, a new database per
@@ -99,6 +102,53 @@ final class PostgresCallStoreTests: PostgresTestCase {
         XCTAssertEqual(try store.call(call.cid), call)
         XCTAssertTrue(store.isReachable())
     }
+
+    func test_statementUnanswered_failsWithinTheLimit_andTheNextOperationWorks() throws {
+        // Given a store whose reads wait on a lock another session holds (as they would on a
+        // database behind a silent network: no answer comes)
+        let store = try PostgresCallStore(location: database, logger: Self.quietLogger, answerLimit: .seconds(1))
+        defer { store.close() }
+        let call = CallStoreContract.fullCall()
+        try store.save(call)
+        let holder = try PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: PostgresCallStore.connectionConfiguration(database), id: 9,
+            logger: Self.quietLogger
+        ).wait()
+        defer { _ = try? (holder.close() as EventLoopFuture<Void>).wait() }
+        _ = try holder.query("BEGIN", logger: Self.quietLogger).wait()
+        _ = try holder.query("LOCK TABLE calls IN ACCESS EXCLUSIVE MODE", logger: Self.quietLogger).wait()
+
+        // When the store reads (on another thread: before the limit, this waited for ever)
+        let answered = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        let started = Date()
+        Thread.detachNewThread {
+            outcome.set(Result { try store.call(call.cid) })
+            answered.signal()
+        }
+        let waited = answered.wait(timeout: .now() + 10)
+        _ = try holder.query("COMMIT", logger: Self.quietLogger).wait()
+        XCTAssertEqual(waited, .success, "the read was still waiting 10 s later")
+        if waited != .success { answered.wait() }  // it ends with the lock
+
+        // Then it failed saying PostgreSQL did not answer, about the limit's time after it began
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertThrowsError(try outcome.result?.get()) { error in
+            XCTAssertTrue(error is PostgresCallStore.NoAnswer, "\(error)")
+            XCTAssertTrue("\(error)".contains("did not answer within 1 s"), "\(error)")
+        }
+        XCTAssertGreaterThan(elapsed, 0.9)
+        // And with the lock gone the store reads again, on a new connection
+        XCTAssertEqual(try store.call(call.cid), call)
+    }
+}
+
+/// One result handed from a thread to the test.
+private final class Outcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<StoredCall?, any Error>?
+    func set(_ result: Result<StoredCall?, any Error>) { lock.withLock { stored = result } }
+    var result: Result<StoredCall?, any Error>? { lock.withLock { stored } }
 }
 
 /// Results collected from several threads.
