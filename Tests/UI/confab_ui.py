@@ -29,6 +29,11 @@ def confab_binary():
     return path
 
 
+# Where failed tests leave a digest of themselves (see `MediaCallTestCase.write_failure_digest`),
+# among the artifacts; meson-helpers/test-suites-together prints it last.
+FAILURE_DIGESTS = "failure-digests.txt"
+
+
 def artifacts_dir():
     path = os.environ.get("CONFAB_ARTIFACTS") or os.path.join(ROOT, ".build", "ui-artifacts")
     os.makedirs(path, exist_ok=True)
@@ -604,6 +609,19 @@ class MediaCallTestCase(XvfbTestCase):
                   file=sys.stderr)
             with open(os.path.join(artifacts_dir(), f"{self.id()}.app.log"), "w") as file:
                 file.write(output)
+            self.write_failure_digest(lines)
+
+    def write_failure_digest(self, lines):
+        """A few lines on this failure for the end of `make test`'s output, where CI shows only
+        the last lines: the assertion, what the app said last, and its last media statistics
+        (all of it is further up, and in the artifacts)."""
+        result = getattr(self._outcome, "result", None)
+        report = next((text for test, text in getattr(result, "failures", []) + getattr(result, "errors", []) if test is self), "")
+        assertion = ([line for line in report.splitlines() if line.strip()] or ["?"])[-1]
+        said = [line for line in lines if not line.startswith("confab-stats:")][-8:]
+        statistics = [line for line in lines if line.startswith("confab-stats: receiving") or line.startswith("confab-stats: sending")][-2:]
+        with open(os.path.join(artifacts_dir(), FAILURE_DIGESTS), "a") as file:
+            file.write(f"-- {self.id()}: {assertion}\n" + "".join(f"   {line[:220]}\n" for line in said + statistics))
 
     def has_failed(self):
         """Whether this test failed or stopped on an error (read in tearDown: since Python 3.11
