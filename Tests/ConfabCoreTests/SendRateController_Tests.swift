@@ -181,6 +181,26 @@ final class SendRateControllerWithTransportFeedback_Tests: XCTestCase {
         XCTAssertLessThan(controller.targetBitrate, Int(Double(settled) * 1.1), "near the limit it grows gently")
     }
 
+    func test_encoderSendingOverItsTargetIntoACap_isCutUntilWhatItSendsFits() {
+        // 480x270 at 170 kbit/s into a 300 kbit/s link, the encoder sending 250 (keyframes the
+        // receivers ask for after losses): the video's share of what arrives is 200.
+        var controller = SendRateController(maximumSize: p720, startBitrate: 170_000)
+        XCTAssertEqual(controller.step.size, VideoSize(width: 480, height: 270))
+        for _ in 0..<3 { controller.update(with: feedback(sent: 300_000, delivered: 250_000, video: 250_000, loss: 0.2)) }
+        XCTAssertEqual(controller.step.size, VideoSize(width: 320, height: 180), "still sending \(controller.step) at \(controller.targetBitrate) bit/s")
+        XCTAssertGreaterThanOrEqual(controller.targetBitrate, SendRateController.minimumBitrate)
+    }
+
+    func test_oneSecondOverTheTarget_afterItWasCut_isNotCutForIt() {
+        var controller = SendRateController(maximumSize: p720, startBitrate: 300_000)
+        // The first second after a cut still sends frames made for the old target.
+        controller.update(with: feedback(sent: 330_000, delivered: 250_000, video: 280_000))
+        let settled = controller.targetBitrate
+        XCTAssertEqual(settled, Int(200_000 * 0.85))
+        controller.update(with: feedback(sent: 330_000, delivered: 250_000, video: 280_000))
+        XCTAssertEqual(controller.targetBitrate, settled, "cut again for the frames made before the cut")
+    }
+
     func test_capLifted_afterAFeedbackMeasuredLimit_backTo720pWithinFifteenSeconds() {
         var controller = SendRateController(maximumSize: p720, startBitrate: SendRateController.maximumBitrate)
         controller.update(with: feedback(sent: 1_000_000, delivered: 300_000, video: 950_000))

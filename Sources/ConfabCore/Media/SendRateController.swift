@@ -172,6 +172,10 @@ public struct SendRateController: Sendable {
     /// Whether `congestedAt` is what transport feedback saw delivered (not a receiver report's
     /// estimate, which a flooded link underrates).
     private var limitWasMeasured = false
+    /// What the encoder sent over the last update's second, for the target it had then.
+    private var lastOvershoot = 1.0
+    /// The most an overshoot scales a cut by (a keyframe burst in a second of a low rate).
+    static let overshootAtMost = 2.0
 
     /// - Parameters:
     ///   - maximumSize: the largest size to send (a step of the ladder or smaller).
@@ -320,6 +324,11 @@ public struct SendRateController: Sendable {
         let overused = feedback.videoDeliveredOverAnOverusedPath
         if feedback.transport != nil { hasTransportFeedback = true }
         isCongested = (loss ?? 0) > Self.lossToCut || queueing > Self.queueingLimit || overused != nil
+        // How far over its target the encoder sent, in the lesser of the last two seconds (the
+        // first second after a new target still holds frames made for the old one).
+        let overshootNow = feedback.sentBitrate / Double(max(targetBitrate, 1))
+        let overshoot = min(Self.overshootAtMost, max(1, min(overshootNow, lastOvershoot)))
+        lastOvershoot = overshootNow
         if let delivered = overused {
             // The transport feedback measured what got through, within a fraction of a second
             // of our sending it: settle a little under that. A receiver report would say so only
@@ -330,7 +339,11 @@ public struct SendRateController: Sendable {
             // cap), which would have had the rate grow fast right back into the cap.
             congestedAt = Int(delivered)
             limitWasMeasured = true
-            let settled = max(Self.minimumBitrate, Int(delivered * Self.cut))
+            // What is sent, not the target, must fit: an encoder that keeps sending over its
+            // target (keyframes the receivers ask for after losses; small sizes overshoot) held
+            // the loss up with a target settled under what arrived (seen: 8 s at 17–44 % lost,
+            // 170 kbit/s asked, 175–265 sent into a 300 kbit/s link, bob at 0–4 fps of 480x270).
+            let settled = max(Self.minimumBitrate, Int(delivered * Self.cut / overshoot))
             if settled < targetBitrate {
                 targetBitrate = settled
                 secondsSinceCut = 0
