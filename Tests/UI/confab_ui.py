@@ -471,6 +471,10 @@ class Peer:
             self.process.terminate()
             self.process.wait(10)
         self._reader.join(5)
+        # A peer stopped without its report read leaves it behind otherwise (hundreds in /tmp
+        # after a UI run).
+        if os.path.exists(self.report_path):
+            os.remove(self.report_path)
 
 
 def type_text(node, text):
