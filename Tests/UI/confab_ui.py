@@ -105,6 +105,11 @@ def _stop_leftovers():
             started.stop()
         except Exception:
             pass
+        # A peer's report nobody read (a report is read after the peer stops, so not sooner):
+        # hundreds were left in /tmp by a UI run.
+        report = getattr(started, "report_path", None)
+        if report and os.path.exists(report):
+            os.remove(report)
 
 
 class ConfabProcess:
@@ -471,10 +476,6 @@ class Peer:
             self.process.terminate()
             self.process.wait(10)
         self._reader.join(5)
-        # A peer stopped without its report read leaves it behind otherwise (hundreds in /tmp
-        # after a UI run).
-        if os.path.exists(self.report_path):
-            os.remove(self.report_path)
 
 
 def type_text(node, text):
