@@ -376,7 +376,7 @@ final class PostgresCallStore: CallStore {
             } catch {
                 if error is NoAnswer {
                     // Its statement may still be running or queued: nothing else may share it.
-                    let _: EventLoopFuture<Void> = current.close()
+                    Self.close(current)
                     open = nil
                 } else if current.isClosed {
                     open = nil
@@ -413,9 +413,17 @@ final class PostgresCallStore: CallStore {
             return try Self.wait(for: connecting, within: answerLimit)
         } catch let error as NoAnswer {
             // Started but never ready (the start-up exchange unanswered): close it when it comes.
-            connecting.whenSuccess { let _: EventLoopFuture<Void> = $0.close() }
+            connecting.whenSuccess { Self.close($0) }
             throw error
         }
+    }
+
+    /// Closes `connection` without waiting, keeping it until it is closed: postgres-nio asserts
+    /// (debug builds) that a connection is closed when it goes, and the close happens on its
+    /// event loop, after the last reference could go (seen in CI: the test process crashed).
+    private static func close(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// How to reach `location`, shared with the replica bus's listening connection.
