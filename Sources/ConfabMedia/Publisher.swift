@@ -250,9 +250,13 @@ final class Publisher {
     /// changing filter sits right after the one element that can meet it: with videorate
     /// behind videoscale, a new size reached videorate first now and then, which cannot change
     /// sizes, and the camera stopped with "not-negotiated" (PublisherVideoChain_Tests).
+    /// Both filters in `caps-change-mode=delayed`, as the camera's: they are changed from the
+    /// main thread while frames flow, and in the default mode a frame negotiated just before a
+    /// change met the new caps and stopped the chain, and the camera behind it, with
+    /// "not-negotiated" (twice in clean-clone CI runs, beside the UI suites).
     static func adaptiveVideoChain(_ step: VideoQualityStep) -> String {
-        "videorate drop-only=true ! capsfilter name=send-rate caps=\"\(sendRateCaps(step))\" ! videoscale ! "
-            + "capsfilter name=send-size caps=\"\(sendSizeCaps(step))\""
+        "videorate drop-only=true ! capsfilter name=send-rate caps-change-mode=delayed caps=\"\(sendRateCaps(step))\" ! videoscale ! "
+            + "capsfilter name=send-size caps-change-mode=delayed caps=\"\(sendSizeCaps(step))\""
     }
 
     /// The send chain's encoder, `video-encoder`, starting at `step` (`useStep` changes its speed).

@@ -48,6 +48,35 @@ final class PublisherVideoChain_Tests: XCTestCase {
         pipeline.stop()
     } }
 
+    /// The send chain's own renegotiation, hurried: frames flow through it while its step
+    /// flips every few milliseconds. Its filters in the default caps-change mode, a frame
+    /// negotiated just before a change met the new caps and stopped the chain and the camera
+    /// with not-negotiated (the test above, twice in CI beside the UI suites); in delayed mode
+    /// they take the old caps until frames of the new ones come. `STRESS_SECONDS` runs it longer.
+    func test_stepFlippedEveryFewMilliseconds_framesFlowing_theChainNeverStops() throws { try onMain {
+        let steps = [SendRateController.ladder[0], SendRateController.ladder[3], SendRateController.ladder[1], SendRateController.ladder[4]]
+        let pipeline = try MediaPipeline(description:
+            "videotestsrc is-live=true pattern=ball name=camera-source ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! tee name=camera-tee "
+            + "camera-tee. ! queue name=send-video-queue leaky=downstream max-size-buffers=2 ! \(Publisher.adaptiveVideoChain(steps[0])) ! "
+            + "videoconvert ! appsink name=sent max-buffers=1 drop=true sync=false")
+        Publisher.separateInputs(fromTheirBranchesIn: pipeline)
+        let chain = WatchedChain(pipeline, sinks: ["sent"])
+        try pipeline.play()
+        XCTAssertTrue(runLoop(until: { chain.frames("sent") >= 3 }), "nothing came through")
+
+        var flips = 0
+        let end = Date().addingTimeInterval(ProcessInfo.processInfo.environment["STRESS_SECONDS"].flatMap(Double.init) ?? 8)
+        while Date() < end, chain.errors.isEmpty {
+            Publisher.useStep(steps[flips % steps.count], in: pipeline)
+            flips += 1
+            runLoop(until: { false }, timeout: 0.002)
+        }
+        XCTAssertEqual(chain.errors, [], "the chain stopped after \(flips) step changes")
+        let atEnd = chain.frames("sent")
+        XCTAssertTrue(runLoop(until: { chain.frames("sent") >= atEnd + 5 }), "no frames came after \(flips) step changes")
+        pipeline.stop()
+    } }
+
     /// The camera is taken at the size shown (issue 15): the input's size changes while the
     /// camera runs, the source itself makes the new size, and nothing stops on the way.
     func test_cameraSizeChangedWhilePlaying_theSourceMakesTheNewSize_andTheCameraNeverStops() throws { try onMain {
