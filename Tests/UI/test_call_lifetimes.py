@@ -59,6 +59,16 @@ def changed_pixels(first, second, rectangle):
     return int(float(result.stderr.split()[0]))
 
 
+def changed_in_a_second(display, rectangle, name):
+    """How many pixels of `rectangle` change between two screenshots a second apart (saved
+    as NAME-1.png and NAME-2.png), and the second of them: a picture that plays changes
+    hundreds or thousands, a frozen one none."""
+    first = screenshot(display, f"{name}-1.png")
+    time.sleep(1)
+    second = screenshot(display, f"{name}-2.png")
+    return changed_pixels(first, second, rectangle), second
+
+
 def mean_colour(path, rectangle):
     """The average (r, g, b) of a rectangle of a screenshot."""
     out = subprocess.run(["convert", crop(path, rectangle), "-resize", "1x1!", "-format",
@@ -90,10 +100,7 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
     def assert_moving(self, picture, name):
         """Two captures a second apart differ inside bob's picture: his video plays."""
         rectangle = box(picture)
-        first = screenshot(self.xvfb.display, f"{name}-1.png")
-        time.sleep(1)
-        second = screenshot(self.xvfb.display, f"{name}-2.png")
-        changed = changed_pixels(first, second, rectangle)
+        changed, second = changed_in_a_second(self.xvfb.display, rectangle, name)
         self.assertGreater(changed, 200, f"{name}: bob's video is frozen ({changed} pixels changed in {rectangle})")
         return second, rectangle
 
@@ -272,10 +279,7 @@ class PausedFeeds(MediaCallTestCase):
         # And it moves on screen: two captures a second apart differ inside the tile.
         tile = wait_for(lambda: find(call_window, name=f"Video of {hidden}"), what=f"{hidden}'s picture")
         wait_for(lambda: box(tile)[2] > 40 and box(tile)[3] > 40, what=f"{hidden}'s picture laid out")
-        first = screenshot(self.xvfb.display, "paused-restored-1.png")
-        time.sleep(1)
-        second = screenshot(self.xvfb.display, "paused-restored-2.png")
-        changed = changed_pixels(first, second, box(tile))
+        changed, _ = changed_in_a_second(self.xvfb.display, box(tile), "paused-restored")
         self.assertGreater(changed, 200, f"{hidden}'s video is frozen after restoring ({changed} pixels changed)")
         bob.stop()
         carol.stop()
@@ -302,10 +306,7 @@ class SelfViewCost(MediaCallTestCase):
                         what=f"self-view frames at the picture's {shown} (last: {self.self_view()[0]})")
         print(f"self-view: frames made at {made['size']} for a {shown} picture")
         # Drawn: the test camera's ball moves inside the self-view.
-        first = screenshot(self.xvfb.display, "self-view-1.png")
-        time.sleep(1)
-        second = screenshot(self.xvfb.display, "self-view-2.png")
-        changed = changed_pixels(first, second, box(picture))
+        changed, _ = changed_in_a_second(self.xvfb.display, box(picture), "self-view")
         self.assertGreater(changed, 200, f"the self-view is frozen ({changed} pixels changed)")
 
         # Minimized on bob: no self-view frame is made (the camera still sends).
@@ -364,10 +365,7 @@ class SelfViewWhileJanusIsAway(MediaCallTestCase):
 
     def assert_self_view_moves(self, picture, name, since, looks):
         for look in range(looks):
-            first = screenshot(self.xvfb.display, f"{name}-{look}-1.png")
-            time.sleep(1)
-            second = screenshot(self.xvfb.display, f"{name}-{look}-2.png")
-            changed = changed_pixels(first, second, box(picture))
+            changed, _ = changed_in_a_second(self.xvfb.display, box(picture), f"{name}-{look}")
             print(f"{name}, {time.time() - since:.1f} s in: {changed} pixels of the self-view changed in a second")
             self.assertGreater(changed, 200, f"the self-view stood still {time.time() - since:.1f} s in ({name})")
             time.sleep(1.5)
