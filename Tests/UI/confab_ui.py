@@ -606,7 +606,8 @@ class MediaCallTestCase(XvfbTestCase):
         self.app.stop()
         self.server.stop()
         self.assertFalse(crashed, f"confab exited during the test:\n{output}")
-        if self.has_failed():
+        report = self.failure_report()
+        if report is not None:
             # A failure on CI is all there is to go by: what the app said last, and in full
             # among the artifacts.
             lines = output.splitlines()
@@ -614,22 +615,20 @@ class MediaCallTestCase(XvfbTestCase):
                   file=sys.stderr)
             with open(os.path.join(artifacts_dir(), f"{self.id()}.app.log"), "w") as file:
                 file.write(output)
-            self.write_failure_digest(lines)
+            self.write_failure_digest(lines, report)
 
-    def write_failure_digest(self, lines):
+    def write_failure_digest(self, lines, report):
         """A few lines on this failure for the end of `make test`'s output, where CI shows only
         the last lines: the assertion, what the app said last, and its last media statistics
         (all of it is further up, and in the artifacts)."""
-        result = getattr(self._outcome, "result", None)
-        report = next((text for test, text in getattr(result, "failures", []) + getattr(result, "errors", []) if test is self), "")
         assertion = ([line for line in report.splitlines() if line.strip()] or ["?"])[-1]
         said = [line for line in lines if not line.startswith("confab-stats:")][-8:]
         statistics = [line for line in lines if line.startswith("confab-stats: receiving") or line.startswith("confab-stats: sending")][-2:]
         with open(os.path.join(artifacts_dir(), FAILURE_DIGESTS), "a") as file:
             file.write(f"-- {self.id()}: {assertion}\n" + "".join(f"   {line[:220]}\n" for line in said + statistics))
 
-    def has_failed(self):
-        """Whether this test failed or stopped on an error (read in tearDown: since Python 3.11
-        the result has it by then)."""
+    def failure_report(self):
+        """The traceback of this test's failure or error, or None when it has neither (read in
+        tearDown: since Python 3.11 the result has it by then)."""
         result = getattr(self._outcome, "result", None)
-        return any(test is self for test, _ in getattr(result, "failures", []) + getattr(result, "errors", []))
+        return next((text for test, text in getattr(result, "failures", []) + getattr(result, "errors", []) if test is self), None)
