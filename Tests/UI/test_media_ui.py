@@ -701,7 +701,9 @@ class AnAudioRoom(MediaCallTestCase):
         press_keys(self.xvfb.display, title.replace("(", "\\(").replace(")", "\\)"), "ctrl+p")
         subprocess.run(["xdotool", "keyup", "ctrl"], env=dict(os.environ, DISPLAY=self.xvfb.display), check=True, timeout=10)
         wait_for(lambda: on_screen(call, name_contains="listening"), what="bob listed as listening")
-        sidebar_width = box(on_screen(call, name="People and chat"))[2]
+        # Waited for: its row can be in the window while the sidebar itself is still sliding in
+        # (found under load, 2026-12-01: None, and the test fell over).
+        sidebar_width = box(wait_for(lambda: on_screen(call, name="People and chat"), what="the sidebar laid out in the window"))[2]
         click(wait_for(lambda: on_screen(call, name="Actions for bob"), what="bob's menu"))
         screenshot(self.xvfb.display, "audio-room-let-speak-menu.png")
         click(wait_for(lambda: find(self.accessible, role="push button", name="Let speak bob"), what="Let speak"))
