@@ -38,7 +38,7 @@ stop-server:
 ## 400 s without (2 cores); a crash's backtrace still names the functions (the symbol table).
 TEST_BUILD_FLAGS := -Xswiftc -gnone -Xcc -g0
 
-## The end-to-end XCTests run alone, then the other XCTests and the UI suites in two lanes
+## The end-to-end XCTests run alone, then the other XCTests beside the UI suites
 ## (meson-helpers/test-suites-together says why); `make test SERIAL=1` runs all in turn.
 SERIAL ?=
 test: test-deps
