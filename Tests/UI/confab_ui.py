@@ -431,6 +431,7 @@ class Peer:
     prints is collected as it comes (by a thread), so a test can wait for a line while it runs."""
 
     def __init__(self, server, user, command):
+        self.user = user
         self.report_path = tempfile.mktemp(prefix=f"confab-peer-{user}-", suffix=".json")
         binary = os.path.join(os.path.dirname(confab_binary()), "confab-peer")
         self.process = subprocess.Popen([binary, "--server", server.url, "--user", user, "--report", self.report_path, *command],
@@ -554,6 +555,8 @@ class MediaCallTestCase(XvfbTestCase):
     app_device_preferences = None
 
     def setUp(self):
+        # What this test starts from here on: its peers' output goes with a failure.
+        self.first_started = len(_started)
         self.server = Server(["--media-address", MEDIA_ADDRESS, *self.server_args], media=True)
         self.addCleanup(self.server.stop)  # also when the rest of setUp fails
         # The app sends 360p at most here (up to five video pipelines share two cores; 720p
@@ -616,6 +619,7 @@ class MediaCallTestCase(XvfbTestCase):
             with open(os.path.join(artifacts_dir(), f"{self.id()}.app.log"), "w") as file:
                 file.write(output)
             self.write_failure_digest(lines, report)
+            self.keep_peers_output()
 
     def write_failure_digest(self, lines, report):
         """A few lines on this failure for the end of `make test`'s output, where CI shows only
@@ -626,6 +630,21 @@ class MediaCallTestCase(XvfbTestCase):
         statistics = [line for line in lines if line.startswith("confab-stats: receiving") or line.startswith("confab-stats: sending")][-2:]
         with open(os.path.join(artifacts_dir(), FAILURE_DIGESTS), "a") as file:
             file.write(f"-- {self.id()}: {assertion}\n" + "".join(f"   {line[:220]}\n" for line in said + statistics))
+
+    def keep_peers_output(self):
+        """Each peer's output among the artifacts, and its last lines on standard error: a
+        peer that was slow or failed (a camera that never came on, a join that took 40 s) is
+        otherwise told from the app's side only (CI, 2026-12-01: erin's video never came, and
+        nothing said whether she ever sent it)."""
+        for peer in _started[self.first_started:]:
+            if not isinstance(peer, Peer):
+                continue
+            output = peer.output()
+            with open(os.path.join(artifacts_dir(), f"{self.id()}.{peer.user}.log"), "w") as file:
+                file.write(output)
+            lines = output.splitlines()
+            print(f"\n--- {peer.user}'s last {min(len(lines), 15)} lines of output ({len(lines)} in all) ---\n" + "\n".join(lines[-15:]),
+                  file=sys.stderr)
 
     def failure_report(self):
         """The traceback of this test's failure or error, or None when it has neither (read in
