@@ -285,12 +285,13 @@ final class Publisher {
         Self.useStep(rate.step, in: pipeline)
     }
 
-    /// vp8enc's speed setting for a step (`meson-helpers/bench-encoder`, README): from 360p up
-    /// the fastest setting costs a third to a half less CPU for a picture within 0.3 dB (720p:
-    /// 6.2 instead of 11.8 ms a frame — a sixth of a core at 30 fps); at 180p it cost 1.9 dB
-    /// for 0.4 ms a frame, which is not worth it. A small picture at 30 fps (a small tile's
-    /// size, `SendRateController.limit(to:)`) is sent because it is enough, not because the
-    /// path is poor: it gets the fast setting too, or it would cost more than the 360p it replaces.
+    /// vp8enc's speed setting for a step (`meson-helpers/bench-encoder`, PERFORMANCE.md, third
+    /// round): from 360p up the fastest setting costs a third to a half less CPU for a picture
+    /// within 0.3 dB (720p: 6.2 instead of 11.8 ms a frame — a sixth of a core at 30 fps); at
+    /// 180p it cost 1.9 dB for 0.4 ms a frame, which is not worth it. A small picture at 30 fps
+    /// (a small tile's size, `SendRateController.limit(to:)`) is sent because it is enough, not
+    /// because the path is poor: it gets the fast setting too, or it would cost more than the
+    /// 360p it replaces.
     nonisolated static func encoderSpeed(for step: VideoQualityStep) -> Int {
         step.size.height >= 360 || step.framerate >= 30 ? 16 : 8
     }

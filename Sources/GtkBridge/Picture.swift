@@ -17,7 +17,7 @@ import GLibBridge
 ///
 /// Under GL the same drawing is the costlier path: GTK draws a cairo node into a new, cleared
 /// image and uploads that as a texture for every frame (pixman and `memset`, about a quarter of
-/// the app's main thread in a two-party call under Mesa's software GL; README, issue 15's
+/// the app's main thread in a two-party call under Mesa's software GL; PERFORMANCE.md,
 /// thirty-third round). There the frame's own bytes become the texture (`FrameImage.texture`),
 /// uploaded once, with nothing drawn on the CPU. Under the cairo renderer a texture is the
 /// path the first paragraph left (3.3× the main thread's CPU in a two-tile prototype), so each

@@ -128,9 +128,9 @@ public final class WebRTCBin {
     /// at the moment of the join when every millisecond is the first frame's (bench-media's
     /// join timeline: offer → answer 21 ms at N = 2, 53–157 ms for the fourth app at N = 4,
     /// where confab-peer, whose main thread is idle, took 7–11 ms). Measured against the
-    /// step-by-step build, the join was no faster beyond the runs' spread (README, twentieth
-    /// round): the steps after it wait for the main thread instead. It is kept for the waits
-    /// it takes off, with nothing added to the path.
+    /// step-by-step build, the join was no faster beyond the runs' spread (PERFORMANCE.md,
+    /// twentieth round): the steps after it wait for the main thread instead. It is kept for
+    /// the waits it takes off, with nothing added to the path.
     public func answer(_ offer: String, adjusting adjust: @escaping @Sendable (String) -> String) async throws(MediaPipelineError) -> String {
         let remote = try Self.makeDescription(.offer, sdp: offer)
         let connection = Negotiation(element)
