@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 /// `confab-server`: runs the call coordinator, or prints a token with `confab-server token USER`.
-@main
+/// (Started from main.swift.)
 struct ConfabServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confab-server",
@@ -98,12 +98,12 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
             }
         }
-        // SIGTERM and SIGINT end the server the orderly way, so it stops its Janus on the way out.
-        let stopSignals = StopSignals {
+        // SIGTERM and SIGINT end the server the orderly way, so it stops its Janus on the way out
+        // (also one sent while it started: it was kept for this).
+        StopSignals.process.whenStopAsked { _ in
             server.cancel()
             StopSignals.exitUnlessStopped(within: 15)
         }
-        defer { stopSignals.cancel() }
         try await server.value
     }
 }
@@ -116,6 +116,7 @@ struct Token: AsyncParsableCommand {
     @Option(help: "Lifetime in seconds (default: no expiry).") var lifetime: Double?
 
     func run() async throws {
+        StopSignals.process.whenStopAsked(StopSignals.exitAtOnce)
         let authority = try await TokenAuthority.loadingSecret(at: try storage.secretPath())
         print(try await authority.token(for: user, lifetime: lifetime))
     }
@@ -142,6 +143,7 @@ struct JanusConfig: ParsableCommand {
     }
 
     func run() throws {
+        StopSignals.process.whenStopAsked(StopSignals.exitAtOnce)
         let options = ManagedJanusOptions(
             websocketHost: janusHost, mediaAddress: mediaAddress, rtpPortRange: try MediaOptions.portRange(rtpPorts))
         for file in try ServiceJanusConfiguration.write(to: folder, adminKeyFile: adminKeyFile, options: options, websocketPort: janusPort) {
