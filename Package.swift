@@ -83,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab-peer",
-            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol", "ConfabMedia", "JanusProtocol", "GLibBridge",
+            dependencies: ["ConfabClient", "ConfabCore", "ConfabProtocol", "ConfabMedia", "JanusProtocol", "GLibBridge", "ProcessSignals",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(
@@ -129,8 +129,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "confab-server",
-            dependencies: ["ConfabServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ConfabServer", "ProcessSignals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // SIGTERM and SIGINT held from a program's first line and read through Dispatch
+        // (confab-server, confab-peer): a stop sent while it starts is not lost.
+        .target(name: "ProcessSignals"),
 
         // MARK: Tests
         // What several suites share: main-actor test helpers and the one confab-server launcher.

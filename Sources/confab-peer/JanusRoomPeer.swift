@@ -8,6 +8,7 @@ import GLibBridge
 import Glibc
 import JanusProtocol
 import Logging
+import ProcessSignals
 
 /// One `confab-peer janus` run: the app's media engine pointed at a plain VideoRoom, with no
 /// coordinator and no call view model. Everything the engine receives is recorded as a
@@ -18,7 +19,6 @@ final class JanusRoomPeer {
     private let engine: GStreamerCallMediaEngine
     private let recorder: RemoteMediaRecorder
     private var report: JanusRoomReport
-    private var stopSignals: [any DispatchSourceSignal] = []
     private var stopReason: String?
     private var failure: String?
 
@@ -110,14 +110,8 @@ final class JanusRoomPeer {
 
     /// SIGINT/SIGTERM end the stay: the peer still leaves the room and writes its report.
     private func stopOnSignals() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.stopReason = "stopping" }
-            }
-            source.resume()
-            stopSignals.append(source)
+        StopSignals.process.whenStopAsked { [weak self] _ in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.stopReason = "stopping" } }
         }
     }
 

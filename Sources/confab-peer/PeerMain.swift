@@ -1,5 +1,6 @@
 import ArgumentParser
 import GLibBridge
+import ProcessSignals
 
 /// The entry point: runs the parsed command while a GLib main loop owns the main thread.
 /// GStreamer's bus watches, decoded frames and webrtcbin callbacks arrive through the GLib main
@@ -10,6 +11,9 @@ enum PeerMain {
     static func main() {
         // Before any thread starts (see ProcessHeap).
         ProcessHeap.restartWithGLibSlicesFromMalloc()
+        // Then, still before any thread: SIGTERM and SIGINT held for the command's stop, so one
+        // sent while the peer starts is kept for it (StopSignals).
+        StopSignals.process.start()
         let command: any ParsableCommand
         do {
             command = try ConfabPeer.parseAsRoot()

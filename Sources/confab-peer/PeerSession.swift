@@ -5,6 +5,7 @@ import Dispatch
 import FoundationEssentials
 import GLibBridge
 import Glibc
+import ProcessSignals
 
 /// One peer run: the coordinator client, the events it delivered (kept in order until the
 /// command takes them), the calling state the peer is in, and the report of it all.
@@ -16,7 +17,6 @@ final class PeerSession {
     private var inbox: [CallServiceEvent] = []
     private var waiter: (id: Int, continuation: CheckedContinuation<CallServiceEvent?, Never>)?
     private var nextWaiterID = 0
-    private var stopSignals: [any DispatchSourceSignal] = []
     /// SIGINT or SIGTERM arrived: the command winds down (leaves, cancels) and writes its report.
     private(set) var isStopping = false
 
@@ -60,15 +60,10 @@ final class PeerSession {
 
     /// SIGINT/SIGTERM stop waiting instead of killing the process, so the peer leaves its call
     /// and still writes its report (tests and bots stop peers this way).
+    /// (One sent before this, while the peer started, is kept for it: `StopSignals`.)
     func stopOnSignals() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.stop() }
-            }
-            source.resume()
-            stopSignals.append(source)
+        StopSignals.process.whenStopAsked { [weak self] _ in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.stop() } }
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConfabServer
 import Foundation
 import Logging
+import ProcessSignals
 
 /// `confab-server`: runs the call coordinator, or prints a token with `confab-server token USER`.
 /// (Started from main.swift.)
@@ -148,6 +149,21 @@ struct JanusConfig: ParsableCommand {
             websocketHost: janusHost, mediaAddress: mediaAddress, rtpPortRange: try MediaOptions.portRange(rtpPorts))
         for file in try ServiceJanusConfiguration.write(to: folder, adminKeyFile: adminKeyFile, options: options, websocketPort: janusPort) {
             print(file)
+        }
+    }
+}
+
+extension StopSignals {
+    /// Ends the process if the orderly stop has not ended it within `seconds`. An orderly stop
+    /// takes well under a second (Janus gets 3 s before SIGKILL). Kept as a backstop for a stop
+    /// that hangs: the one seen in CI (a server told to stop right after saying "listening" that
+    /// never did) was a lost signal (StopSignals). The children it started get their
+    /// parent-death signal (`ChildProcess`), so none outlives it either way.
+    static func exitUnlessStopped(within seconds: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+            let message = "confab-server: not stopped \(seconds) s after the signal; exiting\n"
+            message.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
+            exit(2)
         }
     }
 }

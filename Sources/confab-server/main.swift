@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import ProcessSignals
 
 // Stop signals first, before any thread exists (StopSignals says why); then the command, while
 // this thread serves the main queue as an asynchronous `main` would.

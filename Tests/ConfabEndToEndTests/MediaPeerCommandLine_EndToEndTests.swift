@@ -54,6 +54,25 @@ final class MediaPeerCommandLine_EndToEndTests: XCTestCase {
         XCTAssertTrue(media.remote.isEmpty)
     }
 
+    /// A SIGTERM that reaches the peer while it starts is kept for its stop: it stops waiting,
+    /// writes its report and exits 0, as with one sent later (tests and bots stop peers so).
+    /// It could be lost, as confab-server's could (`ServerProcessTests`): the moment between
+    /// the peer ignoring the signal and Dispatch taking it cannot be hit on demand, so the signal
+    /// is made pending before the peer's first line — which the old peer's `SIG_IGN` discarded,
+    /// and it waited on for a ring (still running after 10 s).
+    func test_stopSignalPendingAsThePeerStarts_stopsItWithItsReport() async throws {
+        let server = try await ServerProcess.start(directory: directory)
+        self.server = server
+        let pendingStop = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}); "
+            + "os.kill(os.getpid(), signal.SIGTERM); os.execv(sys.argv[1], sys.argv[1:])"
+        let peer = try PeerProcess("bob", server: server, directory: directory, ["answer", "--timeout", "30"],
+                                   launcher: ["python3", "-c", pendingStop])
+        peers.append(peer)
+        // Well within the 30 s it would otherwise wait for a ring.
+        let report = try await peer.report(timeout: .seconds(10))
+        XCTAssertEqual(report.outcome, "stopped before any call rang")
+    }
+
     /// A peer whose media server refuses it leaves at once, while its DTLS certificate (an RSA
     /// key, 0.1–0.9 s) is still being made on a thread of its own. It used to exit under that
     /// thread: `exit` ran OpenSSL's clean-up, which freed the locks the key generation was still

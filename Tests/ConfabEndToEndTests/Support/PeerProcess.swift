@@ -10,16 +10,24 @@ final class PeerProcess {
     /// Where the peer writes its JSON report.
     let reportURL: URL
 
-    convenience init(_ user: String, server: ServerProcess, directory: URL, _ command: [String]) throws {
-        try self.init(user, serverURL: server.baseURL, directory: directory, command)
+    convenience init(_ user: String, server: ServerProcess, directory: URL, _ command: [String], launcher: [String] = []) throws {
+        try self.init(user, serverURL: server.baseURL, directory: directory, command, launcher: launcher)
     }
 
-    init(_ user: String, serverURL: String, directory: URL, _ command: [String]) throws {
+    /// `launcher` runs before the peer (it execs it), with the peer's path and arguments after it.
+    init(_ user: String, serverURL: String, directory: URL, _ command: [String], launcher: [String] = []) throws {
         self.user = user
         reportURL = directory.appendingPathComponent("\(user)-\(UUID().uuidString.prefix(8)).json")
         process = Process()
-        process.executableURL = try builtExecutable("confab-peer")
-        process.arguments = ["--server", serverURL, "--user", user, "--report", reportURL.path] + command
+        let peer = try builtExecutable("confab-peer")
+        let arguments = ["--server", serverURL, "--user", user, "--report", reportURL.path] + command
+        if launcher.isEmpty {
+            process.executableURL = peer
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = launcher + [peer.path] + arguments
+        }
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice

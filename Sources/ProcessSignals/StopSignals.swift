@@ -7,25 +7,27 @@ import Darwin
 #endif
 
 /// SIGTERM and SIGINT, from the process's first line to its last: each one asks whoever said
-/// what a stop is (`whenStopAsked`) — the serving command's orderly stop, or a plain exit for
-/// the commands that only print something. A stop asked before anyone said is kept for them.
+/// what a stop is (`whenStopAsked`) — confab-server's orderly stop, confab-peer's leaving with
+/// its report, or a plain exit for the commands that only print something. A stop asked before
+/// anyone said is kept for them.
 ///
 /// Why from the first line: handled only from the moment the serving command set up its signal
-/// source, a stop sent while the server started either ended it the default way at once
-/// (Dispatch parks the main thread in `sigsuspend` open to every signal, so nothing about the
-/// other threads' masks held it back), or was lost: the command ignored the signal (`SIG_IGN`)
-/// and Dispatch registered the source a moment later, on its own thread, and a SIGTERM in
-/// between was gone — the server ran on for good, once in a CI run and in 3 of 150 runs here of
-/// a SIGTERM at a random moment of the start (no backstop either: that was armed by the stop
-/// that never came). Now the signals are held (blocked) before any thread exists, so one sent
-/// early stays pending, and the source is registered before anything else runs: from then on
-/// Dispatch's own handler takes each one to its signalfd, on whichever thread it lands.
+/// source (confab-peer did the same), a stop sent while the server started either ended it the
+/// default way at once (Dispatch parks the main thread in `sigsuspend` open to every signal, so
+/// nothing about the other threads' masks held it back), or was lost: the command ignored the
+/// signal (`SIG_IGN`) and Dispatch registered the source a moment later, on its own thread, and
+/// a SIGTERM in between was gone — the server ran on for good, once in a CI run and in 3 of 150
+/// runs here of a SIGTERM at a random moment of the start (no backstop either: that was armed
+/// by the stop that never came). Now the signals are held (blocked) before any thread exists,
+/// so one sent early stays pending, and the source is registered before anything else runs:
+/// from then on Dispatch's own handler takes each one to its signalfd, on whichever thread it
+/// lands.
 ///
 /// (`@unchecked Sendable`: the sources are made once, in `init`, and Dispatch's sources are
 /// safe to use from any thread; the rest is in the mutex.)
-final class StopSignals: @unchecked Sendable {
-    /// The one of the process, started by main.swift.
-    static let process = StopSignals()
+public final class StopSignals: @unchecked Sendable {
+    /// The one of the process, started first thing by the program's entry.
+    public static let process = StopSignals()
 
     private static let numbers = [SIGTERM, SIGINT]
 
@@ -46,7 +48,7 @@ final class StopSignals: @unchecked Sendable {
     /// (`setRegistrationHandler`). To be called first thing, before any thread exists: every
     /// thread inherits the hold, so none can take a signal the default way meanwhile (the
     /// process would end at once).
-    func start() {
+    public func start() {
 #if os(Linux)
         var held = sigset_t()
         sigemptyset(&held)
@@ -69,7 +71,7 @@ final class StopSignals: @unchecked Sendable {
 
     /// What a stop is from now on: `action` gets the signal's number, at once for a stop asked
     /// before (only the first is kept).
-    func whenStopAsked(_ action: @escaping @Sendable (Int32) -> Void) {
+    public func whenStopAsked(_ action: @escaping @Sendable (Int32) -> Void) {
         let unanswered = state.withLock { state in
             state.action = action
             defer { state.unanswered = nil }
@@ -79,7 +81,7 @@ final class StopSignals: @unchecked Sendable {
     }
 
     /// Ends the process as the signal would have, for commands with nothing to stop in order.
-    static let exitAtOnce: @Sendable (Int32) -> Void = { number in exit(128 + number) }
+    public static let exitAtOnce: @Sendable (Int32) -> Void = { number in exit(128 + number) }
 
     private func taken(_ number: Int32) {
         let action = state.withLock { state in
@@ -87,18 +89,5 @@ final class StopSignals: @unchecked Sendable {
             return state.action
         }
         action?(number)
-    }
-
-    /// Ends the process if the orderly stop has not ended it within `seconds`. An orderly stop
-    /// takes well under a second (Janus gets 3 s before SIGKILL). Kept as a backstop for a stop
-    /// that hangs: the one seen in CI (a server told to stop right after saying "listening" that
-    /// never did) was the lost signal above. The children it started get their parent-death
-    /// signal (`ChildProcess`), so none outlives it either way.
-    static func exitUnlessStopped(within seconds: Int) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
-            let message = "confab-server: not stopped \(seconds) s after the signal; exiting\n"
-            message.withCString { _ = write(STDERR_FILENO, $0, strlen($0)) }
-            exit(2)
-        }
     }
 }
