@@ -386,8 +386,10 @@ class NetworkGoneForAWhile(MediaCallTestCase):
         print(f"network back: bob's video and the call back to normal {time.monotonic() - back_at:.1f} s after")
         wait_for(lambda: self_view_saying("You") and not self_view_saying("interrupted"), timeout=5, what="the self-view no longer interrupted")
         self.assert_self_view_shows_the_camera(call_window, "back")
-        # bob receives ada's camera again.
-        report = bob.report(timeout=60)
+        # bob receives ada's camera again (given 10 s from the network's return to say so, not
+        # the rest of his 55 s).
+        time.sleep(max(0, back_at + 10 - time.monotonic()))
+        report = bob.stop_and_report()
         since = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(back_wall))
         after = [sample for remote in report["media"]["remote"] if remote["userID"] == "ada"
                  for sample in remote.get("samples", []) if sample["at"][:19] > since and (sample.get("framesPerSecond") or 0) >= 15]
@@ -537,8 +539,10 @@ class MicrophonesTestCase(MediaCallTestCase):
 
     def assert_heard(self, bob, moments):
         """bob's report: at each (time.time(), tone) of `moments`, 4 to 7 s after it, that tone
-        must be 15 dB above the other one (medians of bob's 50 ms readings)."""
-        heard = bob.report(timeout=60)["media"]["heard"]
+        must be 15 dB above the other one (medians of bob's 50 ms readings). bob is stopped
+        once he has listened to 8 s after the last moment, not at the end of his duration."""
+        time.sleep(max(0, max(moment for moment, _ in moments) + 8 - time.time()))
+        heard = bob.stop_and_report()["media"]["heard"]
         started = datetime.datetime.fromisoformat(heard["startedAt"].replace("Z", "+00:00")).timestamp()
         bands = {int(band["band"]): band["rmsDecibels"] for band in heard["bands"] if band["band"] != "all"}
         # Each band a second at a time, to say when bob heard what.
