@@ -192,7 +192,7 @@ class MinimizeAndRestoreWithMedia(MediaCallTestCase):
                                           "--media-address", MEDIA_ADDRESS])
         self.addCleanup(dave.stop)
         wait_for(lambda: find(call_window, name_contains="dave, "), timeout=20, what="dave's tile")
-        dave.report(timeout=30)
+        dave.stop_and_report()
         wait_for(lambda: find(call_window, role="label", name="dave left"), what="“dave left” in call A")
         click(find(call_window, role="push button", name="Hang up"))
         home = wait_for(lambda: top_level_window(self.accessible, name="Confab"), what="home")

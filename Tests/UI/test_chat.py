@@ -92,7 +92,9 @@ class ChatAndReactions(MediaCallTestCase):
         # erin joins late: the call's stored chat is hers from the start.
         erin = Peer(self.server, "erin", ["join", "default:chat-ui", "--duration", "5"])
         self.addCleanup(erin.stop)
-        erin_report = erin.report(timeout=40)
+        # The history comes with her join: she leaves once in the call, not after her 5 s.
+        erin.wait_for_output("state inCall", timeout=30)
+        erin_report = erin.stop_and_report()
         history = [entry["text"] for entry in erin_report.get("chatHistory") or []]
 
         # dave leaves now (SIGTERM: he leaves the call and writes his report), not at the end of

@@ -40,7 +40,8 @@ class AppInCallWithMedia(MediaCallTestCase):
         wait_for(lambda: find(call_window, role="label", name_contains="You are muted. Unmute to speak"),
                  what="the speaking-while-muted hint")
 
-        report = bob.report(timeout=40)
+        # All bob's report is read for has happened by now (the mute was seen on his tile).
+        report = bob.stop_and_report()
         received = report.get("media", {}).get("participants") or report.get("media")
         self.assertTrue(received, f"bob's report has no media section: {json.dumps(report)[:2000]}")
         text = json.dumps(received)
@@ -507,7 +508,9 @@ class SwitchingDevicesInACall(MediaCallTestCase):
             time.sleep(0.3)
         screenshot(self.xvfb.display, "in-call-devices.png")
 
-        report = bob.report(timeout=40)
+        # 4 s of the silent microphone for bob's last reading, not the rest of his 16 s.
+        time.sleep(4)
+        report = bob.stop_and_report()
         from_ada = [r for r in report.get("media", {}).get("remote", []) if r.get("userID") == "ada"]
         self.assertEqual(len(from_ada), 1, f"ada's feed was replaced (she rejoined?): {json.dumps(from_ada)[:1500]}")
         self.assertTrue(from_ada[0].get("seenSpeaking"), "bob never heard ada's tone before the switch")
