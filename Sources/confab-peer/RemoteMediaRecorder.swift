@@ -122,6 +122,8 @@ final class RemoteMediaRecorder {
             let size = participant.screenshareTrackSize.map { MediaReport.Size(width: $0.width, height: $0.height) }
             screensharingChanges.append(.init(at: now, userID: participant.user.id, sessionID: participant.sessionID,
                                               isScreensharing: participant.isScreensharing, screenshareTrackSize: size))
+            // Printed too, so a test can wait for what the call told us (the report comes at the end).
+            PeerSession.say("\(participant.user.id) shares a screen: \(participant.isScreensharing ? "yes" : "no")")
         }
         // A size known only after the first frame: note it once on the latest "sharing" entry.
         for (index, change) in screensharingChanges.enumerated().reversed() where change.isScreensharing && change.screenshareTrackSize == nil {

@@ -69,7 +69,11 @@ class ScreenSharingFromTheApp(ScreenSharingTestCase):
         wait_for(lambda: find(call_window, role="push button", name="Share screen"),
                  what="Share screen offered again")
 
-        report = bob.report(timeout=40)
+        # bob leaves once the call told him the share ended and its stream went, not at the end
+        # of his 24 s.
+        bob.wait_for_output("ada shares a screen: no", timeout=15)
+        bob.wait_for_output("screen from ada gone", timeout=15)
+        report = bob.stop_and_report()
         screens, changes = self.screens_from_ada(report)
         size = screens[0].get("videoSize") or {}
         # The Xvfb display (1280x900 by default), sent whole: it fits in 1920x1080.
@@ -195,7 +199,11 @@ class ScreenSharingThroughThePortal(ScreenSharingTestCase):
                  what="the toast saying the desktop stopped the share")
         wait_for(lambda: find(call_window, role="push button", name="Share screen"), what="Share screen offered again")
 
-        report = bob.report(timeout=40)
+        # bob leaves once the call told him the share ended and its stream went, not at the end
+        # of his 16 s.
+        bob.wait_for_output("ada shares a screen: no", timeout=15)
+        bob.wait_for_output("screen from ada gone", timeout=15)
+        report = bob.stop_and_report()
         screens, changes = self.screens_from_ada(report)
         size = screens[0].get("videoSize") or {}
         self.assertEqual((size.get("width"), size.get("height")), (self.WIDTH, self.HEIGHT),
