@@ -476,7 +476,7 @@ class Peer:
         """Asks the peer to leave now and reads its report: SIGTERM, on which it leaves its call
         and writes the report as at the end of its --duration. For a test whose checks need no
         more of the peer's time: waiting out a duration chosen for a slow machine cost up to
-        30 s a test (`make test`'s UI suites waited ~80 s in all)."""
+        30 s a test (~157 s in one run of the UI suites)."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
         return self.report(timeout)

@@ -350,8 +350,7 @@ class QuitInACall(CallsTestCase):
         click(wait_for(lambda: find(dialog, role="push button", name_contains="Leave and Quit"), what="Leave and Quit"))
         self.assertEqual(self.app.process.wait(15), 0, self.app.output())
         # ada left the call before the app went (bob, asked to stop now, reports what he saw).
-        bob.process.terminate()
-        left = [event for event in bob.report().get("events", []) if event.get("type") == "participantLeft"]
+        left = [event for event in bob.stop_and_report().get("events", []) if event.get("type") == "participantLeft"]
         self.assertIn("ada", [event.get("user") for event in left], f"bob never saw ada leave: {left}")
 
 

@@ -100,8 +100,7 @@ class ChatAndReactions(MediaCallTestCase):
         # dave leaves now (SIGTERM: he leaves the call and writes his report), not at the end of
         # his 120 s: a few seconds for ada's message to reach him.
         time.sleep(1)
-        dave.process.terminate()
-        report = dave.report(timeout=30)
+        report = dave.stop_and_report()
         self.assertTrue(saw_hand, f"no raised hand on dave's tile; dave's report: {report}")
         self.assertTrue(lowered)
         self.assertIn({"type": "lowered", "user": "dave", "by": "ada"},
@@ -199,8 +198,7 @@ class TalkingWhileMuted(MediaCallTestCase):
         screenshot(self.xvfb.display, "muted-chat.png")
         time.sleep(1.5)
 
-        bob.process.terminate()
-        report = bob.report(timeout=30)
+        report = bob.stop_and_report()
         texts = [entry["text"] for entry in report.get("chat", [])]
         self.assertIn("hello bob from a muted ada", texts, f"the message as bob got it; his chat: {report.get('chat')}")
 
@@ -233,8 +231,7 @@ class TalkingWhileMuted(MediaCallTestCase):
         self.xdotool("keyup", "space")
         time.sleep(4)
         checked_at = time.time()
-        bob.process.terminate()
-        changes = self.microphone_changes(bob.report(timeout=30))
+        changes = self.microphone_changes(bob.stop_and_report())
         self.assertIs(self.microphone_at(changes, held_at - 0.5), False, f"ada's mute not seen by bob before she held Space: {changes}")
         self.assertIs(self.microphone_at(changes, away_at), True, f"holding Space did not open ada's microphone: {changes}")
         self.assertIs(self.microphone_at(changes, checked_at), False,

@@ -70,8 +70,7 @@ class WaitingRoom(MediaCallTestCase):
         self.assertEqual(mallory_report.get("admission"), "denied", f"mallory's report: {mallory_report}")
         self.assertIsNone(tile_of(call_window, "mallory"), "mallory got a tile after being turned away")
 
-        eve.process.terminate()
-        eve_report = eve.report(timeout=30)
+        eve_report = eve.stop_and_report()
         self.assertEqual(eve_report.get("admission"), "admitted", f"eve's report: {eve_report}")
         bob.stop()
 
@@ -115,8 +114,7 @@ class KnockingOnAPeersCall(MediaCallTestCase):
             return find(call_window, name_contains="notes from before you came")
         wait_for(chat_with_bobs_note, interval=0.5, what="bob's earlier message in ada's chat")
         screenshot(self.xvfb.display, "chat-history-dark.png")
-        bob.process.terminate()
-        report = bob.report(timeout=30)
+        report = bob.stop_and_report()
         self.assertEqual(report.get("knocks", {}).get("ada"), "admitted", f"bob's report: {report}")
 
 
