@@ -63,10 +63,8 @@ final class MediaPeerCommandLine_EndToEndTests: XCTestCase {
     func test_stopSignalPendingAsThePeerStarts_stopsItWithItsReport() async throws {
         let server = try await ServerProcess.start(directory: directory)
         self.server = server
-        let pendingStop = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}); "
-            + "os.kill(os.getpid(), signal.SIGTERM); os.execv(sys.argv[1], sys.argv[1:])"
         let peer = try PeerProcess("bob", server: server, directory: directory, ["answer", "--timeout", "30"],
-                                   launcher: ["python3", "-c", pendingStop])
+                                   launcher: ProcessLaunchers.withStopPending)
         peers.append(peer)
         // Well within the 30 s it would otherwise wait for a ring.
         let report = try await peer.report(timeout: .seconds(10))

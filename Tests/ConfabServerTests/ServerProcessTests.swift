@@ -1,4 +1,5 @@
 import ConfabProtocol
+import ConfabTestSupport
 import Foundation
 import XCTest
 
@@ -105,11 +106,9 @@ final class ServerProcessTests: XCTestCase {
     /// server (both survive exec). The old server died of it at once (killed by the signal).
     func test_stopSignalPendingAsTheServerStarts_stopsItInOrder_insteadOfBeingLost() async throws {
         let db = directory.appendingPathComponent("server.sqlite").path
-        let pendingStop = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}); "
-            + "os.kill(os.getpid(), signal.SIGTERM); os.execv(sys.argv[1], sys.argv[1:])"
         let result = try await ServerBinary.runToExit(
             ["--host", "127.0.0.1", "--port", "0", "--db", db, "--dev-auth", "--no-media"],
-            launcher: ["python3", "-c", pendingStop], timeout: .seconds(10))
+            launcher: ProcessLaunchers.withStopPending, timeout: .seconds(10))
 
         // Stopped in order: status 0 — not killed by the signal, nor ended by the 15 s backstop (2).
         XCTAssertEqual(result.status, 0, result.stderr)

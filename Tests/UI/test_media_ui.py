@@ -40,7 +40,7 @@ class AppInCallWithMedia(MediaCallTestCase):
         wait_for(lambda: find(call_window, role="label", name_contains="You are muted. Unmute to speak"),
                  what="the speaking-while-muted hint")
 
-        # All bob's report is read for has happened by now (the mute was seen on his tile).
+        # Everything bob's report is read for has happened by now (the mute was seen on his tile).
         report = bob.stop_and_report()
         received = report.get("media", {}).get("participants") or report.get("media")
         self.assertTrue(received, f"bob's report has no media section: {json.dumps(report)[:2000]}")
